@@ -1,0 +1,19 @@
+#if !canImport(FoundationNetworking)
+import Foundation
+
+/// Apple platforms: callbacks go to the run loop of the thread that called `startLoading`;
+/// every consumer accumulates `didLoad` chunks; the session follows redirects itself.
+enum AppleTaskState {
+    static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
+        LoadingEnvironment(
+            scheduler: RunLoopScheduler.current(),
+            deliversChunks: true,
+            uploadBody: nil,
+            cookieStorage: HTTPCookieStorage.shared,
+            configurationTimeout: nil,
+            isDownloadTask: false,
+            followsRedirectsNatively: true,
+            delegateQueue: nil)
+    }
+}
+#endif

@@ -1,0 +1,58 @@
+import Foundation
+import Dispatch
+
+/// Runs a loading request's steps, one at a time, where the platform allows client
+/// callbacks: on Linux the task's serial work queue, on Apple platforms the thread that
+/// started loading. Every step of a ``ResponsePlayer`` goes through one of these, so the
+/// player never needs a lock around a callback and never blocks a thread while it waits.
+protocol DeliveryScheduler: Sendable {
+    /// Runs `work` as soon as possible, after whatever is already queued.
+    func async(_ work: @escaping @Sendable () -> Void)
+    /// Runs `work` at `deadline` (or as soon as possible if it has passed).
+    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void)
+}
+
+/// Delivers on a serial dispatch queue (Linux: the task's work queue, found in
+/// ``CorelibsTaskState``). Waiting is `asyncAfter`, so a paced body never occupies the
+/// process-wide queue that every session's work queue targets.
+struct DispatchQueueScheduler: DeliveryScheduler {
+    let queue: DispatchQueue
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+        if deadline <= .now() {
+            queue.async(execute: work)
+        } else {
+            queue.asyncAfter(deadline: deadline, execute: work)
+        }
+    }
+}
+
+#if canImport(ObjectiveC)
+import CoreFoundation
+
+/// Delivers on the run loop of the thread that called `startLoading`, as Apple's URL
+/// Loading System requires; waits happen on a global queue, which then hops back.
+struct RunLoopScheduler: DeliveryScheduler, @unchecked Sendable {
+    // CFRunLoop is thread-safe for CFRunLoopPerformBlock and CFRunLoopWakeUp.
+    let runLoop: CFRunLoop
+
+    static func current() -> RunLoopScheduler { RunLoopScheduler(runLoop: CFRunLoopGetCurrent()) }
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        CFRunLoopPerformBlock(runLoop, CFRunLoopMode.commonModes.rawValue, work)
+        CFRunLoopWakeUp(runLoop)
+    }
+
+    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+        if deadline <= .now() {
+            async(work)
+        } else {
+            DispatchQueue.global().asyncAfter(deadline: deadline) { self.async(work) }
+        }
+    }
+}
+#endif

@@ -1,0 +1,316 @@
+import Foundation
+import Dispatch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a player's output goes (the protocol's client, or a test double).
+protocol PlaybackSink: AnyObject {
+    func playerDidReceive(_ response: HTTPURLResponse)
+    func playerDidLoad(_ data: Data)
+    func playerDidFinish()
+    func playerDidFail(_ error: any Error)
+    /// Apple platforms: hand the redirect to the session, which loads the new request itself.
+    func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse)
+}
+
+/// A stub's response for one request, ready to play.
+struct PlaybackItem: Sendable {
+    let descriptor: StubDescriptor
+    let request: StubRequest
+    let response: StubResponse
+}
+
+/// How a player ended: exactly one of these per player.
+enum PlaybackOutcome {
+    case finished(StubResponse)
+    case failed(any Error, StubResponse?)
+    case cancelled(StubResponse?)
+}
+
+/// Plays one stubbed response: waits the request time, sends the head, streams the body
+/// in paced chunks read from its `InputStream`, and follows redirects.
+///
+/// Every step runs on the environment's ``DeliveryScheduler`` (a serial context), one after
+/// the other, as do `start` and `cancel`: so state needs no lock and no callback is made
+/// while holding one. A step that finds the player ended does nothing, which is what keeps a
+/// cancelled task free of callbacks after `stopLoading`.
+final class ResponsePlayer: @unchecked Sendable {
+    /// Redirect hops followed before failing with `URLError(.httpTooManyRedirects)`
+    /// (the same bound browsers use).
+    static let maximumRedirects = 16
+    /// Body chunks are read in at most this many bytes.
+    static let maximumChunkSize = 256 * 1024
+    /// A paced body is sent in chunks about this far apart.
+    static let pacingInterval = 0.05
+
+    enum RedirectResolution {
+        case play(PlaybackItem)
+        case fail(any Error)
+        /// No stub for the target: the redirect response itself is the final response.
+        case deliverRedirectResponse
+    }
+
+    private var item: PlaybackItem
+    private let environment: LoadingEnvironment
+    private let timeout: TimeInterval
+    private weak var sink: (any PlaybackSink)?
+    private let resolveRedirect: (URLRequest, PlaybackItem) -> RedirectResolution
+    private let storeCookies: (URL, [String]) -> Void
+    private let onEnd: (PlaybackOutcome) -> Void
+
+    private var ended = false
+    private var headSent = false
+    private var redirectCount = 0
+    private var followsRedirects = true
+    private var currentURL: URL
+    private var stream: InputStream?
+    private var bodyStart = DispatchTime.now()
+    private var bytesSent = 0
+    private var byteLimit: Int?
+    private var bytesPerSecond: Double?
+    private var pendingWhole = Data()
+    private let buffer: UnsafeMutablePointer<UInt8>
+    private var bufferSize = 0
+
+    init(item: PlaybackItem, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
+         resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
+         storeCookies: @escaping (URL, [String]) -> Void,
+         onEnd: @escaping (PlaybackOutcome) -> Void) {
+        self.item = item
+        self.environment = environment
+        self.timeout = timeout
+        self.sink = sink
+        self.resolveRedirect = resolveRedirect
+        self.storeCookies = storeCookies
+        self.onEnd = onEnd
+        self.currentURL = item.request.url ?? URL(fileURLWithPath: "/")
+        self.buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.maximumChunkSize)
+    }
+
+    deinit {
+        stream?.close()
+        buffer.deallocate()
+    }
+
+    // MARK: Control
+
+    /// Starts playing; call on the scheduler's context (inside `startLoading`).
+    func start() {
+        let now = DispatchTime.now()
+        if timeout > 0, timeout.isFinite {
+            environment.scheduler.at(now + timeout) { [self] in timeoutElapsed() }
+        }
+        scheduleHead(from: now)
+    }
+
+    /// Stops at once: closes the body stream, makes no further callback. Call on the
+    /// scheduler's context (`stopLoading`).
+    func cancel() {
+        guard !ended else { return }
+        end(.cancelled(headSent ? item.response : nil))
+    }
+
+    private func end(_ outcome: PlaybackOutcome) {
+        ended = true
+        stream?.close()
+        stream = nil
+        pendingWhole = Data()
+        onEnd(outcome)
+    }
+
+    private func fail(_ error: any Error) {
+        guard !ended else { return }
+        let response = item.response
+        end(.failed(error, response))
+        sink?.playerDidFail(error)
+    }
+
+    private func timeoutElapsed() {
+        guard !ended, !headSent else { return }
+        fail(URLError(.timedOut, userInfo: [
+            NSURLErrorFailingURLErrorKey: currentURL,
+            NSLocalizedDescriptionKey: "The request timed out (URLStubs: no response within \(timeout) s).",
+        ]))
+    }
+
+    // MARK: Head
+
+    private func scheduleHead(from start: DispatchTime) {
+        let wait = item.response.requestTime
+        environment.scheduler.at(start + max(0, wait)) { [self] in sendHead() }
+    }
+
+    private func sendHead() {
+        guard !ended else { return }
+        let response = item.response
+        if response.neverResponds { return }
+        if let error = response.error, response.failureAfterBytes == nil {
+            fail(error)
+            return
+        }
+        let stubName = item.descriptor.description
+        do {
+            try response.validate(stubName: stubName)
+        } catch {
+            fail(error)
+            return
+        }
+        if followsRedirects, let location = response.value(forHeader: "Location"),
+           (300...399).contains(response.statusCode), response.statusCode != 304 {
+            redirect(to: location)
+            return
+        }
+        let opened: (stream: InputStream, length: Int?)
+        do {
+            opened = try response.body.open()
+        } catch {
+            fail(error)
+            return
+        }
+        let length = opened.length
+        if let truncated = response.truncatedAfterBytes { byteLimit = min(truncated, length ?? truncated) }
+        if let failAfter = response.failureAfterBytes { byteLimit = min(failAfter, byteLimit ?? failAfter) }
+        if item.request.method == "HEAD" { byteLimit = 0 }
+        guard let http = HTTPURLResponse(url: currentURL, statusCode: response.statusCode,
+                                         httpVersion: response.httpVersion,
+                                         headerFields: response.headerFields(bodyLength: length)) else {
+            fail(StubError.invalidStatusCode(response.statusCode, stub: stubName))
+            return
+        }
+        storeCookies(currentURL, item.response.cookieLines)
+        headSent = true
+        sink?.playerDidReceive(http)
+        guard !ended else { return }
+
+        stream = opened.stream
+        opened.stream.open()
+        if response.responseTime < 0 {
+            bytesPerSecond = -response.responseTime * 1000
+        } else if response.responseTime > 0 {
+            if let length, length > 0 {
+                bytesPerSecond = Double(min(length, byteLimit ?? length)) / response.responseTime
+            } else {
+                // Unknown length: the whole body arrives once the response time is over.
+                bodyStart = .now() + response.responseTime
+                environment.scheduler.at(bodyStart) { [self] in sendChunk() }
+                return
+            }
+        }
+        if let rate = bytesPerSecond {
+            bufferSize = max(1, min(Self.maximumChunkSize, Int(rate * Self.pacingInterval)))
+        } else {
+            bufferSize = Self.maximumChunkSize
+        }
+        bodyStart = .now()
+        sendChunk()
+    }
+
+    // MARK: Body
+
+    private func sendChunk() {
+        guard !ended, let stream else { return }
+        var wanted = bufferSize
+        if let byteLimit { wanted = min(wanted, byteLimit - bytesSent) }
+        let count = wanted > 0 ? stream.read(buffer, maxLength: wanted) : 0
+        if count < 0 {
+            let reason = stream.streamError.map { "\($0.localizedDescription)" } ?? "read failed"
+            fail(StubError.bodyStreamFailed(stub: item.descriptor.description, bytesDelivered: bytesSent, reason: reason))
+            return
+        }
+        if count == 0 {
+            finishBody()
+            return
+        }
+        let chunk = Data(bytes: buffer, count: count)
+        bytesSent += count
+        if environment.deliversChunks {
+            sink?.playerDidLoad(chunk)
+        } else {
+            pendingWhole.append(chunk)
+        }
+        guard !ended else { return }
+        if let rate = bytesPerSecond {
+            let due = bodyStart + Double(bytesSent) / rate
+            environment.scheduler.at(due) { [self] in sendChunk() }
+        } else if let queue = environment.delegateQueue {
+            // Let the delegate take this chunk before reading the next one, so a fast stream
+            // to a slow delegate does not pile up in memory.
+            let scheduler = environment.scheduler
+            queue.addOperation { scheduler.async { [self] in sendChunk() } }
+        } else {
+            environment.scheduler.async { [self] in sendChunk() }
+        }
+    }
+
+    private func finishBody() {
+        stream?.close()
+        stream = nil
+        if !pendingWhole.isEmpty {
+            let whole = pendingWhole
+            pendingWhole = Data()
+            sink?.playerDidLoad(whole)
+            guard !ended else { return }
+        }
+        let response = item.response
+        if let error = response.error, response.failureAfterBytes != nil {
+            fail(error)
+            return
+        }
+        end(.finished(response))
+        sink?.playerDidFinish()
+    }
+
+    // MARK: Redirects
+
+    private func redirect(to location: String) {
+        let response = item.response
+        guard let target = URL(string: location, relativeTo: currentURL)?.absoluteURL else {
+            fail(StubError.invalidRedirect(location: location, stub: item.descriptor.description))
+            return
+        }
+        var next = item.request.requestWithBody
+        next.url = target
+        // 301/302/303 become a bodiless GET (as browsers and URLSession do); 307/308 keep both.
+        if [301, 302, 303].contains(response.statusCode), item.request.method != "HEAD" {
+            next.httpMethod = "GET"
+            next.httpBody = nil
+            next.httpBodyStream = nil
+            next.setValue(nil, forHTTPHeaderField: "Content-Type")
+            next.setValue(nil, forHTTPHeaderField: "Content-Length")
+        }
+        if target.host?.lowercased() != currentURL.host?.lowercased() {
+            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        }
+        guard let http = HTTPURLResponse(url: currentURL, statusCode: response.statusCode, httpVersion: response.httpVersion,
+                                         headerFields: response.headerFields(bodyLength: response.body.knownLength)) else {
+            fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
+            return
+        }
+        storeCookies(currentURL, item.response.cookieLines)
+        if environment.followsRedirectsNatively {
+            end(.finished(response))
+            sink?.playerWasRedirected(to: next, by: http)
+            return
+        }
+        redirectCount += 1
+        guard redirectCount <= Self.maximumRedirects else {
+            fail(URLError(.httpTooManyRedirects, userInfo: [
+                NSURLErrorFailingURLErrorKey: target,
+                NSLocalizedDescriptionKey: "URLStubs: more than \(Self.maximumRedirects) redirects, the last to \(target.absoluteString).",
+            ]))
+            return
+        }
+        switch resolveRedirect(next, item) {
+        case .play(let nextItem):
+            item = nextItem
+            currentURL = target
+            scheduleHead(from: .now())
+        case .fail(let error):
+            fail(error)
+        case .deliverRedirectResponse:
+            followsRedirects = false
+            sendHead()
+        }
+    }
+}

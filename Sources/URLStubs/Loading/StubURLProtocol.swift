@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `URLProtocol` that answers requests from a ``StubRegistry``'s stubs.
+///
+/// You rarely use it directly: ``StubRegistry/install(into:)`` and
+/// ``StubRegistry/makeSession(configuration:delegate:delegateQueue:)`` put the right class
+/// in a configuration, and adding a stub to ``StubRegistry/shared`` registers this class for
+/// `URLSession.shared`. Each registry has its own subclass, which is how a session is tied to
+/// exactly one registry.
+open class StubURLProtocol: URLProtocol {
+    /// Marks requests that a passthrough sends to the real network, so they are never
+    /// intercepted again.
+    static let passthroughKey = "URLStubs.passthrough"
+
+    private var player: ResponsePlayer?
+    /// Set by `stopLoading`; read by a failure scheduled before it (same serial context).
+    private var stopped = false
+
+    // MARK: Claiming
+
+    override open class func canInit(with request: URLRequest) -> Bool {
+        if URLProtocol.property(forKey: passthroughKey, in: request) != nil { return false }
+        switch ProtocolClassPool.lookup(self) {
+        case .unknown:
+            return false
+        case .released:
+            return true
+        case .registry(let registry):
+            let visible = RequestBodyReader.visibleBody(of: request)
+            let stubRequest = StubRequest(request, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
+            if registry.claims(stubRequest) { return true }
+            if registry.isEnabled {
+                registry.reportMissing(stubRequest)
+            }
+            return false
+        }
+    }
+
+    override open class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    override open class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool {
+        false
+    }
+
+    // MARK: Loading
+
+    override open func startLoading() {
+        #if canImport(FoundationNetworking)
+        let environment = CorelibsTaskState.environment(for: task)
+        #else
+        let environment = AppleTaskState.environment(for: task)
+        #endif
+        let url = request.url?.absoluteString ?? "<no URL>"
+        let registry: StubRegistry
+        switch ProtocolClassPool.lookup(type(of: self)) {
+        case .registry(let found):
+            registry = found
+        case .released, .unknown:
+            failSoon(StubError.registryReleased(url: url), environment: environment)
+            return
+        }
+        if environment.isDownloadTask {
+            failSoon(StubError.downloadTasksUnsupported(url: url), environment: environment)
+            return
+        }
+        let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
+        let stubRequest = StubRequest(request, body: body, pathParameters: [:], isBodyKnown: true)
+
+        let item: PlaybackItem
+        switch registry.makeItem(for: stubRequest) {
+        case .success(let made):
+            item = made
+        case .failure(let error):
+            failSoon(error.error, environment: environment)
+            return
+        }
+        let player = ResponsePlayer(
+            item: item, environment: environment, timeout: environment.timeout(for: request), sink: self,
+            resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
+            storeCookies: { [weak self] url, lines in
+                guard let self else { return }
+                registry.storeCookies(lines, for: url, request: self.request, storage: environment.cookieStorage)
+            },
+            onEnd: { outcome in registry.playbackEnded(item: item, outcome: outcome) })
+        self.player = player
+        player.start()
+    }
+
+    override open func stopLoading() {
+        stopped = true
+        player?.cancel()
+    }
+
+    /// Fails from the delivery context rather than from inside `startLoading`, the way every
+    /// other callback is made.
+    private func failSoon(_ error: any Error, environment: LoadingEnvironment) {
+        nonisolated(unsafe) let unsafeSelf = self
+        let failure = SendableError(error: error)
+        environment.scheduler.async {
+            guard !unsafeSelf.stopped else { return }
+            unsafeSelf.client?.urlProtocol(unsafeSelf, didFailWithError: failure.error)
+        }
+    }
+}
+
+extension StubURLProtocol: PlaybackSink {
+    func playerDidReceive(_ response: HTTPURLResponse) {
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    }
+
+    func playerDidLoad(_ data: Data) {
+        client?.urlProtocol(self, didLoad: data)
+    }
+
+    func playerDidFinish() {
+        client?.urlProtocolDidFinishLoading(self)
+        player = nil
+    }
+
+    func playerDidFail(_ error: any Error) {
+        client?.urlProtocol(self, didFailWithError: error)
+        player = nil
+    }
+
+    func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse) {
+        client?.urlProtocol(self, wasRedirectedTo: request, redirectResponse: response)
+        player = nil
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Every matcher explains a mismatch as "expected X, got Y", because that sentence is what a
+// developer reads in a near-miss report when a request went unanswered.
+
+private func quoted(_ value: String?) -> String {
+    value.map { "\"\($0)\"" } ?? "none"
+}
+
+// MARK: - URL
+
+/// Accepts requests whose URL scheme is `scheme` (case-insensitive).
+public func isScheme(_ scheme: String) -> RequestMatcher {
+    let expected = scheme.lowercased()
+    return RequestMatcher("scheme is \"\(expected)\"") { request in
+        let actual = request.url?.scheme?.lowercased()
+        return actual == expected ? nil : "expected scheme \"\(expected)\", got \(quoted(actual))"
+    }
+}
+
+/// Accepts requests to `host` (case-insensitive, port ignored).
+public func isHost(_ host: String) -> RequestMatcher {
+    let expected = host.lowercased()
+    return RequestMatcher(description: "host is \"\(expected)\"", keys: MatchKeys(host: expected)) { request in
+        let actual = request.url?.host?.lowercased()
+        return actual == expected ? .matched : .failed("expected host \"\(expected)\", got \(quoted(actual))")
+    }
+}
+
+/// Accepts requests whose path is `path`.
+///
+/// A path holding `:name`, `*` or a final `**` segment is a ``URLPattern``: `isPath("/users/:id")`
+/// accepts `/users/42` and hands `["id": "42"]` to the response closure as
+/// ``StubRequest/pathParameters``. A pattern syntax error is reported by every request that
+/// reaches the stub (see ``StubError/invalidMatcher(stub:problems:)``).
+public func isPath(_ path: String) -> RequestMatcher {
+    guard URLPattern.isPattern(path) else {
+        return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path)) { request in
+            let actual = request.url.map(pathOf)
+            return actual == path ? .matched : .failed("expected path \"\(path)\", got \(quoted(actual))")
+        }
+    }
+    return pathPattern(path)
+}
+
+/// Accepts requests whose path fits a ``URLPattern`` and captures its parameters.
+public func pathPattern(_ pattern: String) -> RequestMatcher {
+    let parsed: URLPattern
+    do {
+        parsed = try URLPattern(pattern)
+    } catch {
+        return .invalid("path matches \"\(pattern)\"", problem: "\(error)")
+    }
+    return RequestMatcher(description: "path matches \"\(pattern)\"") { request in
+        let actual = request.url.map(pathOf) ?? ""
+        guard let captures = parsed.match(actual) else {
+            return .failed("expected path matching \"\(pattern)\", got \"\(actual)\"")
+        }
+        return .matched(captures: captures)
+    }
+}
+
+/// Accepts requests whose path starts with `prefix`.
+public func pathStartsWith(_ prefix: String) -> RequestMatcher {
+    RequestMatcher("path starts with \"\(prefix)\"") { request in
+        let actual = request.url.map(pathOf) ?? ""
+        return actual.hasPrefix(prefix) ? nil : "expected path starting with \"\(prefix)\", got \"\(actual)\""
+    }
+}
+
+/// Accepts requests whose path ends with `suffix`.
+public func pathEndsWith(_ suffix: String) -> RequestMatcher {
+    RequestMatcher("path ends with \"\(suffix)\"") { request in
+        let actual = request.url.map(pathOf) ?? ""
+        return actual.hasSuffix(suffix) ? nil : "expected path ending with \"\(suffix)\", got \"\(actual)\""
+    }
+}
+
+/// Accepts requests whose path matches the regular expression `pattern` (ICU syntax).
+///
+/// An invalid expression does not crash and does not silently never match: the stub reports
+/// it, with the expression and the reason, to every request that reaches it.
+public func pathMatches(_ pattern: String) -> RequestMatcher {
+    regexMatcher(pattern, subject: "path") { $0.url.map(pathOf) }
+}
+
+/// Accepts requests whose absolute URL matches the regular expression `pattern`.
+public func urlMatches(_ pattern: String) -> RequestMatcher {
+    regexMatcher(pattern, subject: "URL") { $0.url?.absoluteString }
+}
+
+/// Accepts requests whose body, read as UTF-8, matches the regular expression `pattern`.
+public func bodyMatches(_ pattern: String) -> RequestMatcher {
+    regexMatcher(pattern, subject: "body", unknownBodyPasses: true) { $0.bodyString }
+}
+
+/// Accepts requests whose last path component has the extension `ext` (without the dot).
+public func isExtension(_ ext: String) -> RequestMatcher {
+    let expected = ext.lowercased()
+    return RequestMatcher("extension is \"\(expected)\"") { request in
+        let actual = request.url?.pathExtension.lowercased() ?? ""
+        return actual == expected ? nil : "expected extension \"\(expected)\", got \"\(actual)\""
+    }
+}
+
+/// Accepts requests whose absolute URL is exactly `urlString`. Query parameters must be the
+/// same, in any order.
+public func isAbsoluteURLString(_ urlString: String) -> RequestMatcher {
+    let expected = URL(string: urlString).map(normalizedURL) ?? urlString
+    var keys = MatchKeys()
+    if let url = URL(string: urlString) {
+        keys.host = url.host?.lowercased()
+        keys.path = pathOf(url)
+    }
+    return RequestMatcher(description: "URL is \"\(urlString)\"", keys: keys) { request in
+        let actual = request.url.map(normalizedURL)
+        return actual == expected ? .matched : .failed("expected URL \"\(urlString)\", got \(quoted(request.url?.absoluteString))")
+    }
+}
+
+// MARK: - Method
+
+/// Accepts requests with the HTTP method `method` (case-insensitive).
+public func isMethod(_ method: String) -> RequestMatcher {
+    let expected = method.uppercased()
+    return RequestMatcher("method is \(expected)") { request in
+        request.method == expected ? nil : "expected method \(expected), got \(request.method)"
+    }
+}
+
+/// Accepts GET requests.
+public func isMethodGET() -> RequestMatcher { isMethod("GET") }
+/// Accepts POST requests.
+public func isMethodPOST() -> RequestMatcher { isMethod("POST") }
+/// Accepts PUT requests.
+public func isMethodPUT() -> RequestMatcher { isMethod("PUT") }
+/// Accepts PATCH requests.
+public func isMethodPATCH() -> RequestMatcher { isMethod("PATCH") }
+/// Accepts DELETE requests.
+public func isMethodDELETE() -> RequestMatcher { isMethod("DELETE") }
+/// Accepts HEAD requests.
+public func isMethodHEAD() -> RequestMatcher { isMethod("HEAD") }
+
+// MARK: - Query and headers
+
+/// Accepts requests whose query holds every listed parameter; a `nil` value means "present,
+/// whatever its value". Other parameters may also be present.
+///
+/// ```swift
+/// containsQueryParams(["q": "swift", "page": nil])
+/// ```
+public func containsQueryParams(_ parameters: [String: String?]) -> RequestMatcher {
+    let sorted = parameters.sorted { $0.key < $1.key }
+    let words = sorted.map { name, value in value.map { "\(name)=\($0)" } ?? name }.joined(separator: "&")
+    return RequestMatcher(description: "query contains \(words)") { request in
+        let items = request.queryItems
+        var failures: [String] = []
+        for (name, expected) in sorted {
+            let present = items.filter { $0.name == name }
+            if present.isEmpty {
+                failures.append("missing query parameter \"\(name)\"")
+            } else if let expected, !present.contains(where: { $0.value == expected }) {
+                let got = present.map { quoted($0.value) }.joined(separator: ", ")
+                failures.append("expected query parameter \"\(name)\" = \"\(expected)\", got \(got)")
+            }
+        }
+        return failures.isEmpty ? MatchResult(passed: sorted.count) : MatchResult(failures: failures, passed: sorted.count - failures.count)
+    }
+}
+
+/// Accepts requests that send header `name` (case-insensitive), with `value` when given.
+public func hasHeaderNamed(_ name: String, value: String? = nil) -> RequestMatcher {
+    let words = value.map { "header \(name): \($0)" } ?? "header \(name) present"
+    return RequestMatcher(words) { request in
+        let actual = request.value(forHTTPHeaderField: name)
+        guard let actual else { return "missing header \"\(name)\"" }
+        guard let value else { return nil }
+        return actual == value ? nil : "expected header \"\(name)\" = \"\(value)\", got \"\(actual)\""
+    }
+}
+
+// MARK: - Body
+
+/// Accepts requests whose body is exactly `body`.
+public func hasBody(_ body: Data) -> RequestMatcher {
+    bodyMatcher("body is \(describeBody(body))") { actual in
+        actual == body ? nil : "expected body \(describeBody(body)), got \(describeBody(actual))"
+    }
+}
+
+/// Accepts requests whose JSON body equals `json` (key order and number spelling ignored).
+/// A body that is not JSON is refused with the parse error as the reason.
+public func hasJSONBody(_ json: Any) -> RequestMatcher {
+    guard let expected = try? JSONValue(any: json) else {
+        return .invalid("JSON body", problem: "hasJSONBody was given a value that is not JSON: \(json)")
+    }
+    return bodyMatcher("JSON body \(expected)") { actual in
+        guard let actual, !actual.isEmpty else { return "expected JSON body \(expected), got no body" }
+        guard let got = try? JSONValue(data: actual) else {
+            return "expected JSON body \(expected), got a body that is not JSON: \(describeBody(actual))"
+        }
+        let diff = expected.differences(from: got)
+        return diff.isEmpty ? nil : "JSON body differs: " + diff.joined(separator: "; ")
+    }
+}
+
+/// Accepts `application/x-www-form-urlencoded` bodies holding every listed field (other fields
+/// may be present); a `nil` value means "present, whatever its value".
+public func hasFormBody(_ fields: [String: String?]) -> RequestMatcher {
+    let sorted = fields.sorted { $0.key < $1.key }
+    let words = sorted.map { name, value in value.map { "\(name)=\($0)" } ?? name }.joined(separator: "&")
+    return bodyMatcher("form body contains \(words)") { actual in
+        let form = parseFormBody(actual ?? Data())
+        var failures: [String] = []
+        for (name, expected) in sorted {
+            guard let values = form[name] else { failures.append("missing form field \"\(name)\""); continue }
+            if let expected, !values.contains(expected) {
+                failures.append("expected form field \"\(name)\" = \"\(expected)\", got \(values.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+        }
+        return failures.isEmpty ? nil : failures.joined(separator: "; ")
+    }
+}
+
+// MARK: - Helpers
+
+/// The percent-decoded path, "/" for an empty one, as every path matcher compares it.
+func pathOf(_ url: URL) -> String {
+    let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? url.path
+    return path.isEmpty ? "/" : path
+}
+
+private func normalizedURL(_ url: URL) -> String {
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+    components.scheme = components.scheme?.lowercased()
+    components.host = components.host?.lowercased()
+    if components.path.isEmpty { components.path = "/" }
+    components.queryItems = components.queryItems?.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+    if components.queryItems?.isEmpty == true { components.queryItems = nil }
+    return components.string ?? url.absoluteString
+}
+
+func describeBody(_ body: Data?) -> String {
+    guard let body, !body.isEmpty else { return "empty" }
+    if let text = String(data: body, encoding: .utf8) {
+        return text.count > 200 ? "\"\(text.prefix(200))…\" (\(body.count) bytes)" : "\"\(text)\""
+    }
+    return "\(body.count) bytes of binary data"
+}
+
+func parseFormBody(_ body: Data) -> [String: [String]] {
+    let text = String(decoding: body, as: UTF8.self)
+    var fields: [String: [String]] = [:]
+    for pair in text.split(separator: "&") where !pair.isEmpty {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        func decode(_ part: Substring) -> String {
+            String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+        }
+        fields[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
+    }
+    return fields
+}
+
+/// Body matchers answer "maybe" while the body is not visible yet (an upload task being
+/// claimed on Linux); the final decision is taken again once the body is known.
+private func bodyMatcher(_ description: String, _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
+    RequestMatcher(description: description) { request in
+        guard request.isBodyKnown else { return .matched }
+        return check(request.body).map(MatchResult.failed) ?? .matched
+    }
+}
+
+private final class CompiledRegex: @unchecked Sendable {
+    // NSRegularExpression is immutable and documented as safe to use from several threads.
+    let regex: NSRegularExpression
+    init(_ regex: NSRegularExpression) { self.regex = regex }
+
+    func matches(_ text: String) -> Bool {
+        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+}
+
+private func regexMatcher(_ pattern: String, subject: String, unknownBodyPasses: Bool = false,
+                          _ value: @escaping @Sendable (StubRequest) -> String?) -> RequestMatcher {
+    let description = "\(subject) matches /\(pattern)/"
+    let compiled: CompiledRegex
+    do {
+        compiled = CompiledRegex(try NSRegularExpression(pattern: pattern))
+    } catch {
+        return .invalid(description, problem: "invalid regular expression /\(pattern)/ for the \(subject): \((error as NSError).localizedDescription)")
+    }
+    return RequestMatcher(description: description) { request in
+        if unknownBodyPasses, !request.isBodyKnown { return .matched }
+        let actual = value(request) ?? ""
+        return compiled.matches(actual) ? .matched : .failed("expected \(subject) matching /\(pattern)/, got \"\(actual)\"")
+    }
+}

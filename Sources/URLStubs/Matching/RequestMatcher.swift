@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Decides whether a stub answers a request, and explains itself when it does not.
+///
+/// A matcher is a plain value: build it from the functions in this module
+/// (`isHost`, `isPath`, `containsQueryParams`, …) or from a closure, and combine matchers with
+/// `&&`, `||` and `!`. Its ``description`` is what reports and failure messages print, so a
+/// custom matcher deserves a name that reads well after "expected".
+///
+/// ```swift
+/// let matcher = isHost("api.example.com") && (isMethodGET() || isMethodHEAD())
+/// let onPort8080 = RequestMatcher("port 8080") { request in request.url?.port == 8080 }
+/// ```
+public struct RequestMatcher: Sendable, CustomStringConvertible {
+    /// What the matcher accepts, in words ("host is \"api.example.com\"").
+    public let description: String
+    let evaluate: @Sendable (StubRequest) -> MatchResult
+    /// Exact values every accepted request must have; the registry indexes stubs by them.
+    let keys: MatchKeys
+    /// Mistakes found while building the matcher (an invalid regular expression, a URL
+    /// pattern syntax error). A stub with problems fails every request that reaches it
+    /// with a ``StubError/invalidMatcher(stub:problems:)`` instead of silently never matching.
+    public let problems: [String]
+
+    /// A matcher from a predicate.
+    /// - Parameters:
+    ///   - description: Words that complete "expected …" in a mismatch report.
+    ///   - predicate: Returns `true` for requests this matcher accepts.
+    public init(_ description: String, _ predicate: @escaping @Sendable (StubRequest) -> Bool) {
+        self.init(description: description) { request in
+            predicate(request) ? .matched : .failed("expected \(description)")
+        }
+    }
+
+    /// A matcher that explains its mismatches: the closure returns `nil` to accept the
+    /// request, or the reason it does not (`"expected host \"a\", got \"b\""`).
+    public init(_ description: String, explaining check: @escaping @Sendable (StubRequest) -> String?) {
+        self.init(description: description) { request in
+            check(request).map(MatchResult.failed) ?? .matched
+        }
+    }
+
+    init(description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [],
+         evaluate: @escaping @Sendable (StubRequest) -> MatchResult) {
+        self.description = description
+        self.keys = keys
+        self.problems = problems
+        self.evaluate = evaluate
+    }
+
+    /// `true` when the matcher accepts `request`.
+    public func matches(_ request: StubRequest) -> Bool { evaluate(request).isMatch }
+
+    /// Every reason `request` is refused; empty when it matches.
+    public func mismatches(for request: StubRequest) -> [String] { evaluate(request).failures }
+
+    /// A matcher that accepts every request.
+    public static let any = RequestMatcher(description: "any request") { _ in .matched }
+
+    /// A matcher that reports a construction problem and never accepts a request.
+    static func invalid(_ description: String, problem: String) -> RequestMatcher {
+        RequestMatcher(description: description, problems: [problem]) { _ in .failed(problem) }
+    }
+}
+
+/// The outcome of one matcher against one request.
+struct MatchResult: Sendable {
+    /// Values captured by URL patterns.
+    var captures: [String: String] = [:]
+    /// Why the request was refused; empty when it matched.
+    var failures: [String] = []
+    /// How many elementary conditions held, to rank near misses.
+    var passed: Int = 0
+
+    var isMatch: Bool { failures.isEmpty }
+
+    static let matched = MatchResult(passed: 1)
+    static func failed(_ reason: String) -> MatchResult { MatchResult(failures: [reason]) }
+    static func matched(captures: [String: String]) -> MatchResult { MatchResult(captures: captures, passed: 1) }
+}
+
+/// Exact request properties implied by a matcher, for the registry's index.
+struct MatchKeys: Sendable, Equatable {
+    var host: String?
+    var path: String?
+
+    func merged(with other: MatchKeys) -> MatchKeys {
+        MatchKeys(host: host ?? other.host, path: path ?? other.path)
+    }
+}
+
+// MARK: - Operators
+
+/// Accepts a request only when both matchers do. Evaluates both, so a report lists every
+/// reason a request was refused, not just the first.
+public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
+    RequestMatcher(description: "\(lhs.description) and \(rhs.description)",
+                   keys: lhs.keys.merged(with: rhs.keys),
+                   problems: lhs.problems + rhs.problems) { request in
+        let left = lhs.evaluate(request)
+        let right = rhs.evaluate(request)
+        return MatchResult(captures: left.captures.merging(right.captures) { first, _ in first },
+                           failures: left.failures + right.failures,
+                           passed: left.passed + right.passed)
+    }
+}
+
+/// Accepts a request when either matcher does.
+public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
+    RequestMatcher(description: "(\(lhs.description) or \(rhs.description))",
+                   problems: lhs.problems + rhs.problems) { request in
+        let left = lhs.evaluate(request)
+        if left.isMatch { return left }
+        let right = rhs.evaluate(request)
+        if right.isMatch { return right }
+        let reason = "expected \(lhs.description) or \(rhs.description): "
+            + (left.failures + right.failures).joined(separator: "; ")
+        return MatchResult(failures: [reason], passed: max(left.passed, right.passed))
+    }
+}
+
+/// Accepts a request when the matcher does not.
+public prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
+    RequestMatcher(description: "not (\(matcher.description))", problems: matcher.problems) { request in
+        matcher.evaluate(request).isMatch ? .failed("expected not (\(matcher.description))") : .matched
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A request as matchers, response closures and hooks see it.
+///
+/// `StubRequest` wraps the `URLRequest` the session is loading and adds what the raw
+/// request hides: the body (read from `httpBody`, an `httpBodyStream`, or an upload task's
+/// body), and the values a URL pattern captured. Every `URLRequest` property is available
+/// directly through dynamic member lookup, so `request.url` and `request.httpMethod` read
+/// as they always did.
+///
+/// ```swift
+/// registry.stub(isMethodPOST() && isPath("/users/:id")) { request in
+///     let id = request.pathParameters["id"] ?? "?"
+///     let name = request.bodyString ?? ""
+///     return StubResponse(data: Data("\(id): \(name)".utf8), statusCode: 200)
+/// }
+/// ```
+@dynamicMemberLookup
+public struct StubRequest: Sendable, CustomStringConvertible {
+    /// The request as the session built it (cookies and configuration headers included).
+    public let urlRequest: URLRequest
+    /// The request body, whichever way it was sent; `nil` when the request has none.
+    public let body: Data?
+    /// Values captured by URL patterns such as `isPath("/users/:id")` (`["id": "42"]`).
+    public internal(set) var pathParameters: [String: String]
+    /// `false` only while deciding whether to claim a request whose body is not visible yet
+    /// (upload tasks on Linux): body matchers then answer "maybe" instead of "no".
+    let isBodyKnown: Bool
+
+    /// Creates a request value, for unit-testing a matcher without a session.
+    public init(_ urlRequest: URLRequest, body: Data? = nil, pathParameters: [String: String] = [:]) {
+        self.init(urlRequest, body: body ?? urlRequest.httpBody, pathParameters: pathParameters, isBodyKnown: true)
+    }
+
+    init(_ urlRequest: URLRequest, body: Data?, pathParameters: [String: String], isBodyKnown: Bool) {
+        self.urlRequest = urlRequest
+        self.body = body
+        self.pathParameters = pathParameters
+        self.isBodyKnown = isBodyKnown
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<URLRequest, Value>) -> Value {
+        urlRequest[keyPath: keyPath]
+    }
+
+    /// The HTTP method, `GET` when the request does not say.
+    public var method: String { urlRequest.httpMethod?.uppercased() ?? "GET" }
+
+    /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
+    public var bodyString: String? { body.flatMap { String(data: $0, encoding: .utf8) } }
+
+    /// A header's value, looked up case-insensitively as HTTP requires.
+    public func value(forHTTPHeaderField name: String) -> String? {
+        urlRequest.value(forHTTPHeaderField: name)
+    }
+
+    /// The query items of the URL, in the order they appear.
+    public var queryItems: [URLQueryItem] {
+        guard let url = urlRequest.url else { return [] }
+        return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    }
+
+    public var description: String {
+        "\(method) \(urlRequest.url?.absoluteString ?? "<no URL>")"
+    }
+
+    /// The request with its body restored into `httpBody`, as hooks hand it on.
+    var requestWithBody: URLRequest {
+        guard let body, urlRequest.httpBody == nil else { return urlRequest }
+        var copy = urlRequest
+        copy.httpBodyStream = nil
+        copy.httpBody = body
+        return copy
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// A path pattern with named parameters, such as `/users/:id/posts/*`.
+///
+/// Segments are compared one by one: `:name` captures any single non-empty segment under
+/// `name`, `*` accepts any single segment, and a final `**` accepts whatever follows (zero or
+/// more segments). Every other segment must be equal, after percent-decoding.
+///
+/// ```swift
+/// let pattern = try URLPattern("/users/:id")
+/// pattern.match("/users/42")   // ["id": "42"]
+/// pattern.match("/users")      // nil
+/// ```
+public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+        case wildcard
+        case rest
+    }
+
+    /// The pattern as written.
+    public let description: String
+    let segments: [Segment]
+
+    /// Parses a pattern; throws ``URLPatternError`` naming the column of a syntax error.
+    public init(_ pattern: String) throws {
+        guard pattern.hasPrefix("/") else {
+            throw URLPatternError(pattern: pattern, column: 1, message: "a path pattern must start with \"/\"")
+        }
+        var segments: [Segment] = []
+        var names: Set<String> = []
+        var column = 2
+        let parts = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for (index, part) in parts.enumerated() {
+            let isLast = index == parts.count - 1
+            if part == "**" {
+                guard isLast else {
+                    throw URLPatternError(pattern: pattern, column: column, message: "\"**\" may only be the last segment")
+                }
+                segments.append(.rest)
+            } else if part == "*" {
+                segments.append(.wildcard)
+            } else if part.hasPrefix(":") {
+                let name = String(part.dropFirst())
+                guard !name.isEmpty else {
+                    throw URLPatternError(pattern: pattern, column: column, message: "a parameter needs a name after \":\"")
+                }
+                guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw URLPatternError(pattern: pattern, column: column,
+                                          message: "parameter name \"\(name)\" may hold only letters, digits and \"_\"")
+                }
+                guard names.insert(name).inserted else {
+                    throw URLPatternError(pattern: pattern, column: column, message: "parameter \":\(name)\" appears twice")
+                }
+                segments.append(.parameter(name))
+            } else if part.contains("*") {
+                throw URLPatternError(pattern: pattern, column: column,
+                                      message: "\"*\" must stand alone in a segment (\"\(part)\")")
+            } else {
+                segments.append(.literal(String(part).removingPercentEncoding ?? String(part)))
+            }
+            column += part.count + 1
+        }
+        self.description = pattern
+        self.segments = segments
+    }
+
+    /// `true` when `path` holds a pattern feature (`:name`, `*`), not only literal text.
+    static func isPattern(_ path: String) -> Bool {
+        path.split(separator: "/").contains { $0.hasPrefix(":") || $0 == "*" || $0 == "**" }
+    }
+
+    /// The captured parameters when `path` fits the pattern, else `nil`.
+    public func match(_ path: String) -> [String: String]? {
+        let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        var captures: [String: String] = [:]
+        var index = 0
+        for segment in segments {
+            if case .rest = segment { return captures }
+            guard index < parts.count else { return nil }
+            let part = parts[index]
+            let decoded = part.removingPercentEncoding ?? String(part)
+            switch segment {
+            case .literal(let text):
+                guard decoded == text else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                captures[name] = decoded
+            case .wildcard:
+                guard !part.isEmpty else { return nil }
+            case .rest:
+                return captures
+            }
+            index += 1
+        }
+        return index == parts.count ? captures : nil
+    }
+}
+
+/// A syntax error in a ``URLPattern``.
+public struct URLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The pattern as written.
+    public let pattern: String
+    /// The 1-based column where the problem starts.
+    public let column: Int
+    /// What was expected.
+    public let message: String
+
+    public var description: String {
+        "invalid URL pattern \"\(pattern)\" at column \(column): \(message)"
+    }
+}
+
+extension URLPatternError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Gives every live registry a `URLProtocol` class of its own.
+///
+/// Only the request reaches `canInit` (on Linux, headers added by the configuration do not),
+/// so the class is the one carrier that tells which registry a session belongs to, on every
+/// platform. Distinct classes are distinct instantiations of a generic subclass, built from a
+/// binary "tag" type for a slot number. Metadata for a generic instantiation is never freed,
+/// so slots of released registries are reused (oldest freed first, after a quarantine), which
+/// keeps the number of classes at the peak number of registries alive at once.
+enum ProtocolClassPool {
+    private struct Slot {
+        let protocolClass: StubURLProtocol.Type
+        weak var registry: StubRegistry?
+        var isReleased: Bool
+    }
+
+    /// A slot is reused only once this many others were freed after it, so a session that
+    /// outlives its registry is answered by "registry released" rather than by a newcomer.
+    private static let quarantine = 64
+
+    nonisolated(unsafe) private static var slots: [Slot] = []
+    nonisolated(unsafe) private static var slotByClass: [ObjectIdentifier: Int] = [:]
+    nonisolated(unsafe) private static var freeSlots: [Int] = []
+    nonisolated(unsafe) private static var freeHead = 0
+    private static let lock = NSLock()
+
+    /// A class for a new registry, which then calls ``bind(_:to:)``.
+    static func acquire() -> (StubURLProtocol.Type, Int) {
+        lock.lock(); defer { lock.unlock() }
+        if freeSlots.count - freeHead > quarantine {
+            let index = freeSlots[freeHead]
+            freeHead += 1
+            if freeHead > 1024 { freeSlots.removeFirst(freeHead); freeHead = 0 }
+            slots[index].isReleased = false
+            return (slots[index].protocolClass, index)
+        }
+        let index = slots.count
+        let protocolClass = makeClass(for: index)
+        slots.append(Slot(protocolClass: protocolClass, registry: nil, isReleased: false))
+        slotByClass[ObjectIdentifier(protocolClass)] = index
+        return (protocolClass, index)
+    }
+
+    static func bind(_ index: Int, to registry: StubRegistry) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index].registry = registry
+    }
+
+    static func release(_ index: Int) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index].registry = nil
+        slots[index].isReleased = true
+        freeSlots.append(index)
+    }
+
+    enum Lookup {
+        case registry(StubRegistry)
+        case released
+        case unknown
+    }
+
+    /// The registry a protocol class answers for.
+    static func lookup(_ protocolClass: AnyClass) -> Lookup {
+        if protocolClass == StubURLProtocol.self { return .registry(StubRegistry.shared) }
+        lock.lock(); defer { lock.unlock() }
+        guard let index = slotByClass[ObjectIdentifier(protocolClass)] else { return .unknown }
+        if let registry = slots[index].registry { return .registry(registry) }
+        return .released
+    }
+
+    /// Number of classes made so far (for tests that check registries leave nothing behind).
+    static var classCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return slots.count
+    }
+
+    private static func makeClass(for index: Int) -> StubURLProtocol.Type {
+        var tag: Any.Type = SlotTagRoot.self
+        var remaining = index
+        repeat {
+            tag = remaining & 1 == 0 ? appendZero(tag) : appendOne(tag)
+            remaining >>= 1
+        } while remaining > 0
+        return protocolClass(tag)
+    }
+
+    private static func appendZero<Tag>(_: Tag.Type) -> Any.Type { SlotTagZero<Tag>.self }
+    private static func appendOne<Tag>(_: Tag.Type) -> Any.Type { SlotTagOne<Tag>.self }
+    private static func protocolClass<Tag>(_: Tag.Type) -> StubURLProtocol.Type { RegistryURLProtocol<Tag>.self }
+}
+
+enum SlotTagRoot {}
+enum SlotTagZero<Rest> {}
+enum SlotTagOne<Rest> {}
+
+/// The protocol class of one registry slot. All behaviour lives in ``StubURLProtocol``;
+/// the generic parameter only makes the class distinct.
+final class RegistryURLProtocol<Tag>: StubURLProtocol {}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One registered stub: a matcher, a way to build the response, and its usage.
+///
+/// ``StubRegistry/stub(_:name:file:line:response:)`` returns it; keep it to remove the stub
+/// later or to check how often it answered.
+///
+/// ```swift
+/// let users = registry.stub(isPath("/users"), name: "users list") { _ in StubResponse(data: body) }
+/// // … run the code under test …
+/// #expect(users.activationCount == 1)
+/// registry.remove(users)
+/// ```
+public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible {
+    /// The name given when the stub was added, if any.
+    public let name: String?
+    /// Which requests the stub answers.
+    public let matcher: RequestMatcher
+    /// Where the stub was declared.
+    public let location: SourceLocation
+    /// How many times the stub may answer; `nil` for no limit. A used-up stub stops matching.
+    public let maxActivations: Int?
+    /// Increases with every stub added to any registry: newer stubs win.
+    let sequence: UInt64
+    let responder: @Sendable (StubRequest, Int) throws -> StubResponse
+
+    private let lock = NSLock()
+    private var activations = 0
+
+    init(name: String?, matcher: RequestMatcher, location: SourceLocation, maxActivations: Int?,
+         sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) {
+        self.name = name
+        self.matcher = matcher
+        self.location = location
+        self.maxActivations = maxActivations
+        self.sequence = sequence
+        self.responder = responder
+    }
+
+    /// How many requests this stub has answered.
+    public var activationCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return activations
+    }
+
+    /// `true` when the stub has a limit and has reached it.
+    public var isExhausted: Bool {
+        guard let maxActivations else { return false }
+        return activationCount >= maxActivations
+    }
+
+    /// Takes one use of the stub, atomically, so a `times(1)` stub answers only one of two
+    /// simultaneous requests. Returns the 0-based activation index, or `nil` when used up.
+    func reserveActivation() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        if let maxActivations, activations >= maxActivations { return nil }
+        activations += 1
+        return activations - 1
+    }
+
+    /// `"users list" (UsersTests.swift:12)`, or the matcher when the stub has no name.
+    public var description: String {
+        if let name { return "\"\(name)\" (\(location))" }
+        return "stub for \(matcher.description) (\(location))"
+    }
+}

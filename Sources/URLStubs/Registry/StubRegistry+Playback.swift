@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The registry's side of loading a request: resolving it to a response, calling the hooks,
+/// writing the journal and storing cookies. ``StubURLProtocol`` calls these.
+extension StubRegistry {
+    /// Resolves `request` and builds its response, or the error the task must fail with.
+    func makeItem(for request: StubRequest) -> Result<PlaybackItem, SendableError> {
+        switch resolve(request) {
+        case .stub(let descriptor, let matched, let activation):
+            do {
+                let response = try descriptor.responder(matched, activation)
+                currentHooks.activation?(matched, descriptor, response)
+                record(JournalEntry(request: matched, stub: descriptor,
+                                    statusCode: response.error == nil ? response.statusCode : nil,
+                                    errorDescription: response.error.map { "\($0)" }, date: Date()))
+                return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response))
+            } catch {
+                record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
+                                    errorDescription: "\(error)", date: Date()))
+                currentHooks.finish?(matched, descriptor, nil, error)
+                return .failure(SendableError(error: error))
+            }
+        case .invalid(let descriptor):
+            let error = StubError.invalidMatcher(stub: descriptor.description, problems: descriptor.matcher.problems)
+            record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
+            return .failure(SendableError(error: error))
+        case .unmatched:
+            reportMissing(request)
+            return .failure(SendableError(error: StubError.unmatchedRequest(report: unmatchedReport(for: request))))
+        }
+    }
+
+    /// Records an unmatched request and calls the `onMissing` hook.
+    func reportMissing(_ request: StubRequest) {
+        record(JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date()))
+        currentHooks.missing?(request)
+    }
+
+    /// The next hop of a redirect chain answered by stubs.
+    func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution {
+        currentHooks.redirect?(previous.request, next, previous.descriptor, previous.response)
+        currentHooks.finish?(previous.request, previous.descriptor, previous.response, nil)
+        let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
+        if !isEnabled || (unmatchedRequestPolicy == .passThrough && !claims(request)) {
+            reportMissing(request)
+            return .deliverRedirectResponse
+        }
+        switch makeItem(for: request) {
+        case .success(let item): return .play(item)
+        case .failure(let error): return .fail(error.error)
+        }
+    }
+
+    /// Calls `afterFinish` once a played response ended.
+    func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome) {
+        guard let hook = currentHooks.finish else { return }
+        switch outcome {
+        case .finished(let response):
+            hook(item.request, item.descriptor, response, nil)
+        case .failed(let error, let response):
+            hook(item.request, item.descriptor, response, error)
+        case .cancelled(let response):
+            hook(item.request, item.descriptor, response, URLError(.cancelled))
+        }
+    }
+
+    /// Stores a response's cookies where the session will send them back.
+    ///
+    /// `HTTPCookieStorage.shared` on Linux is a file in the user's home directory: stubs write
+    /// there only when ``storesCookiesInSharedStorage`` says so, so a test never pollutes a
+    /// real cookie jar by accident.
+    func storeCookies(_ lines: [String], for url: URL, request: URLRequest, storage: HTTPCookieStorage?) {
+        guard !lines.isEmpty, request.httpShouldHandleCookies, let storage else { return }
+        #if canImport(FoundationNetworking)
+        if storage === HTTPCookieStorage.shared, !storesCookiesInSharedStorage { return }
+        #endif
+        let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
+        storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a registry does with a request that no stub matches.
+public enum UnmatchedRequestPolicy: Sendable, Equatable {
+    /// The request goes on to the next protocol, usually the real network (OHHTTPStubs'
+    /// behaviour, the default of ``StubRegistry/shared``).
+    case passThrough
+    /// The request fails with a `StubError.unmatchedRequest` whose message is a near-miss
+    /// report: the closest stubs, why each refused, and a stub snippet that would match
+    /// (the default of a registry you create, since a test that silently reaches the
+    /// network is a bug).
+    case fail
+}
+
+/// What a sequence stub does once every response has been used.
+public enum SequenceEnd: Sendable {
+    /// The last response answers every later request.
+    case repeatLast
+    /// The stub stops matching, as if removed.
+    case exhaust
+}
+
+/// A thread-safe list of stubs, the hooks around them and the sessions they answer.
+///
+/// The most recently added stub whose matcher accepts a request answers it. A registry
+/// answers the sessions it is installed into, and only those: two registries in two parallel
+/// tests never see each other's requests. ``shared`` is the global registry for
+/// `URLSession.shared` and for the free function ``stub(_:name:file:line:response:)``.
+///
+/// ```swift
+/// let registry = StubRegistry()
+/// registry.stub(isHost("api.example.com") && isPath("/users")) { _ in
+///     try StubResponse(jsonObject: ["users": []])
+/// }
+/// let (data, _) = try await registry.makeSession().data(from: URL(string: "https://api.example.com/users")!)
+/// ```
+public final class StubRegistry: @unchecked Sendable {
+    /// The global registry: answers `URLSession.shared` (see ``activateForSharedSession()``)
+    /// and sessions it is installed into. Unmatched requests pass through to the network.
+    public static let shared = StubRegistry(shared: ())
+
+    /// The `URLProtocol` class that answers for this registry; ``install(into:)`` puts it
+    /// first in a configuration's `protocolClasses`.
+    public let protocolClass: AnyClass
+
+    private let lock = NSLock()
+    private var table = StubTable()
+    private var enabled = true
+    private var policy: UnmatchedRequestPolicy
+    private var hooks = Hooks()
+    private var journalEntries: [JournalEntry] = []
+    private var journalLimit = 10_000
+    private var sharedCookies = false
+    private let slotIndex: Int?
+
+    nonisolated(unsafe) private static var nextSequence: UInt64 = 1
+    private static let sequenceLock = NSLock()
+
+    struct Hooks {
+        var activation: (@Sendable (StubRequest, StubDescriptor, StubResponse) -> Void)?
+        var redirect: (@Sendable (StubRequest, URLRequest, StubDescriptor, StubResponse) -> Void)?
+        var finish: (@Sendable (StubRequest, StubDescriptor, StubResponse?, (any Error)?) -> Void)?
+        var missing: (@Sendable (StubRequest) -> Void)?
+    }
+
+    /// A registry of its own, for one test or one component.
+    /// - Parameter unmatchedRequests: What to do with a request no stub matches; by default
+    ///   it fails with a near-miss report.
+    public init(unmatchedRequests: UnmatchedRequestPolicy = .fail) {
+        policy = unmatchedRequests
+        let (protocolClass, index) = ProtocolClassPool.acquire()
+        self.protocolClass = protocolClass
+        self.slotIndex = index
+        ProtocolClassPool.bind(index, to: self)
+    }
+
+    private init(shared: ()) {
+        policy = .passThrough
+        protocolClass = StubURLProtocol.self
+        slotIndex = nil
+    }
+
+    deinit {
+        if let slotIndex { ProtocolClassPool.release(slotIndex) }
+    }
+
+    // MARK: Stubs
+
+    /// Adds a stub; the most recently added matching stub answers a request.
+    ///
+    /// - Parameters:
+    ///   - matcher: Which requests the stub answers.
+    ///   - name: Shown in reports and errors; recommended.
+    ///   - times: How many requests the stub may answer before it stops matching (`nil`: no
+    ///     limit). Concurrent requests never exceed it.
+    ///   - response: Builds the response. It may `throw`: the request then fails with that
+    ///     error.
+    /// - Returns: The stub, to remove it or read its ``StubDescriptor/activationCount``.
+    @discardableResult
+    public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
+                     file: String = #fileID, line: Int = #line,
+                     response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
+        add(matcher, name: name, times: times, location: SourceLocation(fileID: file, line: line)) { request, _ in
+            try response(request)
+        }
+    }
+
+    /// Adds a stub that answers with `responses` in turn (for example 503, 503, 200), then
+    /// repeats the last one or stops matching, as `afterLast` says. Concurrent requests each
+    /// get a different response.
+    @discardableResult
+    public func stub(_ matcher: RequestMatcher, name: String? = nil, responses: [StubResponse],
+                     afterLast: SequenceEnd = .repeatLast,
+                     file: String = #fileID, line: Int = #line) -> StubDescriptor {
+        let limit = afterLast == .exhaust ? responses.count : nil
+        return add(matcher, name: name, times: limit, location: SourceLocation(fileID: file, line: line)) { _, index in
+            guard !responses.isEmpty else { return StubResponse(data: Data(), statusCode: 204) }
+            return responses[min(index, responses.count - 1)]
+        }
+    }
+
+    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: SourceLocation,
+             responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) -> StubDescriptor {
+        Self.sequenceLock.lock()
+        let sequence = Self.nextSequence
+        Self.nextSequence += 1
+        Self.sequenceLock.unlock()
+        let descriptor = StubDescriptor(name: name, matcher: matcher, location: location,
+                                        maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+        lock.lock()
+        table.add(descriptor)
+        lock.unlock()
+        if self === StubRegistry.shared { Self.registerSharedProtocolOnce() }
+        return descriptor
+    }
+
+    /// Removes a stub; returns `false` when it was not in this registry. A request it is
+    /// already answering completes normally.
+    @discardableResult
+    public func remove(_ descriptor: StubDescriptor) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return table.remove(descriptor)
+    }
+
+    /// Removes every stub (hooks and the journal stay).
+    public func removeAll() {
+        lock.lock(); defer { lock.unlock() }
+        table.removeAll()
+    }
+
+    /// Every stub, in the order they were added.
+    public var stubs: [StubDescriptor] {
+        lock.lock(); defer { lock.unlock() }
+        return table.all
+    }
+
+    /// When `false`, the registry claims no request: they go to the next protocol (usually
+    /// the network) as if the registry were not installed.
+    public var isEnabled: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return enabled }
+        set { lock.lock(); enabled = newValue; lock.unlock() }
+    }
+
+    /// What happens to a request that no stub matches.
+    public var unmatchedRequestPolicy: UnmatchedRequestPolicy {
+        get { lock.lock(); defer { lock.unlock() }; return policy }
+        set { lock.lock(); policy = newValue; lock.unlock() }
+    }
+
+    /// Lets stubs store `Set-Cookie` cookies in `HTTPCookieStorage.shared` on Linux, which
+    /// persists them to a file under `~/.local/share`. Off by default so tests never write a
+    /// real cookie jar; sessions made by ``makeSession(configuration:delegate:delegateQueue:)``
+    /// have a cookie store of their own and need nothing.
+    public var storesCookiesInSharedStorage: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return sharedCookies }
+        set { lock.lock(); sharedCookies = newValue; lock.unlock() }
+    }
+
+    // MARK: Hooks
+
+    /// Called when a stub is about to answer a request. `nil` removes the hook.
+    public func onActivation(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
+        lock.lock(); hooks.activation = hook; lock.unlock()
+    }
+
+    /// Called for each redirect a stub answers with, before the redirected request is
+    /// looked up. `nil` removes the hook.
+    public func onRedirect(_ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
+        lock.lock(); hooks.redirect = hook; lock.unlock()
+    }
+
+    /// Called once a stubbed request ended: `error` is `nil` on success, the failure
+    /// otherwise (`URLError(.cancelled)` when the caller cancelled). `nil` removes the hook.
+    public func afterFinish(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?) {
+        lock.lock(); hooks.finish = hook; lock.unlock()
+    }
+
+    /// Called for each request no stub matches, before the unmatched policy applies. `nil`
+    /// removes the hook.
+    public func onMissing(_ hook: (@Sendable (_ request: StubRequest) -> Void)?) {
+        lock.lock(); hooks.missing = hook; lock.unlock()
+    }
+
+    var currentHooks: Hooks {
+        lock.lock(); defer { lock.unlock() }
+        return hooks
+    }
+
+    // MARK: Matching
+
+    enum Resolution {
+        case stub(StubDescriptor, StubRequest, activation: Int)
+        case invalid(StubDescriptor)
+        case unmatched
+    }
+
+    private func snapshot() -> (StubTable, Bool, UnmatchedRequestPolicy) {
+        lock.lock(); defer { lock.unlock() }
+        return (table, enabled, policy)
+    }
+
+    /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
+    func claims(_ request: StubRequest) -> Bool {
+        let (table, enabled, policy) = snapshot()
+        guard enabled else { return false }
+        if policy == .fail { return true }
+        var found = false
+        table.forEachCandidate(for: request.url) { descriptor in
+            if !descriptor.matcher.problems.isEmpty { found = true; return true }
+            if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
+            return false
+        }
+        return found
+    }
+
+    /// Finds the stub that answers `request` and takes one of its activations.
+    func resolve(_ request: StubRequest) -> Resolution {
+        let table = snapshot().0
+        var resolution = Resolution.unmatched
+        table.forEachCandidate(for: request.url) { descriptor in
+            if !descriptor.matcher.problems.isEmpty {
+                resolution = .invalid(descriptor)
+                return true
+            }
+            let result = descriptor.matcher.evaluate(request)
+            guard result.isMatch, let activation = descriptor.reserveActivation() else { return false }
+            var matched = request
+            matched.pathParameters = result.captures
+            resolution = .stub(descriptor, matched, activation: activation)
+            return true
+        }
+        return resolution
+    }
+
+    /// The near-miss report for a request no stub matched.
+    public func unmatchedReport(for request: StubRequest) -> String {
+        UnmatchedReport(request: request, stubs: stubs).text
+    }
+
+    // MARK: Journal
+
+    /// Every request this registry saw, matched or not, oldest first (the newest 10,000).
+    public var journal: [JournalEntry] {
+        lock.lock(); defer { lock.unlock() }
+        return journalEntries
+    }
+
+    /// Empties the journal.
+    public func resetJournal() {
+        lock.lock(); journalEntries.removeAll(); lock.unlock()
+    }
+
+    func record(_ entry: JournalEntry) {
+        lock.lock(); defer { lock.unlock() }
+        journalEntries.append(entry)
+        if journalEntries.count > journalLimit { journalEntries.removeFirst(journalEntries.count - journalLimit) }
+    }
+
+    // MARK: Sessions
+
+    /// Puts this registry's protocol class first in `configuration.protocolClasses`, so
+    /// sessions made from it are answered by this registry (and no other).
+    ///
+    /// Code under test that builds its own session can be stubbed in one line:
+    /// ```swift
+    /// let configuration = URLSessionConfiguration.ephemeral
+    /// registry.install(into: configuration)
+    /// let client = APIClient(configuration: configuration)
+    /// ```
+    public func install(into configuration: URLSessionConfiguration) {
+        var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
+        classes.insert(protocolClass, at: 0)
+        configuration.protocolClasses = classes
+    }
+
+    /// Removes this registry's protocol class from `configuration`.
+    public func uninstall(from configuration: URLSessionConfiguration) {
+        configuration.protocolClasses = configuration.protocolClasses?.filter { $0 != protocolClass }
+    }
+
+    /// A session answered by this registry: an ephemeral configuration (its own cookie
+    /// store, no disk cache) with the registry installed.
+    public func makeSession(configuration: URLSessionConfiguration = .ephemeral,
+                            delegate: (any URLSessionDelegate)? = nil,
+                            delegateQueue: OperationQueue? = nil) -> URLSession {
+        install(into: configuration)
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    // MARK: Shared session
+
+    nonisolated(unsafe) private static var sharedProtocolRegistered = false
+
+    /// Registers ``StubURLProtocol`` with `URLProtocol.registerClass`, once, so
+    /// `URLSession.shared` is answered by ``shared``. Adding a stub to ``shared`` calls this.
+    ///
+    /// On Linux `URLSession.shared` copies the registered classes the first time it is used:
+    /// call this (or add a shared stub) before anything touches `URLSession.shared`, for
+    /// example at the start of the test run or app launch. On Apple platforms it applies at
+    /// any time.
+    public static func activateForSharedSession() {
+        registerSharedProtocolOnce()
+    }
+
+    private static func registerSharedProtocolOnce() {
+        sequenceLock.lock()
+        let register = !sharedProtocolRegistered
+        sharedProtocolRegistered = true
+        sequenceLock.unlock()
+        if register { _ = URLProtocol.registerClass(StubURLProtocol.self) }
+    }
+}
+
+/// Adds a stub to ``StubRegistry/shared``: the OHHTTPStubs-style global spelling.
+///
+/// ```swift
+/// stub(isMethodPOST() && pathStartsWith("/upload")) { _ in
+///     StubResponse(data: Data(), statusCode: 201, headers: ["Location": "/files/1"])
+/// }
+/// ```
+@discardableResult
+public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
+                 file: String = #fileID, line: Int = #line,
+                 response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
+    StubRegistry.shared.stub(matcher, name: name, times: times, file: file, line: line, response: response)
+}

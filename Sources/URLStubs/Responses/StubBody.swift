@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where a stubbed body comes from. Bodies are opened as an `InputStream` only when the
+/// response is played, and read chunk by chunk as they are delivered, so a large file or a
+/// generated stream never has to fit in memory.
+public struct StubBody: Sendable {
+    enum Source: Sendable {
+        case data(Data)
+        case file(URL)
+        case stream(length: Int?, open: @Sendable () throws -> InputStream)
+    }
+
+    let source: Source
+
+    /// Bytes held in memory.
+    public static func data(_ data: Data) -> StubBody { StubBody(source: .data(data)) }
+    /// A file read lazily; its size becomes `Content-Length`.
+    public static func file(_ url: URL) -> StubBody { StubBody(source: .file(url)) }
+    /// A stream made afresh for each request (a stream can be read only once).
+    /// - Parameters:
+    ///   - length: The number of bytes the stream yields, for `Content-Length` and pacing;
+    ///     `nil` when unknown (pacing by `responseTime` then delivers at the end).
+    ///   - open: Creates the stream; it may throw, failing the request with that error.
+    public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
+        StubBody(source: .stream(length: length, open: open))
+    }
+
+    /// An empty body.
+    public static let empty = StubBody.data(Data())
+
+    /// The in-memory bytes, when the body is data.
+    public var data: Data? {
+        if case .data(let data) = source { return data }
+        return nil
+    }
+
+    /// Opens the body for reading and tells its length. A missing or unreadable file throws a
+    /// ``StubError`` naming the path.
+    func open() throws -> (stream: InputStream, length: Int?) {
+        switch source {
+        case .data(let data):
+            return (InputStream(data: data), data.count)
+        case .file(let url):
+            let path = url.path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw StubError.fileNotFound(path: path)
+            }
+            guard !isDirectory.boolValue else {
+                throw StubError.fileUnreadable(path: path, reason: "it is a directory")
+            }
+            guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(url: url) else {
+                throw StubError.fileUnreadable(path: path, reason: "permission denied")
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
+            return (stream, size)
+        case .stream(let length, let open):
+            return (try open(), length)
+        }
+    }
+
+    /// The length known without opening anything.
+    var knownLength: Int? {
+        switch source {
+        case .data(let data): return data.count
+        case .file(let url):
+            return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
+        case .stream(let length, _): return length
+        }
+    }
+}

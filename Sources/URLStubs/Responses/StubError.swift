@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a stub was declared, shown in every error and report about it.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    public let fileID: String
+    public let line: Int
+
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    public var description: String { "\(fileID):\(line)" }
+}
+
+/// A mistake in a stub or a fixture, delivered as the failing task's error.
+///
+/// Each case says what was wrong, where, and what to do; `description` is the full sentence.
+/// The task's error is this value itself, so a test can `catch let error as StubError`.
+public enum StubError: Error, Sendable, Equatable {
+    /// A response body file does not exist.
+    case fileNotFound(path: String)
+    /// A response body file exists but could not be read.
+    case fileUnreadable(path: String, reason: String)
+    /// A stub answered with a status code outside 100...599.
+    case invalidStatusCode(Int, stub: String)
+    /// A header name or value cannot be sent (a newline, an empty name).
+    case invalidHeader(name: String, value: String, stub: String)
+    /// A stub's matcher could not be built (invalid regular expression, URL pattern error).
+    case invalidMatcher(stub: String, problems: [String])
+    /// A body stream failed while it was being read.
+    case bodyStreamFailed(stub: String, bytesDelivered: Int, reason: String)
+    /// The registry that a session was installed with no longer exists.
+    case registryReleased(url: String)
+    /// Download tasks cannot be stubbed on this platform.
+    case downloadTasksUnsupported(url: String)
+    /// A request matched no stub and the registry fails unmatched requests.
+    case unmatchedRequest(report: String)
+    /// A redirect pointed to a URL that could not be resolved.
+    case invalidRedirect(location: String, stub: String)
+
+    var message: String {
+        switch self {
+        case .fileNotFound(let path):
+            return "URLStubs: the response file \(path) does not exist. Check the path, or that the file is copied as a resource."
+        case .fileUnreadable(let path, let reason):
+            return "URLStubs: the response file \(path) could not be read: \(reason)."
+        case .invalidStatusCode(let code, let stub):
+            return "URLStubs: stub \(stub) answered with status code \(code); HTTP status codes are 100...599."
+        case .invalidHeader(let name, let value, let stub):
+            return "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
+        case .invalidMatcher(let stub, let problems):
+            return "URLStubs: stub \(stub) has an invalid matcher: " + problems.joined(separator: "; ")
+        case .bodyStreamFailed(let stub, let bytes, let reason):
+            return "URLStubs: the body stream of stub \(stub) failed after \(bytes) bytes: \(reason)."
+        case .registryReleased(let url):
+            return "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
+        case .downloadTasksUnsupported(let url):
+            return "URLStubs: download tasks cannot be stubbed on Linux (swift-corelibs-foundation crashes on a custom protocol's download); \(url) was failed instead. Use a data task and write the data to a file."
+        case .unmatchedRequest(let report):
+            return report
+        case .invalidRedirect(let location, let stub):
+            return "URLStubs: stub \(stub) redirects to \(location.debugDescription), which is not a valid URL."
+        }
+    }
+}
+
+extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
+    public var description: String { message }
+    public var errorDescription: String? { message }
+    public static var errorDomain: String { "URLStubs.StubError" }
+    public var errorCode: Int {
+        switch self {
+        case .fileNotFound: return 1
+        case .fileUnreadable: return 2
+        case .invalidStatusCode: return 3
+        case .invalidHeader: return 4
+        case .invalidMatcher: return 5
+        case .bodyStreamFailed: return 6
+        case .registryReleased: return 7
+        case .downloadTasksUnsupported: return 8
+        case .unmatchedRequest: return 9
+        case .invalidRedirect: return 10
+        }
+    }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+}
+
+/// Carries any error across threads. Errors handed to a stub are treated as immutable values.
+struct SendableError: Error, @unchecked Sendable {
+    let error: any Error
+}

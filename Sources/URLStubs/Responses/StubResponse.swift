@@ -1,0 +1,195 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a stub answers: a status, headers and a body (or an error), plus how slowly to send it.
+///
+/// Responses are values; the timing modifiers return a changed copy, so they chain:
+///
+/// ```swift
+/// StubResponse(data: Data("Hello".utf8), statusCode: 200, headers: ["Content-Type": "text/plain"])
+///     .requestTime(0.5, responseTime: 2.0)     // head after 0.5 s, body spread over 2 s
+/// StubResponse(fileAt: videoURL).downloadSpeed(.threeG)
+/// StubResponse(error: URLError(.notConnectedToInternet))
+/// ```
+public struct StubResponse: Sendable {
+    /// The HTTP status code (100...599; anything else fails the request with a clear error).
+    public var statusCode: Int
+    /// Response headers. `Content-Length` is added from the body size when absent.
+    /// Several cookies: see ``setCookieHeaders``.
+    public var headers: [String: String]
+    /// Each `Set-Cookie` header line, for responses that set several cookies. When empty, a
+    /// `Set-Cookie` entry in ``headers`` is used.
+    public var setCookieHeaders: [String]
+    /// The body.
+    public var body: StubBody
+    /// The HTTP version reported in the response.
+    public var httpVersion: String = "HTTP/1.1"
+    /// Seconds to wait before the response head is sent.
+    public var requestTime: TimeInterval = 0
+    /// Seconds over which the body is spread; a negative value is a download speed in KB/s,
+    /// as in OHHTTPStubs (`-400` is 3G). Zero sends the body as fast as it can be read.
+    public var responseTime: TimeInterval = 0
+    /// When set, the request fails with this error after ``requestTime`` (no response head),
+    /// or, with ``failureAfterBytes``, after that many body bytes.
+    public var error: (any Error)? {
+        get { storedError?.error }
+        set { storedError = newValue.map(SendableError.init) }
+    }
+    /// With ``error``: how many body bytes are delivered before the failure.
+    public var failureAfterBytes: Int?
+    /// Sends only the first N bytes of the body and then finishes normally, while
+    /// `Content-Length` still announces the full size: a truncated download.
+    public var truncatedAfterBytes: Int?
+    /// The response never arrives; the request ends with `URLError(.timedOut)` when its
+    /// timeout elapses (or `.cancelled` when the caller gives up).
+    public var neverResponds = false
+
+    var storedError: SendableError?
+
+    /// A response with a body from memory.
+    public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
+        self.init(body: .data(data), statusCode: statusCode, headers: headers)
+    }
+
+    /// A response whose body is streamed from a file; `Content-Length` is the file's size
+    /// unless `headers` gives one. A missing file fails the request with
+    /// ``StubError/fileNotFound(path:)`` naming the path.
+    public init(fileAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) {
+        self.init(body: .file(url), statusCode: statusCode, headers: headers)
+    }
+
+    /// A response with any ``StubBody``.
+    public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.setCookieHeaders = []
+        self.body = body
+    }
+
+    /// A JSON response from `JSONSerialization` objects; `Content-Type: application/json`
+    /// unless `headers` says otherwise.
+    public init(jsonObject: Any, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+        let data = try JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .fragmentsAllowed])
+        self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
+    }
+
+    /// A JSON response from an `Encodable` value; `Content-Type: application/json` unless
+    /// `headers` says otherwise.
+    public init<Value: Encodable>(json value: Value, statusCode: Int = 200, headers: [String: String] = [:],
+                                  encoder: JSONEncoder = JSONEncoder()) throws {
+        let data = try encoder.encode(value)
+        self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
+    }
+
+    /// A request that fails with `error` (after ``requestTime``), like a network failure.
+    public init(error: any Error) {
+        self.init(data: Data(), statusCode: 200)
+        self.error = error
+    }
+
+    /// A response that never arrives: the request times out after its `timeoutInterval`,
+    /// like a server that accepted the connection and went silent.
+    public static func neverResponding() -> StubResponse {
+        var response = StubResponse(data: Data())
+        response.neverResponds = true
+        return response
+    }
+
+    private static func addingJSONContentType(to headers: [String: String]) -> [String: String] {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+            headers["Content-Type"] = "application/json"
+        }
+        return headers
+    }
+
+    // MARK: Timing
+
+    /// Waits `requestTime` seconds before the head, then spreads the body over `responseTime`
+    /// seconds (negative: a download speed in KB/s).
+    public func requestTime(_ requestTime: TimeInterval, responseTime: TimeInterval) -> StubResponse {
+        var copy = self
+        copy.requestTime = max(0, requestTime)
+        copy.responseTime = responseTime
+        return copy
+    }
+
+    /// Spreads the body over `responseTime` seconds; a negative value is a download speed in
+    /// KB/s (OHHTTPStubs' convention).
+    public func responseTime(_ responseTime: TimeInterval) -> StubResponse {
+        var copy = self
+        copy.responseTime = responseTime
+        return copy
+    }
+
+    /// Sends the body at `speed`.
+    public func downloadSpeed(_ speed: DownloadSpeed) -> StubResponse {
+        responseTime(-speed.kilobytesPerSecond)
+    }
+
+    /// Delivers `bytes` body bytes, then fails with `error` (default: the connection was lost).
+    public func failing(afterBytes bytes: Int, with error: any Error = URLError(.networkConnectionLost)) -> StubResponse {
+        var copy = self
+        copy.error = error
+        copy.failureAfterBytes = max(0, bytes)
+        return copy
+    }
+
+    /// Delivers only the first `bytes` body bytes and then finishes as if complete, while
+    /// `Content-Length` still announces the whole body.
+    public func truncated(afterBytes bytes: Int) -> StubResponse {
+        var copy = self
+        copy.truncatedAfterBytes = max(0, bytes)
+        return copy
+    }
+
+    // MARK: Derived values
+
+    /// Every `Set-Cookie` line this response sends.
+    var cookieLines: [String] {
+        if !setCookieHeaders.isEmpty { return setCookieHeaders }
+        return headers.first { $0.key.caseInsensitiveCompare("Set-Cookie") == .orderedSame }.map { [$0.value] } ?? []
+    }
+
+    /// A header value, looked up case-insensitively.
+    public func value(forHeader name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
+    /// of a crash or a silently altered response.
+    func validate(stubName: String) throws {
+        guard (100...599).contains(statusCode) else {
+            throw StubError.invalidStatusCode(statusCode, stub: stubName)
+        }
+        for (name, value) in headers {
+            try Self.validateHeader(name: name, value: value, stubName: stubName)
+        }
+        for line in setCookieHeaders {
+            try Self.validateHeader(name: "Set-Cookie", value: line, stubName: stubName)
+        }
+    }
+
+    private static func validateHeader(name: String, value: String, stubName: String) throws {
+        let forbiddenInName: Set<Character> = [" ", ":", "\r", "\n", "\t", "\0"]
+        if name.isEmpty || name.contains(where: { forbiddenInName.contains($0) })
+            || value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" || $0 == "\0" }) {
+            throw StubError.invalidHeader(name: name, value: value, stub: stubName)
+        }
+    }
+
+    /// The header fields as sent, with `Content-Length` filled in and cookies joined.
+    func headerFields(bodyLength: Int?) -> [String: String] {
+        var fields = headers
+        if !setCookieHeaders.isEmpty {
+            fields = fields.filter { $0.key.caseInsensitiveCompare("Set-Cookie") != .orderedSame }
+            fields["Set-Cookie"] = setCookieHeaders.joined(separator: ", ")
+        }
+        if let bodyLength, value(forHeader: "Content-Length") == nil, value(forHeader: "Transfer-Encoding") == nil {
+            fields["Content-Length"] = String(bodyLength)
+        }
+        return fields
+    }
+}
