@@ -6,12 +6,18 @@ let package = Package(
     platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
+        .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
         .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
+        .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
     ],
     targets: [
+        // The library apps may link (in DEBUG builds): no test framework in here.
         .target(name: "URLStubs"),
+        // Swift Testing traits and XCTest helpers; link only from test targets.
+        .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"]),
-        .testTarget(name: "URLStubsTests", dependencies: ["URLStubs"]),
+        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"]),
+        .testTarget(name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,1 @@
+print("urlstubs-bench: not written yet")

@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+@Suite("Responses through a real URLSession")
+struct ResponseTests {
+    @Test(arguments: FetchAPI.allCases)
+    func dataResponseArrivesExactly(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/hello")) { _ in
+            StubResponse(data: Data("Hello".utf8), statusCode: 201, headers: ["Content-Type": "text/plain", "X-Custom": "yes"])
+        }
+        let result = await fetch("https://api.example.com/hello", from: registry, using: api)
+        #expect(result.error == nil)
+        #expect(result.body == "Hello")
+        #expect(result.statusCode == 201)
+        #expect(result.response?.value(forHTTPHeaderField: "content-type") == "text/plain")
+        #expect(result.response?.value(forHTTPHeaderField: "X-Custom") == "yes")
+        #expect(result.response?.expectedContentLength == 5)
+        #expect(result.response?.url?.absoluteString == "https://api.example.com/hello")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func jsonObjectResponseSetsContentType(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/users")) { _ in try StubResponse(jsonObject: ["users": [["id": 1]]]) }
+        let result = await fetch("https://api.example.com/users", from: registry, using: api)
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let decoded = try JSONValue(data: #require(result.data))
+        #expect(decoded == .object(["users": .array([.object(["id": .number(1)])])]))
+    }
+
+    struct User: Codable, Equatable { let id: Int; let name: String }
+
+    @Test(arguments: FetchAPI.allCases)
+    func encodableResponse(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/me")) { _ in try StubResponse(json: User(id: 7, name: "Ada"), statusCode: 200) }
+        let result = await fetch("https://api.example.com/me", from: registry, using: api)
+        let user = try JSONDecoder().decode(User.self, from: #require(result.data))
+        #expect(user == User(id: 7, name: "Ada"))
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func fileResponseStreamsWholeFileWithLength(api: FetchAPI) async throws {
+        let bytes = patternData(300_001)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-file-\(UUID().uuidString).bin")
+        try bytes.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let registry = StubRegistry()
+        registry.stub(isExtension("bin")) { _ in StubResponse(fileAt: url, headers: ["Content-Type": "application/octet-stream"]) }
+        let result = await fetch("https://cdn.example.com/blob.bin", from: registry, using: api)
+        #expect(result.data == bytes)
+        #expect(result.response?.expectedContentLength == 300_001)
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func missingFileFailsNamingThePath(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/missing")) { _ in StubResponse(fileAt: URL(fileURLWithPath: "/nonexistent/users.json")) }
+        let result = await fetch("https://api.example.com/missing", from: registry, using: api)
+        #expect(result.stubError == .fileNotFound(path: "/nonexistent/users.json"))
+        #expect("\(result.error.map { "\($0)" } ?? "")".contains("/nonexistent/users.json"))
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func errorResponseFailsTheTask(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isHost("offline.example.com")) { _ in StubResponse(error: URLError(.notConnectedToInternet)) }
+        let result = await fetch("https://offline.example.com/", from: registry, using: api)
+        #expect(result.urlError?.code == .notConnectedToInternet)
+        #expect(result.data == nil)
+    }
+
+    struct Boom: Error, Equatable { let reason: String }
+
+    @Test(arguments: FetchAPI.allCases)
+    func throwingResponseClosureFailsWithThatError(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/throws")) { _ in throw Boom(reason: "fixture broken") }
+        let result = await fetch("https://api.example.com/throws", from: registry, using: api)
+        #expect(result.error as? Boom == Boom(reason: "fixture broken"))
+    }
+
+    @Test(arguments: [0, 99, 600, 1000])
+    func statusCodeOutOfRangeFailsClearly(code: Int) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/status"), name: "bad status") { _ in StubResponse(data: Data(), statusCode: code) }
+        let result = await fetch("https://api.example.com/status", from: registry)
+        guard case .invalidStatusCode(let reported, let stub)? = result.stubError else {
+            Issue.record("expected invalidStatusCode, got \(String(describing: result.error))")
+            return
+        }
+        #expect(reported == code)
+        #expect(stub.contains("bad status"))
+    }
+
+    @Test func headerValueWithNewlineFailsClearly() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/h")) { _ in StubResponse(data: Data(), headers: ["X-Bad": "a\r\nInjected: yes"]) }
+        let result = await fetch("https://api.example.com/h", from: registry)
+        guard case .invalidHeader(let name, _, _)? = result.stubError else {
+            Issue.record("expected invalidHeader, got \(String(describing: result.error))")
+            return
+        }
+        #expect(name == "X-Bad")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func emptyBodyAndBinaryBody(api: FetchAPI) async {
+        let registry = StubRegistry()
+        let binary = Data([0, 255, 1, 254, 0, 0, 13, 10])
+        registry.stub(isPath("/empty")) { _ in StubResponse(data: Data(), statusCode: 204) }
+        registry.stub(isPath("/binary")) { _ in StubResponse(data: binary) }
+        let empty = await fetch("https://api.example.com/empty", from: registry, using: api)
+        #expect(empty.statusCode == 204)
+        #expect(empty.data?.isEmpty ?? true)
+        #expect(empty.error == nil)
+        let bin = await fetch("https://api.example.com/binary", from: registry, using: api)
+        #expect(bin.data == binary)
+    }
+}

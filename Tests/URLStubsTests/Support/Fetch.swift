@@ -1,0 +1,140 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLStubs
+
+/// The three ways application code reads a response; behaviour tests run through each.
+enum FetchAPI: String, CaseIterable, Sendable, CustomStringConvertible {
+    case completionHandler
+    case asyncData
+    case delegate
+
+    var description: String { rawValue }
+}
+
+/// What a caller received.
+struct FetchResult: @unchecked Sendable {
+    var data: Data?
+    var response: HTTPURLResponse?
+    var error: (any Error)?
+    /// Delegate only: each `didReceive data` call, in order.
+    var chunks: [Data] = []
+
+    var body: String { data.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    var statusCode: Int? { response?.statusCode }
+    var urlError: URLError? { error as? URLError }
+    var stubError: StubError? { error as? StubError }
+}
+
+/// Loads `request` through a real `URLSession` made by `registry`, the way `api` says.
+func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
+           configure: (URLSessionConfiguration) -> Void = { _ in }) async -> FetchResult {
+    let configuration = URLSessionConfiguration.ephemeral
+    configure(configuration)
+    switch api {
+    case .completionHandler:
+        let session = registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        return await fetchWithCompletionHandler(request, session: session)
+    case .asyncData:
+        let session = registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        do {
+            let (data, response) = try await session.data(for: request)
+            return FetchResult(data: data, response: response as? HTTPURLResponse)
+        } catch {
+            return FetchResult(error: error)
+        }
+    case .delegate:
+        let recorder = DelegateRecorder()
+        let session = registry.makeSession(configuration: configuration, delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        return await recorder.run(session.dataTask(with: request))
+    }
+}
+
+func fetch(_ url: String, from registry: StubRegistry, using api: FetchAPI = .completionHandler) async -> FetchResult {
+    await fetch(URLRequest(url: URL(string: url)!), from: registry, using: api)
+}
+
+func fetchWithCompletionHandler(_ request: URLRequest, session: URLSession) async -> FetchResult {
+    await withCheckedContinuation { continuation in
+        session.dataTask(with: request) { data, response, error in
+            continuation.resume(returning: FetchResult(data: error == nil ? data : nil,
+                                                       response: response as? HTTPURLResponse, error: error))
+        }.resume()
+    }
+}
+
+/// A session delegate that records every callback of one task.
+final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var result = FetchResult()
+    private var continuation: CheckedContinuation<FetchResult, Never>?
+    private var completed = false
+
+    func run(_ task: URLSessionTask) async -> FetchResult {
+        await withCheckedContinuation { continuation in
+            lock.lock()
+            self.continuation = continuation
+            lock.unlock()
+            task.resume()
+        }
+    }
+
+    var chunkCount: Int {
+        lock.lock(); defer { lock.unlock() }
+        return result.chunks.count
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        lock.lock()
+        result.response = response as? HTTPURLResponse
+        lock.unlock()
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        result.chunks.append(data)
+        lock.unlock()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock()
+        if error == nil {
+            result.data = result.chunks.reduce(into: Data()) { $0.append($1) }
+            if result.response == nil { result.response = task.response as? HTTPURLResponse }
+        }
+        result.error = error
+        let continuation = self.continuation
+        self.continuation = nil
+        completed = true
+        lock.unlock()
+        continuation?.resume(returning: result)
+    }
+}
+
+/// A repeatable pseudo-random body of `count` bytes.
+func patternData(_ count: Int, seed: UInt8 = 7) -> Data {
+    var data = Data(count: count)
+    data.withUnsafeMutableBytes { raw in
+        guard let bytes = raw.bindMemory(to: UInt8.self).baseAddress else { return }
+        var value = UInt32(seed) &+ 1
+        for index in 0..<count {
+            value = value &* 1_103_515_245 &+ 12_345
+            bytes[index] = UInt8(truncatingIfNeeded: value >> 16)
+        }
+    }
+    return data
+}
+
+func request(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    return request
+}
