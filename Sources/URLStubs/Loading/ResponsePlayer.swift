@@ -47,8 +47,6 @@ final class ResponsePlayer: @unchecked Sendable {
     enum RedirectResolution {
         case play(PlaybackItem)
         case fail(any Error)
-        /// No stub for the target: the redirect response itself is the final response.
-        case deliverRedirectResponse
     }
 
     private var item: PlaybackItem
@@ -62,7 +60,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private var ended = false
     private var headSent = false
     private var redirectCount = 0
-    private var followsRedirects = true
+    private var passthroughTask: URLSessionTask?
     private var currentURL: URL
     private var stream: InputStream?
     private var bodyStart = DispatchTime.now()
@@ -113,6 +111,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     private func end(_ outcome: PlaybackOutcome) {
         ended = true
+        passthroughTask?.cancel()
+        passthroughTask = nil
         stream?.close()
         stream = nil
         pendingWhole = Data()
@@ -156,7 +156,11 @@ final class ResponsePlayer: @unchecked Sendable {
             fail(error)
             return
         }
-        if followsRedirects, let location = response.value(forHeader: "Location"),
+        if let passthrough = response.passthrough {
+            startPassthrough(passthrough)
+            return
+        }
+        if let location = response.value(forHeader: "Location"),
            (300...399).contains(response.statusCode), response.statusCode != 304 {
             redirect(to: location)
             return
@@ -204,6 +208,36 @@ final class ResponsePlayer: @unchecked Sendable {
         }
         bodyStart = .now()
         sendChunk()
+    }
+
+    // MARK: Passthrough
+
+    private func startPassthrough(_ passthrough: Passthrough) {
+        let scheduler = environment.scheduler
+        passthroughTask = NetworkLoader.load(item.request.requestWithBody) { [self] result in
+            scheduler.async { [self] in passthroughLoaded(result, passthrough) }
+        }
+    }
+
+    private func passthroughLoaded(_ result: Result<(HTTPURLResponse, Data), SendableError>, _ passthrough: Passthrough) {
+        guard !ended else { return }
+        passthroughTask = nil
+        switch result {
+        case .failure(let failure):
+            fail(failure.error)
+        case .success(var (response, body)):
+            do {
+                for transform in passthrough.transforms {
+                    (response, body) = try transform.apply(response, body)
+                }
+            } catch {
+                fail(error)
+                return
+            }
+            let real = NetworkLoader.stubResponse(from: response, body: body, timing: item.response)
+            item = PlaybackItem(descriptor: item.descriptor, request: item.request, response: real)
+            sendHead()
+        }
     }
 
     // MARK: Body
@@ -308,9 +342,6 @@ final class ResponsePlayer: @unchecked Sendable {
             scheduleHead(from: .now())
         case .fail(let error):
             fail(error)
-        case .deliverRedirectResponse:
-            followsRedirects = false
-            sendHead()
         }
     }
 }

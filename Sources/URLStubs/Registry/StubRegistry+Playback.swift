@@ -29,6 +29,9 @@ extension StubRegistry {
             return .failure(SendableError(error: error))
         case .unmatched:
             reportMissing(request)
+            if unmatchedRequestPolicy == .passThrough {
+                return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
+            }
             return .failure(SendableError(error: StubError.unmatchedRequest(report: unmatchedReport(for: request))))
         }
     }
@@ -44,9 +47,8 @@ extension StubRegistry {
         currentHooks.redirect?(previous.request, next, previous.descriptor, previous.response)
         currentHooks.finish?(previous.request, previous.descriptor, previous.response, nil)
         let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
-        if !isEnabled || (unmatchedRequestPolicy == .passThrough && !claims(request)) {
-            reportMissing(request)
-            return .deliverRedirectResponse
+        if !isEnabled {
+            return .play(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
         }
         switch makeItem(for: request) {
         case .success(let item): return .play(item)

@@ -45,6 +45,8 @@ public struct StubResponse: Sendable {
     /// The response never arrives; the request ends with `URLError(.timedOut)` when its
     /// timeout elapses (or `.cancelled` when the caller gives up).
     public var neverResponds = false
+    /// When set, the response comes from the real network (see ``passthrough(_:)-(ResponseTransform...)``).
+    public var passthrough: Passthrough?
 
     var storedError: SendableError?
 

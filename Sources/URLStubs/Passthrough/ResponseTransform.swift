@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A change applied to a real response before the caller sees it (passthrough stubs).
+///
+/// Transforms run in order on the response the server sent. One that throws fails the
+/// request with its error: a transform never silently leaves a body unmodified.
+///
+/// ```swift
+/// registry.stub(isPath("/profile")) { _ in
+///     .passthrough(.statusCode(503))
+/// }
+/// registry.stub(isPath("/profile")) { _ in
+///     .passthrough(ResponseTransform("add a header") { response, body in
+///         (response.replacingHeaders(["X-Debug": "1"]), body)
+///     })
+/// }
+/// ```
+public struct ResponseTransform: Sendable, CustomStringConvertible {
+    /// What the transform does, for reports.
+    public let description: String
+    let apply: @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)
+
+    /// A transform from any closure.
+    public init(_ description: String = "custom transform",
+                _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)) {
+        self.description = description
+        self.apply = apply
+    }
+
+    /// Replaces the status code.
+    public static func statusCode(_ code: Int) -> ResponseTransform {
+        ResponseTransform("status \(code)") { response, body in (response.replacing(statusCode: code), body) }
+    }
+
+    /// Sets (or, with `nil`, removes) headers.
+    public static func headers(_ changes: [String: String?]) -> ResponseTransform {
+        ResponseTransform("headers \(changes.keys.sorted().joined(separator: ", "))") { response, body in
+            (response.replacingHeaders(changes), body)
+        }
+    }
+
+    /// Replaces the body.
+    public static func body(_ data: Data) -> ResponseTransform {
+        ResponseTransform("body of \(data.count) bytes") { response, _ in (response, data) }
+    }
+}
+
+extension HTTPURLResponse {
+    /// The header fields as strings.
+    var stringHeaders: [String: String] {
+        var fields: [String: String] = [:]
+        for (key, value) in allHeaderFields {
+            fields["\(key)"] = "\(value)"
+        }
+        return fields
+    }
+
+    /// A copy with another status code.
+    public func replacing(statusCode: Int) -> HTTPURLResponse {
+        HTTPURLResponse(url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
+                        headerFields: stringHeaders) ?? self
+    }
+
+    /// A copy with headers set, or removed where the value is `nil` (names compared
+    /// case-insensitively).
+    public func replacingHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
+        var fields = stringHeaders
+        for (name, value) in changes {
+            for key in fields.keys where key.caseInsensitiveCompare(name) == .orderedSame {
+                fields[key] = nil
+            }
+            if let value { fields[name] = value }
+        }
+        return HTTPURLResponse(url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
+                               headerFields: fields) ?? self
+    }
+}
+
+/// Marks a ``StubResponse`` that is fetched from the real network.
+public struct Passthrough: Sendable {
+    /// Applied in order to the real response.
+    public var transforms: [ResponseTransform]
+}
+
+extension StubResponse {
+    /// Sends the request to the real network (method, headers and body as the caller sent
+    /// them, never intercepted again) and answers with the server's response, changed by
+    /// `transforms`. The stub's timing still applies: the request time passes before the
+    /// request is sent, and the body is paced like any other.
+    public static func passthrough(_ transforms: ResponseTransform...) -> StubResponse {
+        passthrough(transforms)
+    }
+
+    /// ``passthrough(_:)-(ResponseTransform...)`` with an array.
+    public static func passthrough(_ transforms: [ResponseTransform]) -> StubResponse {
+        var response = StubResponse(data: Data())
+        response.passthrough = Passthrough(transforms: transforms)
+        return response
+    }
+}
