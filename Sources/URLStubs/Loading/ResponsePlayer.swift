@@ -97,7 +97,8 @@ final class ResponsePlayer: @unchecked Sendable {
     func start() {
         let now = DispatchTime.now()
         if timeout > 0, timeout.isFinite {
-            environment.scheduler.at(now + timeout) { [self] in timeoutElapsed() }
+            // Weak: a finished request must not stay alive (with its registry) until its timeout.
+            environment.scheduler.at(now + timeout) { [weak self] in self?.timeoutElapsed() }
         }
         scheduleHead(from: now)
     }
