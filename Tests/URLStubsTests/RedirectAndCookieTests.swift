@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+@Suite("Redirects and cookies")
+struct RedirectAndCookieTests {
+    @Test(arguments: FetchAPI.allCases)
+    func relativeAndAbsoluteRedirectsAreFollowed(api: FetchAPI) async {
+        let registry = StubRegistry()
+        let log = EventLog()
+        registry.stub(isPath("/old")) { _ in StubResponse(data: Data(), statusCode: 301, headers: ["Location": "/middle"]) }
+        registry.stub(isPath("/middle")) { _ in
+            StubResponse(data: Data(), statusCode: 302, headers: ["Location": "https://cdn.test/final?x=1"])
+        }
+        registry.stub(isHost("cdn.test") && isPath("/final")) { _ in StubResponse(data: Data("final body".utf8)) }
+        registry.onRedirect { request, redirect, stub, response in
+            log.append("\(request.url!.path) -> \(redirect.url!.absoluteString) (\(response.statusCode))")
+        }
+        let result = await fetch("https://api.test/old", from: registry, using: api)
+        #expect(result.body == "final body")
+        #expect(result.statusCode == 200)
+        #expect(result.response?.url?.absoluteString == "https://cdn.test/final?x=1")
+        #expect(log.events == ["/old -> https://api.test/middle (301)", "/middle -> https://cdn.test/final?x=1 (302)"])
+    }
+
+    @Test(arguments: [301, 302, 303])
+    func methodBecomesBodilessGet(status: Int) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/submit")) { _ in StubResponse(data: Data(), statusCode: status, headers: ["Location": "/done"]) }
+        registry.stub(isPath("/done")) { request in
+            StubResponse(data: Data("\(request.method) body=\(request.body?.count ?? 0)".utf8))
+        }
+        let result = await fetch(request("https://api.test/submit", method: "POST", body: Data("form".utf8)), from: registry)
+        #expect(result.body == "GET body=0")
+    }
+
+    @Test(arguments: [307, 308])
+    func methodAndBodyAreKept(status: Int) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/submit")) { _ in StubResponse(data: Data(), statusCode: status, headers: ["Location": "/moved"]) }
+        registry.stub(isPath("/moved")) { request in
+            StubResponse(data: Data("\(request.method) \(request.bodyString ?? "")".utf8))
+        }
+        let result = await fetch(request("https://api.test/submit", method: "PUT", body: Data("payload".utf8)), from: registry)
+        #expect(result.body == "PUT payload")
+    }
+
+    @Test func redirectLoopFailsWithTooManyRedirects() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/a")) { _ in StubResponse(data: Data(), statusCode: 302, headers: ["Location": "/b"]) }
+        registry.stub(isPath("/b")) { _ in StubResponse(data: Data(), statusCode: 302, headers: ["Location": "/a"]) }
+        let result = await fetch("https://api.test/a", from: registry)
+        #expect(result.urlError?.code == .httpTooManyRedirects)
+    }
+
+    @Test func redirectToUnstubbedTargetFollowsTheUnmatchedPolicy() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/go")) { _ in StubResponse(data: Data(), statusCode: 302, headers: ["Location": "https://nowhere.test/x"]) }
+        let result = await fetch("https://api.test/go", from: registry)
+        guard case .unmatchedRequest(let report)? = result.stubError else {
+            Issue.record("expected unmatchedRequest, got \(String(describing: result.error))")
+            return
+        }
+        #expect(report.contains("https://nowhere.test/x"))
+    }
+
+    @Test func notModifiedAndLocationlessRedirectsAreFinal() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/304")) { _ in StubResponse(data: Data(), statusCode: 304, headers: ["Location": "/x"]) }
+        registry.stub(isPath("/300")) { _ in StubResponse(data: Data("choices".utf8), statusCode: 300) }
+        #expect(await fetch("https://api.test/304", from: registry).statusCode == 304)
+        #expect(await fetch("https://api.test/300", from: registry).body == "choices")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func setCookieIsStoredAndSentBack(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/login")) { _ in
+            var response = StubResponse(data: Data("welcome".utf8))
+            response.setCookieHeaders = ["session=abc123; Path=/", "theme=dark; Path=/; Max-Age=3600"]
+            return response
+        }
+        registry.stub(isPath("/me")) { request in
+            StubResponse(data: Data((request.value(forHTTPHeaderField: "Cookie") ?? "no cookie").utf8))
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        let session: URLSession
+        let recorder = DelegateRecorder()
+        session = api == .delegate ? registry.makeSession(configuration: configuration, delegate: recorder)
+                                   : registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        _ = await fetchWithCompletionHandler(request("https://api.test/login"), session: session)
+        let cookies = configuration.httpCookieStorage?.cookies(for: URL(string: "https://api.test/")!) ?? []
+        #expect(Set(cookies.map(\.name)) == ["session", "theme"])
+        let echoed: String
+        switch api {
+        case .completionHandler, .delegate:
+            echoed = await fetchWithCompletionHandler(request("https://api.test/me"), session: session).body
+        case .asyncData:
+            echoed = (try? await session.data(for: request("https://api.test/me"))).map { String(decoding: $0.0, as: UTF8.self) } ?? "failed"
+        }
+        #expect(echoed.contains("session=abc123"))
+        #expect(echoed.contains("theme=dark"))
+    }
+
+    @Test func cookiesFromASingleSetCookieHeader() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/one")) { _ in
+            StubResponse(data: Data(), headers: ["Set-Cookie": "token=t1; Path=/"])
+        }
+        let configuration = URLSessionConfiguration.ephemeral
+        let session = registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        _ = await fetchWithCompletionHandler(request("https://cookies.test/one"), session: session)
+        #expect(configuration.httpCookieStorage?.cookies(for: URL(string: "https://cookies.test/")!)?.map(\.value) == ["t1"])
+    }
+
+    @Test func cookiesAreNotStoredWhenTheRequestOptsOut() async {
+        let registry = StubRegistry()
+        registry.stub(.any) { _ in StubResponse(data: Data(), headers: ["Set-Cookie": "token=t1; Path=/"]) }
+        let configuration = URLSessionConfiguration.ephemeral
+        let session = registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        var optOut = request("https://nocookies.test/")
+        optOut.httpShouldHandleCookies = false
+        _ = await fetchWithCompletionHandler(optOut, session: session)
+        #expect(configuration.httpCookieStorage?.cookies(for: URL(string: "https://nocookies.test/")!)?.isEmpty ?? true)
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test func sharedCookieStorageIsNeverWrittenUnlessAsked() async {
+        let registry = StubRegistry()
+        let host = "shared-jar-\(UUID().uuidString.prefix(8).lowercased()).test"
+        registry.stub(.any) { _ in StubResponse(data: Data(), headers: ["Set-Cookie": "leak=1; Path=/"]) }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = HTTPCookieStorage.shared
+        let session = registry.makeSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        _ = await fetchWithCompletionHandler(request("https://\(host)/"), session: session)
+        let stored = HTTPCookieStorage.shared.cookies(for: URL(string: "https://\(host)/")!) ?? []
+        stored.forEach(HTTPCookieStorage.shared.deleteCookie)
+        #expect(stored.isEmpty, "a stub wrote the persistent shared cookie jar")
+    }
+    #endif
+}
