@@ -62,14 +62,12 @@ final class ResponsePlayer: @unchecked Sendable {
     private var redirectCount = 0
     private var passthroughTask: URLSessionTask?
     private var currentURL: URL
-    private var stream: InputStream?
+    private var reader: BodyReader?
     private var bodyStart = DispatchTime.now()
     private var bytesSent = 0
     private var byteLimit: Int?
     private var bytesPerSecond: Double?
-    private var pendingWhole = Data()
-    private let buffer: UnsafeMutablePointer<UInt8>
-    private var bufferSize = 0
+    private var chunkSize = ResponsePlayer.maximumChunkSize
 
     init(item: PlaybackItem, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
@@ -83,12 +81,6 @@ final class ResponsePlayer: @unchecked Sendable {
         self.storeCookies = storeCookies
         self.onEnd = onEnd
         self.currentURL = item.request.url ?? URL(fileURLWithPath: "/")
-        self.buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.maximumChunkSize)
-    }
-
-    deinit {
-        stream?.close()
-        buffer.deallocate()
     }
 
     // MARK: Control
@@ -114,9 +106,8 @@ final class ResponsePlayer: @unchecked Sendable {
         ended = true
         passthroughTask?.cancel()
         passthroughTask = nil
-        stream?.close()
-        stream = nil
-        pendingWhole = Data()
+        reader?.close()
+        reader = nil
         onEnd(outcome)
     }
 
@@ -166,30 +157,37 @@ final class ResponsePlayer: @unchecked Sendable {
             redirect(to: location)
             return
         }
-        let opened: (stream: InputStream, length: Int?)
+        let reader: BodyReader
         do {
-            opened = try response.body.open()
+            reader = try BodyReader(response.body)
         } catch {
             fail(error)
             return
         }
-        let length = opened.length
+        let length = reader.length
         if let truncated = response.truncatedAfterBytes { byteLimit = min(truncated, length ?? truncated) }
         if let failAfter = response.failureAfterBytes { byteLimit = min(failAfter, byteLimit ?? failAfter) }
         if item.request.method == "HEAD" { byteLimit = 0 }
         guard let http = HTTPURLResponse(url: currentURL, statusCode: response.statusCode,
                                          httpVersion: response.httpVersion,
                                          headerFields: response.headerFields(bodyLength: length)) else {
+            reader.close()
             fail(StubError.invalidStatusCode(response.statusCode, stub: stubName))
             return
         }
         storeCookies(currentURL, item.response.cookieLines)
         headSent = true
+        self.reader = reader
         sink?.playerDidReceive(http)
         guard !ended else { return }
+        startBody(length: length)
+    }
 
-        stream = opened.stream
-        opened.stream.open()
+    // MARK: Body
+
+    private func startBody(length: Int?) {
+        let response = item.response
+        bodyStart = .now()
         if response.responseTime < 0 {
             bytesPerSecond = -response.responseTime * 1000
         } else if response.responseTime > 0 {
@@ -197,18 +195,84 @@ final class ResponsePlayer: @unchecked Sendable {
                 bytesPerSecond = Double(min(length, byteLimit ?? length)) / response.responseTime
             } else {
                 // Unknown length: the whole body arrives once the response time is over.
-                bodyStart = .now() + response.responseTime
-                environment.scheduler.at(bodyStart) { [self] in sendChunk() }
-                return
+                bodyStart = bodyStart + response.responseTime
             }
         }
-        if let rate = bytesPerSecond {
-            bufferSize = max(1, min(Self.maximumChunkSize, Int(rate * Self.pacingInterval)))
+        chunkSize = bytesPerSecond.map { max(1, min(Self.maximumChunkSize, Int($0 * Self.pacingInterval))) }
+            ?? Self.maximumChunkSize
+        guard let reader else { return }
+        if environment.deliversChunks {
+            readNextChunk()
         } else {
-            bufferSize = Self.maximumChunkSize
+            // The consumer keeps only the last didLoad: read it all, deliver it once, when
+            // the last paced byte would have arrived.
+            reader.readAll(limit: byteLimit, on: environment.scheduler) { [self] chunk in
+                guard !ended else { return }
+                switch chunk {
+                case .data(let whole):
+                    let due = bytesPerSecond.map { bodyStart + Double(whole.count) / $0 } ?? bodyStart
+                    environment.scheduler.at(due) { [self] in
+                        guard !ended else { return }
+                        bytesSent = whole.count
+                        sink?.playerDidLoad(whole)
+                        finishBody()
+                    }
+                case .end:
+                    environment.scheduler.at(bodyStart) { [self] in finishBody() }
+                case .failure(let reason):
+                    failReading(reason)
+                }
+            }
         }
-        bodyStart = .now()
-        sendChunk()
+    }
+
+    private func readNextChunk() {
+        guard !ended, let reader else { return }
+        let wanted = byteLimit.map { min(chunkSize, $0 - bytesSent) } ?? chunkSize
+        reader.read(upTo: wanted, on: environment.scheduler) { [self] chunk in
+            guard !ended else { return }
+            switch chunk {
+            case .data(let data):
+                let due = bytesPerSecond.map { bodyStart + Double(bytesSent + data.count) / $0 } ?? bodyStart
+                environment.scheduler.at(due) { [self] in deliver(data) }
+            case .end:
+                finishBody()
+            case .failure(let reason):
+                failReading(reason)
+            }
+        }
+    }
+
+    private func deliver(_ chunk: Data) {
+        guard !ended else { return }
+        bytesSent += chunk.count
+        sink?.playerDidLoad(chunk)
+        guard !ended else { return }
+        if bytesPerSecond == nil, let queue = environment.delegateQueue {
+            // Let the delegate take this chunk before reading the next one, so a fast stream
+            // to a slow delegate does not pile up in memory.
+            let scheduler = environment.scheduler
+            queue.addOperation { scheduler.async { [self] in readNextChunk() } }
+        } else {
+            readNextChunk()
+        }
+    }
+
+    private func failReading(_ reason: String) {
+        fail(StubError.bodyStreamFailed(stub: item.descriptor.description, bytesDelivered: bytesSent, reason: reason))
+    }
+
+    private func finishBody() {
+        guard !ended else { return }
+        reader?.close()
+        reader = nil
+        let response = item.response
+        if let error = response.error, response.failureAfterBytes != nil {
+            fail(error)
+            return
+        }
+        end(.finished(response))
+        sink?.playerDidFinish()
     }
 
     // MARK: Passthrough
@@ -239,61 +303,6 @@ final class ResponsePlayer: @unchecked Sendable {
             item = PlaybackItem(descriptor: item.descriptor, request: item.request, response: real)
             sendHead()
         }
-    }
-
-    // MARK: Body
-
-    private func sendChunk() {
-        guard !ended, let stream else { return }
-        var wanted = bufferSize
-        if let byteLimit { wanted = min(wanted, byteLimit - bytesSent) }
-        let count = wanted > 0 ? stream.read(buffer, maxLength: wanted) : 0
-        if count < 0 {
-            let reason = stream.streamError.map { "\($0.localizedDescription)" } ?? "read failed"
-            fail(StubError.bodyStreamFailed(stub: item.descriptor.description, bytesDelivered: bytesSent, reason: reason))
-            return
-        }
-        if count == 0 {
-            finishBody()
-            return
-        }
-        let chunk = Data(bytes: buffer, count: count)
-        bytesSent += count
-        if environment.deliversChunks {
-            sink?.playerDidLoad(chunk)
-        } else {
-            pendingWhole.append(chunk)
-        }
-        guard !ended else { return }
-        if let rate = bytesPerSecond {
-            let due = bodyStart + Double(bytesSent) / rate
-            environment.scheduler.at(due) { [self] in sendChunk() }
-        } else if let queue = environment.delegateQueue {
-            // Let the delegate take this chunk before reading the next one, so a fast stream
-            // to a slow delegate does not pile up in memory.
-            let scheduler = environment.scheduler
-            queue.addOperation { scheduler.async { [self] in sendChunk() } }
-        } else {
-            environment.scheduler.async { [self] in sendChunk() }
-        }
-    }
-
-    private func finishBody() {
-        stream?.close()
-        stream = nil
-        if !pendingWhole.isEmpty {
-            let whole = pendingWhole
-            pendingWhole = Data()
-            sink?.playerDidLoad(whole)
-            guard !ended else { return }
-        }
-        let response = item.response
-        if let error = response.error, response.failureAfterBytes != nil {
-            fail(error)
-            return
-        }
-        end(.finished(response))
-        sink?.playerDidFinish()
     }
 
     // MARK: Redirects

@@ -325,12 +325,22 @@ public final class StubRegistry: @unchecked Sendable {
         registerSharedProtocolOnce()
     }
 
+    private static let registrationLock = NSLock()
+
     private static func registerSharedProtocolOnce() {
-        sequenceLock.lock()
-        let register = !sharedProtocolRegistered
+        // Held through registerClass so no caller touches URLSession.shared in between.
+        registrationLock.lock(); defer { registrationLock.unlock() }
+        guard !sharedProtocolRegistered else { return }
         sharedProtocolRegistered = true
-        sequenceLock.unlock()
-        if register { _ = URLProtocol.registerClass(StubURLProtocol.self) }
+        _ = URLProtocol.registerClass(StubURLProtocol.self)
+        #if canImport(FoundationNetworking)
+        // corelibs consults registered classes oldest first, and registers its own HTTP protocol
+        // as soon as any session exists: move those behind ours so ours is asked first.
+        for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {
+            URLProtocol.unregisterClass(builtIn)
+            _ = URLProtocol.registerClass(builtIn)
+        }
+        #endif
     }
 }
 

@@ -27,9 +27,15 @@ struct FetchResult: @unchecked Sendable {
     var stubError: StubError? { error as? StubError }
 }
 
+/// On Linux, `URLSession.shared` only sees the shared registry if its protocol class was
+/// registered before the shared session was first used (`finishTasksAndInvalidate` uses it).
+/// Every helper here runs this first, so the suite behaves the same in any test order.
+let sharedStubsActivated: Void = StubRegistry.activateForSharedSession()
+
 /// Loads `request` through a real `URLSession` made by `registry`, the way `api` says.
 func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
            configure: (URLSessionConfiguration) -> Void = { _ in }) async -> FetchResult {
+    sharedStubsActivated
     let configuration = URLSessionConfiguration.ephemeral
     configure(configuration)
     switch api {
@@ -59,7 +65,8 @@ func fetch(_ url: String, from registry: StubRegistry, using api: FetchAPI = .co
 }
 
 func fetchWithCompletionHandler(_ request: URLRequest, session: URLSession) async -> FetchResult {
-    await withCheckedContinuation { continuation in
+    sharedStubsActivated
+    return await withCheckedContinuation { continuation in
         session.dataTask(with: request) { data, response, error in
             continuation.resume(returning: FetchResult(data: error == nil ? data : nil,
                                                        response: response as? HTTPURLResponse, error: error))
@@ -132,6 +139,7 @@ func patternData(_ count: Int, seed: UInt8 = 7) -> Data {
 }
 
 func request(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:]) -> URLRequest {
+    sharedStubsActivated
     var request = URLRequest(url: URL(string: url)!)
     request.httpMethod = method
     request.httpBody = body
