@@ -50,7 +50,10 @@ struct IsolationTests {
         for index in 0..<10_000 {
             let registry = StubRegistry()
             registry.stub(isHost("leak.test") && isPath("/x")) { _ in StubResponse(data: Data(count: 1024)) }
-            registry.makeSession().finishTasksAndInvalidate()
+            if index % 500 == 0 {
+                // A session per registry would measure URLSession, not us: a sample is used.
+                _ = await fetch("https://leak.test/x", from: registry)
+            }
             if index % 100 == 0 {
                 let box = WeakBox()
                 box.registry = registry

@@ -26,7 +26,10 @@ enum CorelibsTaskState {
         var session: URLSession?
         if let task {
             session = field("session", of: task).flatMap(unwrapOptional) as? URLSession
-            if let session, let registry = field("taskRegistry", of: session),
+            if task.delegate == nil {
+                // No task or session delegate: a completion handler or async call, which keeps
+                // only the last chunk. Decided without reading the behaviours table.
+            } else if let session, let registry = field("taskRegistry", of: session),
                let behaviours = field("behaviours", of: registry) as? [Int: Any] {
                 if let behaviour = behaviours[task.taskIdentifier] {
                     // Only `.callDelegate` forwards every didLoad; the completion kinds keep the last.
