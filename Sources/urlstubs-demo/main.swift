@@ -1,13 +1,178 @@
+// The README's "see it work": a small app talks to a fake backend, with no network at all.
+// Every step checks what the client received; the demo exits non-zero if one misbehaves, so
+// it doubles as a smoke test.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import URLStubs
 
-let registry = StubRegistry()
-registry.stub(isHost("api.example.com") && isPath("/users"), name: "users list") { _ in
-    try StubResponse(jsonObject: ["users": [["id": 1, "name": "Ada"]]])
+// MARK: - A tiny fake backend
+
+let registry = StubRegistry()   // unmatched requests fail with a near-miss report
+let api = "https://api.shop.test"
+
+registry.stub(isHost("api.shop.test") && isMethodGET() && isPath("/products"), name: "product list") { _ in
+    try StubResponse(jsonObject: ["products": [["id": 1, "name": "Teapot"], ["id": 2, "name": "Kettle"]]])
 }
+let image = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+registry.stub(isHost("cdn.shop.test") && isPath("/images/:name"), name: "product image") { _ in
+    StubResponse(data: image, headers: ["Content-Type": "image/png"]).downloadSpeed(.threeG)
+}
+registry.stub(isPath("/old-logo.png"), name: "moved logo") { _ in
+    StubResponse(data: Data(), statusCode: 301, headers: ["Location": "https://cdn.shop.test/images/logo.png"])
+}
+registry.stub(isMethodPOST() && isPath("/login") && hasJSONBody(["user": "ada", "password": "secret"]), name: "login") { _ in
+    StubResponse(data: Data(#"{"ok":true}"#.utf8), headers: ["Set-Cookie": "session=s3cr3t; Path=/"])
+}
+registry.stub(isPath("/me"), name: "profile") { request in
+    let signedIn = request.value(forHTTPHeaderField: "Cookie")?.contains("session=s3cr3t") == true
+    return signedIn ? StubResponse(data: Data(#"{"user":"ada"}"#.utf8)) : StubResponse(data: Data(), statusCode: 401)
+}
+registry.stub(isPath("/orders"), name: "orders while offline") { _ in
+    StubResponse(error: URLError(.notConnectedToInternet)).requestTime(0.2, responseTime: 0)
+}
+
+// MARK: - Output
+
+var failures = 0
+@MainActor func check(_ condition: Bool, _ what: String) {
+    print(condition ? "  ✓ \(what)" : "  ✗ \(what)")
+    if !condition { failures += 1 }
+}
+func title(_ text: String) { print("\n▸ \(text)") }
+
+/// Draws a progress bar for a download, fed by the session delegate.
+final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var received = 0
+    private var expected: Int64 = 0
+    private var chunks = 0
+    private let start = Date()
+    private var continuation: CheckedContinuation<(Data, Int, (any Error)?), Never>?
+    private var body = Data()
+
+    func load(_ request: URLRequest, in session: URLSession) async -> (Data, Int, (any Error)?) {
+        await withCheckedContinuation { continuation in
+            lock.lock(); self.continuation = continuation; lock.unlock()
+            session.dataTask(with: request).resume()
+        }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        lock.lock(); expected = response.expectedContentLength; lock.unlock()
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        received += data.count
+        chunks += 1
+        body.append(data)
+        let (done, total) = (received, max(expected, 1))
+        lock.unlock()
+        let elapsed = max(Date().timeIntervalSince(start), 0.001)
+        let rate = Double(done) / elapsed / 1000
+        let eta = Double(Int(total) - done) / max(rate * 1000, 1)
+        let filled = Int(Double(done) / Double(total) * 30)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
+        let line = String(format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
+                          Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
+        FileHandle.standardOutput.write(Data(("\r" + line).utf8))
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        print("")
+        lock.lock()
+        let result = (body, chunks, error)
+        let continuation = self.continuation
+        self.continuation = nil
+        lock.unlock()
+        continuation?.resume(returning: result)
+    }
+}
+
+// MARK: - The story
+
+print("URLStubs demo: an app and a fake backend, no network.")
 let session = registry.makeSession()
-let (data, response) = try await session.data(from: URL(string: "https://api.example.com/users")!)
-print((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+let demoStart = Date()
+
+title("1. A JSON list")
+do {
+    let (data, response) = try await session.data(from: URL(string: "\(api)/products")!)
+    let text = String(decoding: data, as: UTF8.self)
+    print("  GET /products -> \((response as? HTTPURLResponse)?.statusCode ?? 0) \(text)")
+    check(text.contains("Teapot"), "the product list arrived")
+} catch {
+    check(false, "the product list arrived (\(error))")
+}
+
+title("2. A product image over 3G (600 KB at 400 KB/s)")
+let progress = ProgressPrinter()
+let progressSession = registry.makeSession(delegate: progress)
+let downloadStart = Date()
+let (imageData, imageChunks, imageError) = await progress.load(URLRequest(url: URL(string: "https://cdn.shop.test/images/teapot.png")!),
+                                                               in: progressSession)
+let downloadTime = Date().timeIntervalSince(downloadStart)
+check(imageError == nil && imageData == image, "all 600,000 bytes arrived in order, in \(imageChunks) chunks")
+check(downloadTime > 1.2 && downloadTime < 6, String(format: "it took %.2f s (3G pace: 1.5 s)", downloadTime))
+
+title("3. A redirect")
+do {
+    let (data, response) = try await session.data(from: URL(string: "\(api)/old-logo.png")!)
+    print("  GET /old-logo.png -> 301 -> \(response.url?.absoluteString ?? "?") (\(data.count) bytes)")
+    check(response.url?.host == "cdn.shop.test", "the redirect was followed to the CDN")
+} catch {
+    check(false, "the redirect was followed (\(error))")
+}
+
+title("4. A cookie set at login and sent back")
+do {
+    var login = URLRequest(url: URL(string: "\(api)/login")!)
+    login.httpMethod = "POST"
+    login.httpBody = Data(#"{"user":"ada","password":"secret"}"#.utf8)
+    _ = try await session.data(for: login)
+    let (data, response) = try await session.data(from: URL(string: "\(api)/me")!)
+    print("  POST /login sets session=…; GET /me -> \((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))")
+    check((response as? HTTPURLResponse)?.statusCode == 200, "the session cookie came back")
+} catch {
+    check(false, "the session cookie came back (\(error))")
+}
+
+title("5. Offline")
+do {
+    _ = try await session.data(from: URL(string: "\(api)/orders")!)
+    check(false, "the app saw it was offline")
+} catch let error as URLError {
+    print("  GET /orders -> URLError(.\(error.code == .notConnectedToInternet ? "notConnectedToInternet" : "\(error.code.rawValue)"))")
+    check(error.code == .notConnectedToInternet, "the app saw it was offline")
+} catch {
+    check(false, "the app saw it was offline (\(error))")
+}
+
+title("6. A request nobody stubbed: the near-miss report")
+do {
+    _ = try await session.data(from: URL(string: "https://api.shop.example/products?page=2")!)
+    check(false, "the unmatched request failed with a report")
+} catch let error as StubError {
+    print(error.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
+    check(error.description.contains("api.shop.test"), "the report names the closest stub and why it refused")
+} catch {
+    check(false, "the unmatched request failed with a report (\(error))")
+}
+
+title("7. What the backend saw")
+for entry in registry.journal {
+    print("  \(entry)")
+}
+let used = registry.stubs.filter { $0.activationCount > 0 }.count
+check(used == registry.stubs.count, "every stub was used (\(used) of \(registry.stubs.count))")
+check(registry.journal.filter(\.isUnmatched).count == 1, "exactly one unexpected request")
+
+progressSession.finishTasksAndInvalidate()
+session.finishTasksAndInvalidate()
+print(String(format: "\n%@ in %.1f s.", failures == 0 ? "All steps behaved" : "\(failures) step(s) misbehaved",
+             Date().timeIntervalSince(demoStart)))
+exit(failures == 0 ? 0 : 1)
