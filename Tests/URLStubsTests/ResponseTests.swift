@@ -67,6 +67,19 @@ struct ResponseTests {
         #expect("\(result.error.map { "\($0)" } ?? "")".contains("/nonexistent/users.json"))
     }
 
+    @Test func unreadableFileFailsNamingThePath() async {
+        let directory = FileManager.default.temporaryDirectory.path
+        let registry = StubRegistry()
+        registry.stub(.any) { _ in StubResponse(fileAt: URL(fileURLWithPath: directory)) }
+        let result = await fetch("https://api.example.com/dir", from: registry)
+        guard case .fileUnreadable(let path, let reason)? = result.stubError else {
+            Issue.record("expected fileUnreadable, got \(String(describing: result.error))")
+            return
+        }
+        #expect(path == directory)
+        #expect(reason.contains("directory"))
+    }
+
     @Test(arguments: FetchAPI.allCases)
     func errorResponseFailsTheTask(api: FetchAPI) async {
         let registry = StubRegistry()
