@@ -158,7 +158,7 @@ struct SimulationTests {
         nonisolated(unsafe) let stream = TrackingInputStream(data: patternData(200_000))
         let log = EventLog()
         registry.stub(.any) { _ in
-            StubResponse(body: .stream(length: 200_000) { stream }).downloadSpeed(.kilobytesPerSecond(100))
+            StubResponse(body: .stream(length: 200_000) { stream }).downloadSpeed(.kilobytesPerSecond(20))
         }
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()

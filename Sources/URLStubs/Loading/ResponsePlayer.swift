@@ -6,6 +6,10 @@ import FoundationNetworking
 
 /// Where a player's output goes (the protocol's client, or a test double).
 protocol PlaybackSink: AnyObject {
+    /// `true` once the task is being cancelled but `stopLoading` has not run yet. corelibs
+    /// marks the task `.canceling`, then calls `stopLoading` in a later work-queue step; a
+    /// finish in between crashes it ("a task that is not in the registry").
+    var isBeingCancelled: Bool { get }
     func playerDidReceive(_ response: HTTPURLResponse)
     func playerDidLoad(_ data: Data)
     func playerDidFinish()
@@ -102,6 +106,17 @@ final class ResponsePlayer: @unchecked Sendable {
         end(.cancelled(headSent ? item.response : nil))
     }
 
+    /// The sink, unless the task is gone or being cancelled (then the player ends quietly and
+    /// leaves the last word to the cancellation).
+    private var liveSink: (any PlaybackSink)? {
+        guard let sink, !ended else { return nil }
+        if sink.isBeingCancelled {
+            end(.cancelled(headSent ? item.response : nil))
+            return nil
+        }
+        return sink
+    }
+
     private func end(_ outcome: PlaybackOutcome) {
         ended = true
         passthroughTask?.cancel()
@@ -112,10 +127,10 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func fail(_ error: any Error) {
-        guard !ended else { return }
+        guard let sink = liveSink else { return }
         let response = item.response
         end(.failed(error, response))
-        sink?.playerDidFail(error)
+        sink.playerDidFail(error)
     }
 
     private func timeoutElapsed() {
@@ -176,9 +191,10 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         storeCookies(currentURL, item.response.cookieLines)
-        headSent = true
         self.reader = reader
-        sink?.playerDidReceive(http)
+        guard let sink = liveSink else { return }
+        headSent = true
+        sink.playerDidReceive(http)
         guard !ended else { return }
         startBody(length: length)
     }
@@ -213,8 +229,9 @@ final class ResponsePlayer: @unchecked Sendable {
                     let due = bytesPerSecond.map { bodyStart + Double(whole.count) / $0 } ?? bodyStart
                     environment.scheduler.at(due) { [self] in
                         guard !ended else { return }
+                        guard let sink = liveSink else { return }
                         bytesSent = whole.count
-                        sink?.playerDidLoad(whole)
+                        sink.playerDidLoad(whole)
                         finishBody()
                     }
                 case .end:
@@ -244,9 +261,9 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func deliver(_ chunk: Data) {
-        guard !ended else { return }
+        guard let sink = liveSink else { return }
         bytesSent += chunk.count
-        sink?.playerDidLoad(chunk)
+        sink.playerDidLoad(chunk)
         guard !ended else { return }
         if bytesPerSecond == nil, let queue = environment.delegateQueue {
             // Let the delegate take this chunk before reading the next one, so a fast stream
@@ -271,8 +288,9 @@ final class ResponsePlayer: @unchecked Sendable {
             fail(error)
             return
         }
+        guard let sink = liveSink else { return }
         end(.finished(response))
-        sink?.playerDidFinish()
+        sink.playerDidFinish()
     }
 
     // MARK: Passthrough
@@ -333,8 +351,9 @@ final class ResponsePlayer: @unchecked Sendable {
         }
         storeCookies(currentURL, item.response.cookieLines)
         if environment.followsRedirectsNatively {
+            guard let sink = liveSink else { return }
             end(.finished(response))
-            sink?.playerWasRedirected(to: next, by: http)
+            sink.playerWasRedirected(to: next, by: http)
             return
         }
         redirectCount += 1

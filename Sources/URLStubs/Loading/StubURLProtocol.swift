@@ -50,6 +50,7 @@ open class StubURLProtocol: URLProtocol {
     // MARK: Loading
 
     override open func startLoading() {
+        stopped = false
         #if canImport(FoundationNetworking)
         let environment = CorelibsTaskState.environment(for: task)
         #else
@@ -102,13 +103,21 @@ open class StubURLProtocol: URLProtocol {
         nonisolated(unsafe) let unsafeSelf = self
         let failure = SendableError(error: error)
         environment.scheduler.async {
-            guard !unsafeSelf.stopped else { return }
+            guard !unsafeSelf.stopped, !unsafeSelf.isBeingCancelled else { return }
             unsafeSelf.client?.urlProtocol(unsafeSelf, didFailWithError: failure.error)
         }
     }
 }
 
 extension StubURLProtocol: PlaybackSink {
+    var isBeingCancelled: Bool {
+        #if canImport(FoundationNetworking)
+        return task?.state == .canceling
+        #else
+        return false
+        #endif
+    }
+
     func playerDidReceive(_ response: HTTPURLResponse) {
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
     }
