@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds and runs libFuzzer targets. Usage: Tests/Fuzz/run.sh <target|all> [seconds]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds="${2:-60}"
+targets=("$1")
+if [ "$1" = "all" ]; then
+    targets=()
+    for file in Tests/Fuzz/*.swift; do targets+=("$(basename "$file" .swift)"); done
+fi
+mkdir -p .build-fuzz
+for target in "${targets[@]}"; do
+    out=".build-fuzz/$target"
+    mkdir -p "$out/corpus"
+    echo "== building $target"
+    swiftc -swift-version 6 -O -sanitize=fuzzer,address -parse-as-library -module-name URLStubs \
+        $(find Sources/URLStubs -name '*.swift') "Tests/Fuzz/$target.swift" -o "$out/fuzzer" 2>&1 | grep -v "warning:" || true
+    echo "== fuzzing $target for $seconds s"
+    seeds="Fixtures/FuzzCorpus/$target"
+    "$out/fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+        -artifact_prefix="$out/" "$out/corpus" ${seeds:+$( [ -d "$seeds" ] && echo "$seeds")} 2>&1 | tail -n 4
+done
