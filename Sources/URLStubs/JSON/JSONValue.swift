@@ -72,6 +72,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         return (try? JSONSerialization.data(withJSONObject: anyValue, options: options)) ?? Data("null".utf8)
     }
 
+    /// Compact JSON with sorted keys.
     public var description: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// The differences between `self` (what was expected) and `actual`, one line each,
@@ -109,6 +110,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 public enum JSONValueError: Error, Sendable, CustomStringConvertible {
     case unsupported(String)
 
+    /// Which type could not be represented.
     public var description: String {
         switch self {
         case .unsupported(let type): return "a value of type \(type) cannot be represented as JSON"

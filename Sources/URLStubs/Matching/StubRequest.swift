@@ -42,6 +42,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         self.isBodyKnown = isBodyKnown
     }
 
+    /// Any `URLRequest` property: `request.url`, `request.httpMethod`, `request.allHTTPHeaderFields`.
     public subscript<Value>(dynamicMember keyPath: KeyPath<URLRequest, Value>) -> Value {
         urlRequest[keyPath: keyPath]
     }
@@ -63,6 +64,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     }
 
+    /// `GET https://api.example.com/users`, as reports print a request.
     public var description: String {
         "\(method) \(urlRequest.url?.absoluteString ?? "<no URL>")"
     }

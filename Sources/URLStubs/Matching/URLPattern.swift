@@ -107,11 +107,13 @@ public struct URLPatternError: Error, Sendable, Equatable, CustomStringConvertib
     /// What was expected.
     public let message: String
 
+    /// The whole sentence: pattern, column and what was expected.
     public var description: String {
         "invalid URL pattern \"\(pattern)\" at column \(column): \(message)"
     }
 }
 
 extension URLPatternError: LocalizedError {
+    /// Same as ``description``.
     public var errorDescription: String? { description }
 }

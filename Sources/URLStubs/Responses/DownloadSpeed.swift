@@ -33,6 +33,7 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
     /// 12 Mbit/s, 1,500 KB/s.
     public static let wifi = DownloadSpeed(kilobytesPerSecond: 1500)
 
+    /// The speed's name and rate, for reports.
     public var description: String {
         switch self {
         case .gprs: return "GPRS (7 KB/s)"

@@ -5,14 +5,18 @@ import FoundationNetworking
 
 /// Where a stub was declared, shown in every error and report about it.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as `#fileID` spells it (`MyTests/UsersTests.swift`).
     public let fileID: String
+    /// The 1-based line.
     public let line: Int
 
+    /// A location, usually from `#fileID` and `#line` default arguments.
     public init(fileID: String, line: Int) {
         self.fileID = fileID
         self.line = line
     }
 
+    /// `File.swift:12`.
     public var description: String { "\(fileID):\(line)" }
 }
 
@@ -69,9 +73,13 @@ public enum StubError: Error, Sendable, Equatable {
 }
 
 extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
+    /// The full explanation: what was wrong, where, and what to do.
     public var description: String { message }
+    /// Same as ``description``, for `localizedDescription`.
     public var errorDescription: String? { message }
+    /// `URLStubs.StubError`, when bridged to `NSError`.
     public static var errorDomain: String { "URLStubs.StubError" }
+    /// A stable number per case, when bridged to `NSError`.
     public var errorCode: Int {
         switch self {
         case .fileNotFound: return 1
@@ -86,6 +94,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidRedirect: return 10
         }
     }
+    /// The description under `NSLocalizedDescriptionKey`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 }
 
