@@ -156,9 +156,11 @@ title("6. A request nobody stubbed: the near-miss report")
 do {
     _ = try await session.data(from: URL(string: "https://api.shop.example/products?page=2")!)
     check(false, "the unmatched request failed with a report")
-} catch let error as StubError {
-    print(error.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
-    check(error.description.contains("api.shop.test"), "the report names the closest stub and why it refused")
+} catch let error as URLError {
+    // The app sees a URLError; its description is the report.
+    print(error.localizedDescription.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
+    check(error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
+          "the report names the closest stub and why it refused")
 } catch {
     check(false, "the unmatched request failed with a report (\(error))")
 }

@@ -65,6 +65,6 @@ extension StubDescriptor {
     /// Stands for "the real network" in hooks and the journal when no stub answered a request
     /// that the registry passes through.
     static let network = StubDescriptor(name: "network passthrough", matcher: .any,
-                                        location: SourceLocation(fileID: "URLStubs/NetworkLoader.swift", line: 0),
+                                        location: StubLocation(fileID: "URLStubs/NetworkLoader.swift", filePath: #filePath, line: 0),
                                         maxActivations: nil, sequence: 0) { _, _ in .passthrough() }
 }

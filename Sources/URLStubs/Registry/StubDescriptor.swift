@@ -17,7 +17,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// Which requests the stub answers.
     public let matcher: RequestMatcher
     /// Where the stub was declared.
-    public let location: SourceLocation
+    public let location: StubLocation
     /// How many times the stub may answer; `nil` for no limit. A used-up stub stops matching.
     public let maxActivations: Int?
     /// Increases with every stub added to any registry: newer stubs win.
@@ -26,8 +26,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     private let lock = NSLock()
     private var activations = 0
+    private var expectedCount: ExpectedCount?
 
-    init(name: String?, matcher: RequestMatcher, location: SourceLocation, maxActivations: Int?,
+    init(name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
          sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) {
         self.name = name
         self.matcher = matcher
@@ -41,6 +42,25 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public var activationCount: Int {
         lock.lock(); defer { lock.unlock() }
         return activations
+    }
+
+    /// How often the stub is expected to answer, checked by ``StubRegistry/verify()``;
+    /// `nil` when the stub is optional.
+    public var expectation: ExpectedCount? {
+        lock.lock(); defer { lock.unlock() }
+        return expectedCount
+    }
+
+    /// Declares how often this stub must answer; ``StubRegistry/verify()`` reports a stub
+    /// whose ``activationCount`` breaks it.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/token"), name: "refresh") { _ in … }.expect(.once)
+    /// ```
+    @discardableResult
+    public func expect(_ count: ExpectedCount) -> StubDescriptor {
+        lock.lock(); expectedCount = count; lock.unlock()
+        return self
     }
 
     /// `true` when the stub has a limit and has reached it.

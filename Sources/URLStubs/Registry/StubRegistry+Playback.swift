@@ -32,7 +32,9 @@ extension StubRegistry {
             if unmatchedRequestPolicy == .passThrough {
                 return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
             }
-            return .failure(SendableError(error: StubError.unmatchedRequest(report: unmatchedReport(for: request))))
+            // A URLError, because that is what app code handles; the StubError rides along.
+            let error = StubError.unmatchedRequest(report: unmatchedReport(for: request)).asURLError(url: request.url)
+            return .failure(SendableError(error: error))
         }
     }
 

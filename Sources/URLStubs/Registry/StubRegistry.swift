@@ -8,8 +8,8 @@ public enum UnmatchedRequestPolicy: Sendable, Equatable {
     /// The request goes on to the next protocol, usually the real network (OHHTTPStubs'
     /// behaviour, the default of ``StubRegistry/shared``).
     case passThrough
-    /// The request fails with a `StubError.unmatchedRequest` whose message is a near-miss
-    /// report: the closest stubs, why each refused, and a stub snippet that would match
+    /// The request fails with `URLError(.resourceUnavailable)` whose description is a near-miss
+    /// report (the underlying error is `StubError.unmatchedRequest`; see ``StubError/from(_:)``): the closest stubs, why each refused, and a stub snippet that would match
     /// (the default of a registry you create, since a test that silently reaches the
     /// network is a bug).
     case fail
@@ -101,9 +101,9 @@ public final class StubRegistry: @unchecked Sendable {
     /// - Returns: The stub, to remove it or read its ``StubDescriptor/activationCount``.
     @discardableResult
     public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
-                     file: String = #fileID, line: Int = #line,
+                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
                      response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
-        add(matcher, name: name, times: times, location: SourceLocation(fileID: file, line: line)) { request, _ in
+        add(matcher, name: name, times: times, location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, _ in
             try response(request)
         }
     }
@@ -114,15 +114,15 @@ public final class StubRegistry: @unchecked Sendable {
     @discardableResult
     public func stub(_ matcher: RequestMatcher, name: String? = nil, responses: [StubResponse],
                      afterLast: SequenceEnd = .repeatLast,
-                     file: String = #fileID, line: Int = #line) -> StubDescriptor {
+                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> StubDescriptor {
         let limit = afterLast == .exhaust ? responses.count : nil
-        return add(matcher, name: name, times: limit, location: SourceLocation(fileID: file, line: line)) { _, index in
+        return add(matcher, name: name, times: limit, location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { _, index in
             guard !responses.isEmpty else { return StubResponse(data: Data(), statusCode: 204) }
             return responses[min(index, responses.count - 1)]
         }
     }
 
-    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: SourceLocation,
+    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation,
              responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) -> StubDescriptor {
         Self.sequenceLock.lock()
         let sequence = Self.nextSequence
@@ -353,7 +353,7 @@ public final class StubRegistry: @unchecked Sendable {
 /// ```
 @discardableResult
 public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
-                 file: String = #fileID, line: Int = #line,
+                 fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
                  response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
-    StubRegistry.shared.stub(matcher, name: name, times: times, file: file, line: line, response: response)
+    StubRegistry.shared.stub(matcher, name: name, times: times, fileID: fileID, filePath: filePath, line: line, response: response)
 }

@@ -4,15 +4,18 @@ import FoundationNetworking
 #endif
 
 /// Where a stub was declared, shown in every error and report about it.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file, as `#fileID` spells it (`MyTests/UsersTests.swift`).
     public let fileID: String
+    /// The file's full path (`#filePath`), for test frameworks that point an editor at it.
+    public let filePath: String
     /// The 1-based line.
     public let line: Int
 
-    /// A location, usually from `#fileID` and `#line` default arguments.
-    public init(fileID: String, line: Int) {
+    /// A location, usually from `#fileID`, `#filePath` and `#line` default arguments.
+    public init(fileID: String, filePath: String, line: Int) {
         self.fileID = fileID
+        self.filePath = filePath
         self.line = line
     }
 
@@ -96,6 +99,30 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
     }
     /// The description under `NSLocalizedDescriptionKey`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+}
+
+extension StubError {
+    /// The ``StubError`` behind `error`: the error itself, or the one a `URLError` carries
+    /// under `NSUnderlyingErrorKey` (unmatched requests fail with such a `URLError`).
+    ///
+    /// ```swift
+    /// if case .unmatchedRequest(let report)? = StubError.from(error) { print(report) }
+    /// ```
+    public static func from(_ error: any Error) -> StubError? {
+        if let stubError = error as? StubError { return stubError }
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey]
+        if let stubError = underlying as? StubError { return stubError }
+        if let wrapped = (error as? URLError)?.errorUserInfo[NSUnderlyingErrorKey] as? StubError { return wrapped }
+        return nil
+    }
+
+    /// This error as the `URLError` an app expects from a failed load: `.resourceUnavailable`,
+    /// the message as its description, and `self` as the underlying error.
+    func asURLError(url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: self]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        return URLError(.resourceUnavailable, userInfo: info)
+    }
 }
 
 /// Carries any error across threads. Errors handed to a stub are treated as immutable values.

@@ -24,7 +24,7 @@ struct FetchResult: @unchecked Sendable {
     var body: String { data.map { String(decoding: $0, as: UTF8.self) } ?? "" }
     var statusCode: Int? { response?.statusCode }
     var urlError: URLError? { error as? URLError }
-    var stubError: StubError? { error as? StubError }
+    var stubError: StubError? { error.flatMap(StubError.from) }
 }
 
 /// On Linux, `URLSession.shared` only sees the shared registry if its protocol class was
