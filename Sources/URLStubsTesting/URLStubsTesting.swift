@@ -1,1 +1,7 @@
 @_exported import URLStubs
+
+/// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).
+public enum StubScope {
+    /// The current test's registry, or `nil` outside a test that has the trait.
+    @TaskLocal public static var registry: StubRegistry?
+}

@@ -1,0 +1,50 @@
+#if canImport(XCTest)
+import Foundation
+import XCTest
+import URLStubs
+
+extension XCTestCase {
+    /// A registry for this test: verified and emptied when the test tears down, with every
+    /// problem recorded as a failure of this test at the line of the stub it concerns.
+    ///
+    /// ```swift
+    /// final class ProfileTests: XCTestCase {
+    ///     func testLoadsProfile() async throws {
+    ///         let registry = makeStubRegistry()
+    ///         registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }.expect(.once)
+    ///         let client = ProfileClient(session: registry.makeSession())
+    ///         let profile = try await client.load()
+    ///         XCTAssertEqual(profile.name, "Ada")
+    ///     }   // tearDown: verify(), failures at the stub's line
+    /// }
+    /// ```
+    public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
+                                 file: StaticString = #filePath, line: UInt = #line) -> StubRegistry {
+        let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
+        nonisolated(unsafe) weak let testCase = self
+        addTeardownBlock {
+            defer { registry.removeAll() }
+            guard verifyOnTearDown, let testCase else { return }
+            for problem in registry.verify().problems {
+                if let location = problem.location {
+                    testCase.recordStubFailure(problem.message, filePath: location.filePath, line: location.line)
+                } else {
+                    XCTFail(problem.message, file: file, line: line)
+                }
+            }
+        }
+        return registry
+    }
+
+    private func recordStubFailure(_ message: String, filePath: String, line: Int) {
+        #if canImport(ObjectiveC)
+        let location = XCTSourceCodeLocation(filePath: filePath, lineNumber: line)
+        let issue = XCTIssue(type: .assertionFailure, compactDescription: message,
+                             sourceCodeContext: XCTSourceCodeContext(location: location))
+        record(issue)
+        #else
+        recordFailure(withDescription: message, inFile: filePath, atLine: line, expected: true)
+        #endif
+    }
+}
+#endif
