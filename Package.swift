@@ -17,7 +17,9 @@ let package = Package(
         .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"]),
         .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"]),
-        .testTarget(name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"]),
+        // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
+        // holds what the Bundle.module tests need.
+        .testTarget(name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"], resources: [.copy("Resources")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,415 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An invalid HAR file: the JSON path of the problem and what was expected there.
+public struct HARError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The file (or source name).
+    public let source: String
+    /// Where in the document: `$.log.entries[3].response.status`.
+    public let path: String
+    /// What was expected there.
+    public let expected: String
+
+    /// `session.har: $.log.entries[3].response.status: expected a number`.
+    public var description: String { "\(source): \(path): expected \(expected)" }
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// One request and its response, as recorded in (or written to) a HAR 1.2 archive.
+public struct HAREntry: Sendable, Equatable {
+    /// A header as HAR lists it (order and repeats preserved).
+    public struct Header: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        public init(name: String, value: String) { self.name = name; self.value = value }
+    }
+
+    public var startedDateTime: Date
+    /// Total time in milliseconds.
+    public var time: Double
+    public var method: String
+    public var url: URL
+    public var requestHeaders: [Header]
+    public var requestBody: Data?
+    public var requestMimeType: String?
+    public var status: Int
+    public var statusText: String
+    public var httpVersion: String
+    public var responseHeaders: [Header]
+    public var responseBody: Data
+    public var responseMimeType: String
+
+    /// An entry from its parts.
+    public init(startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
+                requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
+                status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
+                responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "") {
+        self.startedDateTime = startedDateTime
+        self.time = time
+        self.method = method.uppercased()
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.requestMimeType = requestMimeType
+        self.status = status
+        self.statusText = statusText
+        self.httpVersion = httpVersion
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.responseMimeType = responseMimeType
+    }
+
+    /// An entry from a request (its `httpBody`, or `body`) and a response.
+    public init(request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
+                startedDateTime: Date = Date(), time: Double = 0) {
+        let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { Header(name: $0.key, value: $0.value) }
+        let responseHeaders = response.allHeaderFields.map { Header(name: "\($0.key)", value: "\($0.value)") }
+            .sorted { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }
+        self.init(startedDateTime: startedDateTime, time: time, method: request.httpMethod ?? "GET",
+                  url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: requestHeaders,
+                  requestBody: body ?? request.httpBody, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"),
+                  status: response.statusCode, statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+                  responseHeaders: responseHeaders, responseBody: responseBody,
+                  responseMimeType: response.value(forHTTPHeaderField: "Content-Type") ?? "")
+    }
+
+    /// The response as a stub: body decoded, transport headers (`Content-Encoding`,
+    /// `Content-Length`, `Transfer-Encoding`) dropped since the body is already decoded.
+    public func stubResponse(replayingTime: Bool = false) -> StubResponse {
+        var headers: [String: String] = [:]
+        var cookies: [String] = []
+        for header in responseHeaders {
+            let lower = header.name.lowercased()
+            if ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].contains(lower) { continue }
+            if lower == "set-cookie" { cookies.append(header.value); continue }
+            if let existing = headers.keys.first(where: { $0.lowercased() == lower }) {
+                headers[existing] = headers[existing]! + ", " + header.value
+            } else {
+                headers[header.name] = header.value
+            }
+        }
+        if !responseMimeType.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+            headers["Content-Type"] = responseMimeType
+        }
+        var response = StubResponse(data: responseBody, statusCode: status, headers: headers)
+        response.setCookieHeaders = cookies
+        if replayingTime { response.requestTime = max(0, time) / 1000 }
+        return response
+    }
+}
+
+/// Reads and writes HAR 1.2 archives (the format browser developer tools, Charles, Proxyman
+/// and mitmproxy export).
+public enum HAR {
+    // MARK: Reading
+
+    /// The entries of a HAR file, in order.
+    /// - Throws: ``HARError`` with the JSON path of the first problem.
+    public static func read(contentsOf url: URL) throws -> [HAREntry] {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
+        return try read(try Data(contentsOf: url), source: url.lastPathComponent)
+    }
+
+    /// The entries of HAR data; `source` names it in errors.
+    public static func read(_ data: Data, source: String = "HAR") throws -> [HAREntry] {
+        let root: JSONValue
+        do {
+            root = try JSONValue(data: data)
+        } catch {
+            throw HARError(source: source, path: "$", expected: "valid JSON (\((error as NSError).localizedDescription))")
+        }
+        let reader = Reader(source: source)
+        let log = try reader.object(try reader.member("log", of: root, at: "$"), at: "$.log")
+        let entries = try reader.array(try reader.member("entries", of: .object(log), at: "$.log"), at: "$.log.entries")
+        return try entries.enumerated().map { index, entry in
+            try reader.entry(entry, at: "$.log.entries[\(index)]")
+        }
+    }
+
+    private struct Reader {
+        let source: String
+
+        func fail(_ path: String, _ expected: String) -> HARError { HARError(source: source, path: path, expected: expected) }
+
+        func member(_ name: String, of value: JSONValue, at path: String) throws -> JSONValue {
+            guard case .object(let members) = value else { throw fail(path, "an object") }
+            guard let member = members[name] else { throw fail("\(path).\(name)", "a value (it is missing)") }
+            return member
+        }
+
+        func optional(_ name: String, of members: [String: JSONValue]) -> JSONValue? {
+            guard let value = members[name], value != .null else { return nil }
+            return value
+        }
+
+        func object(_ value: JSONValue, at path: String) throws -> [String: JSONValue] {
+            guard case .object(let members) = value else { throw fail(path, "an object") }
+            return members
+        }
+
+        func array(_ value: JSONValue, at path: String) throws -> [JSONValue] {
+            guard case .array(let values) = value else { throw fail(path, "an array") }
+            return values
+        }
+
+        func string(_ value: JSONValue?, at path: String) throws -> String {
+            guard case .string(let text)? = value else { throw fail(path, "a string") }
+            return text
+        }
+
+        func number(_ value: JSONValue?, at path: String) throws -> Double {
+            switch value {
+            case .number(let number)?: return number
+            case .string(let text)?: if let number = Double(text) { return number }
+            default: break
+            }
+            throw fail(path, "a number")
+        }
+
+        func headers(_ value: JSONValue?, at path: String) throws -> [HAREntry.Header] {
+            guard let value else { return [] }
+            return try array(value, at: path).enumerated().map { index, header in
+                let members = try object(header, at: "\(path)[\(index)]")
+                return HAREntry.Header(name: try string(members["name"], at: "\(path)[\(index)].name"),
+                                       value: try string(optional("value", of: members) ?? .string(""), at: "\(path)[\(index)].value"))
+            }
+        }
+
+        func entry(_ value: JSONValue, at path: String) throws -> HAREntry {
+            let entry = try object(value, at: path)
+            let request = try object(try member("request", of: value, at: path), at: "\(path).request")
+            let response = try object(try member("response", of: value, at: path), at: "\(path).response")
+            let urlText = try string(request["url"], at: "\(path).request.url")
+            guard let url = URL(string: urlText), url.scheme != nil else { throw fail("\(path).request.url", "an absolute URL, got \"\(urlText)\"") }
+            var requestBody: Data?
+            var requestMime: String?
+            if let postData = optional("postData", of: request) {
+                let post = try object(postData, at: "\(path).request.postData")
+                requestMime = optional("mimeType", of: post).flatMap { if case .string(let s) = $0 { return s } else { return nil } }
+                if let text = optional("text", of: post) {
+                    let body = try string(text, at: "\(path).request.postData.text")
+                    if case .string("base64")? = optional("encoding", of: post) {
+                        guard let decoded = Data(base64Encoded: body) else { throw fail("\(path).request.postData.text", "base64 text") }
+                        requestBody = decoded
+                    } else {
+                        requestBody = Data(body.utf8)
+                    }
+                }
+            }
+            let content = try object(try member("content", of: .object(response), at: "\(path).response"), at: "\(path).response.content")
+            var body = Data()
+            if let text = optional("text", of: content) {
+                let textValue = try string(text, at: "\(path).response.content.text")
+                if case .string(let encoding)? = optional("encoding", of: content), encoding.lowercased() == "base64" {
+                    guard let decoded = Data(base64Encoded: textValue, options: .ignoreUnknownCharacters) else {
+                        throw fail("\(path).response.content.text", "base64 text (content.encoding is \"base64\")")
+                    }
+                    body = decoded
+                } else {
+                    body = Data(textValue.utf8)
+                }
+            }
+            var responseHeaders = try headers(optional("headers", of: response), at: "\(path).response.headers")
+            if case .string(let redirect)? = optional("redirectURL", of: response), !redirect.isEmpty,
+               !responseHeaders.contains(where: { $0.name.lowercased() == "location" }) {
+                responseHeaders.append(.init(name: "Location", value: redirect))
+            }
+            let status = Int(try number(response["status"], at: "\(path).response.status"))
+            guard (100...599).contains(status) else { throw fail("\(path).response.status", "a status code from 100 to 599, got \(status)") }
+            let started = optional("startedDateTime", of: entry).flatMap { value -> Date? in
+                if case .string(let text) = value { return HAR.parseDate(text) }
+                return nil
+            }
+            return HAREntry(startedDateTime: started ?? Date(timeIntervalSince1970: 0),
+                            time: optional("time", of: entry).flatMap { if case .number(let n) = $0 { return n } else { return nil } } ?? 0,
+                            method: try string(request["method"], at: "\(path).request.method"), url: url,
+                            requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
+                            requestBody: requestBody, requestMimeType: requestMime, status: status,
+                            statusText: optional("statusText", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
+                            httpVersion: optional("httpVersion", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "HTTP/1.1",
+                            responseHeaders: responseHeaders, responseBody: body,
+                            responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "")
+        }
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+
+    // MARK: Writing
+
+    /// A HAR 1.2 document for `entries`, in their order, with sorted keys and two-space
+    /// indentation so a re-recording diffs cleanly. Text bodies are written as text, others as
+    /// base64.
+    public static func write(_ entries: [HAREntry], creator: String = "URLStubs", version: String = "1.0") -> Data {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        func headers(_ list: [HAREntry.Header]) -> JSONValue {
+            .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
+        }
+        func cookies(_ list: [HAREntry.Header], named name: String) -> JSONValue {
+            .array(list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
+                header.value.split(separator: name == "cookie" ? ";" : "\u{0}").compactMap { part in
+                    let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard let first = pair.first, !first.isEmpty else { return nil }
+                    let value = pair.count > 1 ? String(pair[1].split(separator: ";").first ?? "") : ""
+                    return .object(["name": .string(first), "value": .string(value)])
+                }
+            })
+        }
+        func query(_ url: URL) -> JSONValue {
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            return .array(items.map { .object(["name": .string($0.name), "value": .string($0.value ?? "")]) })
+        }
+        let jsonEntries: [JSONValue] = entries.map { entry in
+            var request: [String: JSONValue] = [
+                "method": .string(entry.method), "url": .string(entry.url.absoluteString), "httpVersion": .string("HTTP/1.1"),
+                "headers": headers(entry.requestHeaders), "queryString": query(entry.url),
+                "cookies": cookies(entry.requestHeaders, named: "cookie"),
+                "headersSize": .number(-1), "bodySize": .number(Double(entry.requestBody?.count ?? 0)),
+            ]
+            if let body = entry.requestBody {
+                var post: [String: JSONValue] = ["mimeType": .string(entry.requestMimeType ?? "")]
+                if let text = String(data: body, encoding: .utf8) {
+                    post["text"] = .string(text)
+                } else {
+                    post["text"] = .string(body.base64EncodedString())
+                    post["encoding"] = .string("base64")
+                }
+                request["postData"] = .object(post)
+            }
+            var content: [String: JSONValue] = ["size": .number(Double(entry.responseBody.count)), "mimeType": .string(entry.responseMimeType)]
+            if let text = String(data: entry.responseBody, encoding: .utf8) {
+                content["text"] = .string(text)
+            } else {
+                content["text"] = .string(entry.responseBody.base64EncodedString())
+                content["encoding"] = .string("base64")
+            }
+            let location = entry.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
+            let response: [String: JSONValue] = [
+                "status": .number(Double(entry.status)), "statusText": .string(entry.statusText),
+                "httpVersion": .string(entry.httpVersion), "headers": headers(entry.responseHeaders),
+                "cookies": .array([]), "content": .object(content), "redirectURL": .string(location),
+                "headersSize": .number(-1), "bodySize": .number(Double(entry.responseBody.count)),
+            ]
+            return .object([
+                "startedDateTime": .string(formatter.string(from: entry.startedDateTime)), "time": .number(entry.time),
+                "request": .object(request), "response": .object(response), "cache": .object([:]),
+                "timings": .object(["send": .number(0), "wait": .number(entry.time), "receive": .number(0)]),
+            ])
+        }
+        let document: JSONValue = .object(["log": .object([
+            "version": .string("1.2"),
+            "creator": .object(["name": .string(creator), "version": .string(version)]),
+            "entries": .array(jsonEntries),
+        ])])
+        var data = document.serialized(pretty: true)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
+
+// MARK: - Replay
+
+/// How HAR entries become stubs.
+public struct HARReplayOptions: Sendable {
+    /// Use each entry's `time` as the stub's request time.
+    public var replaysTimings = false
+    /// Request headers ignored when ranking entries that share method, URL and body.
+    public var ignoredHeaders: Set<String> = ["user-agent", "accept-encoding", "connection", "content-length", "host"]
+
+    /// The defaults: no timing, common transport headers ignored.
+    public init(replaysTimings: Bool = false) { self.replaysTimings = replaysTimings }
+}
+
+extension StubRegistry {
+    /// Adds one stub per distinct request of a HAR archive (method, URL with its query in any
+    /// order, and the body for methods that carry one) and returns them.
+    ///
+    /// When several entries share a request, the one sharing the most request headers with
+    /// the incoming request answers; identical entries answer in archive order (a poll that
+    /// returned different bodies), the last one repeating. Redirects in the archive are
+    /// followed, since each hop is a stub of its own.
+    ///
+    /// ```swift
+    /// let stubs = try registry.stubs(fromHAR: Bundle.module.url(forResource: "checkout", withExtension: "har")!)
+    /// ```
+    @discardableResult
+    public func stubs(fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
+                      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> [StubDescriptor] {
+        stubs(fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
+              fileID: fileID, filePath: filePath, line: line)
+    }
+
+    /// ``stubs(fromHAR:options:fileID:filePath:line:)`` for entries already read.
+    @discardableResult
+    public func stubs(fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
+                      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> [StubDescriptor] {
+        var groups: [(key: String, entries: [HAREntry])] = []
+        for entry in entries {
+            let key = HARRequestKey(entry).text
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].entries.append(entry)
+            } else {
+                groups.append((key, [entry]))
+            }
+        }
+        return groups.map { group in
+            let first = group.entries[0]
+            let candidates = group.entries
+            let ignored = options.ignoredHeaders
+            let replaysTimings = options.replaysTimings
+            return add(harMatcher(for: first), name: "\(archive): \(first.method) \(first.url.absoluteString)", times: nil,
+                       location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, activation in
+                let scored = candidates.map { candidate -> Int in
+                    candidate.requestHeaders.filter { header in
+                        !ignored.contains(header.name.lowercased()) && request.value(forHTTPHeaderField: header.name) == header.value
+                    }.count
+                }
+                let best = scored.max() ?? 0
+                let winners = zip(candidates, scored).filter { $0.1 == best }.map(\.0)
+                return winners[min(activation, winners.count - 1)].stubResponse(replayingTime: replaysTimings)
+            }
+        }
+    }
+
+    private func harMatcher(for entry: HAREntry) -> RequestMatcher {
+        let carriesBody = ["POST", "PUT", "PATCH"].contains(entry.method)
+        var matcher = isMethod(entry.method) && isAbsoluteURLString(entry.url.absoluteString)
+        if carriesBody {
+            let body = entry.requestBody ?? Data()
+            matcher = matcher && RequestMatcher("body as recorded (\(body.count) bytes)") { request in
+                guard request.isBodyKnown else { return nil }
+                return HARRequestKey.sameBody(request.body ?? Data(), body) ? nil : "expected the recorded body \(describeBody(body)), got \(describeBody(request.body))"
+            }
+        }
+        return matcher
+    }
+}
+
+/// What makes two HAR requests "the same request" for replay.
+struct HARRequestKey {
+    let text: String
+
+    init(_ entry: HAREntry) {
+        var components = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)
+        let sortedItems = components?.queryItems?.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        components?.queryItems = sortedItems
+        let body = ["POST", "PUT", "PATCH"].contains(entry.method) ? (entry.requestBody.map { $0.base64EncodedString() } ?? "") : ""
+        text = "\(entry.method) \(components?.string ?? entry.url.absoluteString) \(body)"
+    }
+
+    /// Bodies are the same bytes, or the same JSON document.
+    static func sameBody(_ a: Data, _ b: Data) -> Bool {
+        if a == b { return true }
+        guard let left = try? JSONValue(data: a), let right = try? JSONValue(data: b) else { return false }
+        return left == right
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+/// The top-level Fixtures folder of the repository.
+let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+@Suite("Fixtures and HTTP message files")
+struct FixtureTests {
+    @Test(arguments: FetchAPI.allCases)
+    func bundleFixtureIsServedWithItsContentType(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/catalog")) { _ in try StubResponse(fixture: "catalog.json", in: .module, subdirectory: "Resources") }
+        registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "users.json", inDirectory: fixturesFolder) }
+        let result = await fetch("https://api.test/catalog", from: registry, using: api)
+        #expect(result.body.contains("kettle"))
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let users = await fetch("https://api.test/users", from: registry, using: api)
+        #expect(users.data == (try Data(contentsOf: fixturesFolder.appendingPathComponent("users.json"))))
+    }
+
+    @Test func missingFixtureNamesFileFolderAndClosestNames() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "catalogue.json", in: .module, subdirectory: "Resources") }
+        let result = await fetch("https://api.test/users", from: registry)
+        guard let error = result.error as? FixtureNotFoundError else {
+            Issue.record("expected FixtureNotFoundError, got \(String(describing: result.error))")
+            return
+        }
+        #expect(error.name == "catalogue.json")
+        #expect(error.searchedPath.hasSuffix("Resources"))
+        #expect(error.suggestions.first == "catalog.json")
+        #expect(error.description.contains("Did you mean \"catalog.json\""))
+        #expect(throws: FixtureNotFoundError.self) { try StubResponse(fixture: "user.json", inDirectory: fixturesFolder) }
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func responseFileWithCRLFAndSeveralCookies(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/users")) { _ in try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("users.response")) }
+        let configuration = URLSessionConfiguration.ephemeral
+        let result: FetchResult
+        if api == .delegate {
+            result = await fetch(request("https://api.test/users"), from: registry, using: api)
+        } else {
+            let session = registry.makeSession(configuration: configuration)
+            defer { session.finishTasksAndInvalidate() }
+            result = await fetchWithCompletionHandler(request("https://api.test/users"), session: session)
+            let names = configuration.httpCookieStorage?.cookies(for: URL(string: "https://api.test/")!)?.map(\.name).sorted()
+            #expect(names == ["session", "theme"])
+        }
+        #expect(result.body == #"{"users":[{"name":"Ada"}]}"#, "the editor's final newline is not part of the body")
+        #expect(result.statusCode == 200)
+        #expect(result.response?.value(forHTTPHeaderField: "X-Request-Id") == "42")
+    }
+
+    @Test func lfOnlyHTTP2FileWithFoldedHeader() throws {
+        let response = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("lf-only.response"))
+        #expect(response.statusCode == 404)
+        #expect(response.body.data == Data("not here".utf8))
+        #expect(response.value(forHeader: "x-folded") == "first second")
+    }
+
+    @Test func emptyBodyAndInterimBlocks() throws {
+        let empty = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("empty-body.response"))
+        #expect(empty.statusCode == 204)
+        #expect(empty.body.data?.isEmpty == true)
+        let created = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("continue.response"))
+        #expect(created.statusCode == 201)
+        #expect(created.body.data == Data("{}".utf8))
+        let chain = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("redirect-chain.response"))
+        #expect(chain.statusCode == 200)
+        #expect(chain.body.data == Data("final".utf8))
+    }
+
+    @Test func binaryBodyIsKeptByteForByte() async throws {
+        let binary = Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        var file = Data("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000\r\n\r\n".utf8)
+        file.append(binary)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("binary-\(UUID().uuidString).response")
+        try file.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let registry = StubRegistry()
+        registry.stub(.any) { _ in try StubResponse(httpMessageAt: url) }
+        #expect(await fetch("https://api.test/blob", from: registry, using: .asyncData).data == binary)
+    }
+
+    @Test(arguments: [
+        ("truncated-status.response", 1, "a 3-digit status code"),
+        ("bad-header.response", 3, #"a header line "Name: value""#),
+        ("wrong-length.response", 4, "a body of 10 bytes"),
+        ("bad-status-code.response", 1, "a status code from 100 to 599"),
+    ])
+    func malformedResponseFilesSayWhereAndWhat(file: String, line: Int, expected: String) {
+        #expect {
+            try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
+        } throws: { error in
+            guard let error = error as? HTTPMessageError else { return false }
+            return error.source == file && error.line == line && error.expected.contains(expected)
+                && error.description.hasPrefix("\(file):\(line): expected")
+        }
+    }
+
+    @Test func emptyResponseFileIsAnError() {
+        #expect {
+            try StubResponse(httpMessage: Data(), source: "x")
+        } throws: { error in
+            (error as? HTTPMessageError)?.description == #"x:1: expected a status line like "HTTP/1.1 200 OK", found an empty file"#
+        }
+    }
+}
+
+@Suite("HAR")
+struct HARTests {
+    private var archive: URL { fixturesFolder.appendingPathComponent("checkout.har") }
+
+    @Test func readsExporterVariations() throws {
+        let entries = try HAR.read(contentsOf: archive)
+        #expect(entries.count == 5)
+        #expect(entries[0].url.absoluteString == "https://shop.test/api/cart?currency=EUR&items=2")
+        #expect(entries[1].requestBody == Data(#"{"cart":"c1"}"#.utf8))
+        #expect(entries[1].responseHeaders.contains { $0.name == "Location" && $0.value == "https://shop.test/api/receipt/7" })
+        #expect(entries[2].responseBody == Data(base64Encoded: "iVBORw0KGgo="))
+        #expect(entries[0].time == 120)
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func replayMatchesMethodURLAndBody(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        let stubs = try registry.stubs(fromHAR: archive)
+        #expect(stubs.count == 4, "two status entries share one stub")
+        let cart = await fetch("https://shop.test/api/cart?items=2&currency=EUR", from: registry, using: api)
+        #expect(cart.body == #"{"items":2,"total":9.5}"#, "query order does not matter")
+        #expect(cart.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(cart.response?.value(forHTTPHeaderField: "Content-Encoding") == nil, "the body is already decoded")
+        let checkout = await fetch(request("https://shop.test/api/checkout", method: "POST", body: Data(#"{ "cart": "c1" }"#.utf8)),
+                                   from: registry, using: api)
+        #expect(checkout.data == Data(base64Encoded: "iVBORw0KGgo="), "the recorded redirect is followed")
+        #expect(checkout.response?.url?.absoluteString == "https://shop.test/api/receipt/7")
+        let wrongBody = await fetch(request("https://shop.test/api/checkout", method: "POST", body: Data(#"{"cart":"c2"}"#.utf8)),
+                                    from: registry, using: api)
+        #expect(wrongBody.stubError != nil)
+    }
+
+    @Test func sharedHeadersBreakTies() async throws {
+        let registry = StubRegistry()
+        try registry.stubs(fromHAR: archive)
+        let french = await fetch(request("https://shop.test/api/status", headers: ["Accept-Language": "fr"]), from: registry)
+        #expect(french.body == "français")
+        let english = await fetch(request("https://shop.test/api/status", headers: ["Accept-Language": "en"]), from: registry)
+        #expect(english.body == "english")
+    }
+
+    @Test func timingsCanBeReplayed() async throws {
+        let registry = StubRegistry()
+        try registry.stubs(fromHAR: archive, options: HARReplayOptions(replaysTimings: true))
+        let start = Date()
+        _ = await fetch("https://shop.test/api/cart?currency=EUR&items=2", from: registry)
+        #expect(Date().timeIntervalSince(start) >= 0.12)
+    }
+
+    @Test(arguments: [
+        ("no-entries.har", "$.log.entries", "a value (it is missing)"),
+        ("bad-base64.har", "$.log.entries[0].response.content.text", "base64"),
+        ("invalid-json.har", "$", "valid JSON"),
+        ("bad-status.har", "$.log.entries[0].response.status", "a number"),
+    ])
+    func invalidArchivesNameTheJSONPath(file: String, path: String, expected: String) {
+        #expect {
+            try HAR.read(contentsOf: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
+        } throws: { error in
+            guard let error = error as? HARError else { return false }
+            return error.path == path && error.expected.contains(expected) && error.description.hasPrefix("\(file): \(path)")
+        }
+    }
+
+    @Test func writeReadReplayRoundTripIsIdentical() async throws {
+        let binary = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 * 13) })
+        let entries = [
+            HAREntry(method: "GET", url: URL(string: "https://rt.test/a?x=1")!, status: 200, statusText: "OK",
+                     responseHeaders: [.init(name: "Content-Type", value: "application/json"), .init(name: "X-Trace", value: "t1")],
+                     responseBody: Data(#"{"a":1}"#.utf8), responseMimeType: "application/json"),
+            HAREntry(method: "POST", url: URL(string: "https://rt.test/upload")!, requestBody: Data("payload".utf8),
+                     status: 201, responseHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
+                     responseBody: binary, responseMimeType: "application/octet-stream"),
+        ]
+        let written = HAR.write(entries)
+        #expect(HAR.write(try HAR.read(written)) == written, "stable output: write(read(x)) == x")
+        let registry = StubRegistry()
+        registry.stubs(fromHAREntries: try HAR.read(written))
+        let first = await fetch("https://rt.test/a?x=1", from: registry)
+        #expect(first.body == #"{"a":1}"#)
+        #expect(first.statusCode == 200)
+        #expect(first.response?.value(forHTTPHeaderField: "X-Trace") == "t1")
+        let second = await fetch(request("https://rt.test/upload", method: "POST", body: Data("payload".utf8)), from: registry)
+        #expect(second.data == binary)
+        #expect(second.statusCode == 201)
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains(#""version" : "1.2""#) || text.contains(#""version": "1.2""#))
+        #expect(text.contains(#""encoding" : "base64""#) || text.contains(#""encoding": "base64""#))
+    }
+}
