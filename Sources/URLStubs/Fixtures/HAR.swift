@@ -325,6 +325,9 @@ public struct HARReplayOptions: Sendable {
     /// Request headers ignored when ranking entries that share method, URL and body.
     public var ignoredHeaders: Set<String> = ["user-agent", "accept-encoding", "connection", "content-length", "host"]
 
+    /// Recorded values replaced by this policy's placeholder match any live value.
+    public var scrubbing: Scrubbing?
+
     /// The defaults: no timing, common transport headers ignored.
     public init(replaysTimings: Bool = false) { self.replaysTimings = replaysTimings }
 }
@@ -366,7 +369,7 @@ extension StubRegistry {
             let candidates = group.entries
             let ignored = options.ignoredHeaders
             let replaysTimings = options.replaysTimings
-            return add(harMatcher(for: first), name: "\(archive): \(first.method) \(first.url.absoluteString)", times: nil,
+            return add(harMatcher(for: first, scrubbing: options.scrubbing), name: "\(archive): \(first.method) \(first.url.absoluteString)", times: nil,
                        location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, activation in
                 let scored = candidates.map { candidate -> Int in
                     candidate.requestHeaders.filter { header in
@@ -380,17 +383,22 @@ extension StubRegistry {
         }
     }
 
-    private func harMatcher(for entry: HAREntry) -> RequestMatcher {
+    private func harMatcher(for entry: HAREntry, scrubbing: Scrubbing?) -> RequestMatcher {
+        let expectedURL = HARRequestKey.normalizedURL(entry.url)
         let carriesBody = ["POST", "PUT", "PATCH"].contains(entry.method)
-        var matcher = isMethod(entry.method) && isAbsoluteURLString(entry.url.absoluteString)
-        if carriesBody {
-            let body = entry.requestBody ?? Data()
-            matcher = matcher && RequestMatcher("body as recorded (\(body.count) bytes)") { request in
-                guard request.isBodyKnown else { return nil }
-                return HARRequestKey.sameBody(request.body ?? Data(), body) ? nil : "expected the recorded body \(describeBody(body)), got \(describeBody(request.body))"
-            }
+        let expectedBody = entry.requestBody ?? Data()
+        let method = entry.method
+        return RequestMatcher(description: "recorded \(entry.method) \(entry.url.absoluteString)",
+                              keys: MatchKeys(host: entry.url.host?.lowercased(), path: pathOf(entry.url))) { request in
+            guard request.method == method else { return .failed("expected method \(method), got \(request.method)") }
+            guard let url = request.url else { return .failed("expected a URL") }
+            let liveURL = HARRequestKey.normalizedURL(scrubbing?.scrub(url) ?? url)
+            guard liveURL == expectedURL else { return .failed("expected URL \"\(expectedURL)\", got \"\(liveURL)\"") }
+            guard carriesBody, request.isBodyKnown else { return .matched }
+            let liveBody = scrubbing?.scrub(request.body) ?? request.body ?? Data()
+            return HARRequestKey.sameBody(liveBody, expectedBody) ? .matched
+                : .failed("expected the recorded body \(describeBody(expectedBody)), got \(describeBody(request.body))")
         }
-        return matcher
     }
 }
 
@@ -399,17 +407,25 @@ struct HARRequestKey {
     let text: String
 
     init(_ entry: HAREntry) {
-        var components = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)
-        let sortedItems = components?.queryItems?.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
-        components?.queryItems = sortedItems
-        let body = ["POST", "PUT", "PATCH"].contains(entry.method) ? (entry.requestBody.map { $0.base64EncodedString() } ?? "") : ""
-        text = "\(entry.method) \(components?.string ?? entry.url.absoluteString) \(body)"
+        let body = ["POST", "PUT", "PATCH"].contains(entry.method) ? Self.normalizedBody(entry.requestBody ?? Data()) : ""
+        text = "\(entry.method) \(Self.normalizedURL(entry.url)) \(body)"
     }
 
-    /// Bodies are the same bytes, or the same JSON document.
+    /// The URL with its query parameters sorted.
+    static func normalizedURL(_ url: URL) -> String {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        let sortedItems = components?.queryItems?.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+        components?.queryItems = sortedItems
+        return components?.string ?? url.absoluteString
+    }
+
+    /// JSON bodies compare as documents, other bodies as bytes.
+    static func normalizedBody(_ body: Data) -> String {
+        if let json = try? JSONValue(data: body) { return String(decoding: json.serialized(), as: UTF8.self) }
+        return body.base64EncodedString()
+    }
+
     static func sameBody(_ a: Data, _ b: Data) -> Bool {
-        if a == b { return true }
-        guard let left = try? JSONValue(data: a), let right = try? JSONValue(data: b) else { return false }
-        return left == right
+        a == b || normalizedBody(a) == normalizedBody(b)
     }
 }

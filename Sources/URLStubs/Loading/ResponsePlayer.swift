@@ -64,7 +64,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private var ended = false
     private var headSent = false
     private var redirectCount = 0
-    private var passthroughTask: URLSessionTask?
+    private var passthrough: NetworkLoader.Handle?
     private var currentURL: URL
     private var reader: BodyReader?
     private var bodyStart = DispatchTime.now()
@@ -119,8 +119,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     private func end(_ outcome: PlaybackOutcome) {
         ended = true
-        passthroughTask?.cancel()
-        passthroughTask = nil
+        passthrough?.cancel()
+        passthrough = nil
         reader?.close()
         reader = nil
         onEnd(outcome)
@@ -295,16 +295,16 @@ final class ResponsePlayer: @unchecked Sendable {
 
     // MARK: Passthrough
 
-    private func startPassthrough(_ passthrough: Passthrough) {
+    private func startPassthrough(_ spec: Passthrough) {
         let scheduler = environment.scheduler
-        passthroughTask = NetworkLoader.load(item.request.requestWithBody) { [self] result in
-            scheduler.async { [self] in passthroughLoaded(result, passthrough) }
+        passthrough = NetworkLoader.start(item.request.requestWithBody) { [self] result in
+            scheduler.async { [self] in passthroughLoaded(result, spec) }
         }
     }
 
     private func passthroughLoaded(_ result: Result<(HTTPURLResponse, Data), SendableError>, _ passthrough: Passthrough) {
         guard !ended else { return }
-        passthroughTask = nil
+        self.passthrough = nil
         switch result {
         case .failure(let failure):
             fail(failure.error)

@@ -20,8 +20,43 @@ enum NetworkLoader {
         return URLSession(configuration: configuration)
     }()
 
+    /// A passthrough in flight, cancellable from the delivery context.
+    final class Handle: @unchecked Sendable {
+        private let lock = NSLock()
+        private var task: URLSessionTask?
+        private var cancelled = false
+
+        fileprivate func attach(_ task: URLSessionTask) -> Bool {
+            lock.lock(); defer { lock.unlock() }
+            guard !cancelled else { return false }
+            self.task = task
+            return true
+        }
+
+        func cancel() {
+            lock.lock()
+            cancelled = true
+            let task = self.task
+            lock.unlock()
+            task?.cancel()
+        }
+    }
+
+    /// Starts fetching `request` from a global queue: on Linux every session's work queue
+    /// targets one serial queue, and `resume()` does a `sync` onto it, which would deadlock
+    /// when called from a stub's own delivery step. `completion` runs on an arbitrary queue.
+    static func start(_ request: URLRequest,
+                      completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void) -> Handle {
+        let handle = Handle()
+        DispatchQueue.global().async {
+            let task = load(request, resume: false, completion: completion)
+            if handle.attach(task) { task.resume() }
+        }
+        return handle
+    }
+
     /// Fetches `request`; `completion` runs on an arbitrary queue.
-    static func load(_ request: URLRequest,
+    static func load(_ request: URLRequest, resume: Bool = true,
                      completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void) -> URLSessionTask {
         let marked = (request as NSURLRequest).mutableCopy() as! NSMutableURLRequest
         URLProtocol.setProperty(true, forKey: StubURLProtocol.passthroughKey, in: marked)
@@ -34,7 +69,7 @@ enum NetworkLoader {
                 completion(.failure(SendableError(error: URLError(.badServerResponse))))
             }
         }
-        task.resume()
+        if resume { task.resume() }
         return task
     }
 

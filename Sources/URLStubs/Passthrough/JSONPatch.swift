@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A JSON patch that could not be applied.
+public enum JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The response body is not JSON, so a JSON patch cannot apply (it is never silently skipped).
+    case bodyIsNotJSON(url: String, contentType: String?, preview: String)
+    /// The patch itself is not a JSON value.
+    case patchIsNotJSON(String)
+
+    /// What went wrong and on which response.
+    public var description: String {
+        switch self {
+        case .bodyIsNotJSON(let url, let contentType, let preview):
+            return "URLStubs: a JSON patch was asked for the response of \(url), but its body is not JSON "
+                + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
+        case .patchIsNotJSON(let detail):
+            return "URLStubs: the patch is not a JSON value: \(detail)"
+        }
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension JSONValue {
+    /// RFC 7396 JSON Merge Patch: objects merge recursively, `null` deletes a member, anything
+    /// else (arrays included) replaces.
+    public func mergePatched(with patch: JSONValue) -> JSONValue {
+        guard case .object(let changes) = patch else { return patch }
+        var members: [String: JSONValue] = [:]
+        if case .object(let existing) = self { members = existing }
+        for (key, change) in changes {
+            if change == .null {
+                members[key] = nil
+            } else {
+                members[key] = (members[key] ?? .null).mergePatched(with: change)
+            }
+        }
+        return .object(members)
+    }
+
+    /// GYHttpMock's patch: like a merge patch, except that an array in the patch holding one
+    /// object applies that object to every element of the matching array, so
+    /// `{"items": [{"price": 0}]}` sets the price of every item. Other arrays replace.
+    public func templatePatched(with patch: JSONValue) -> JSONValue {
+        switch (self, patch) {
+        case (.object, .object(let changes)):
+            guard case .object(var members) = self else { return patch }
+            for (key, change) in changes {
+                if change == .null {
+                    members[key] = nil
+                } else {
+                    members[key] = (members[key] ?? .null).templatePatched(with: change)
+                }
+            }
+            return .object(members)
+        case (.array(let elements), .array(let patches)) where patches.count == 1:
+            if case .object = patches[0] {
+                return .array(elements.map { $0.templatePatched(with: patches[0]) })
+            }
+            return patch
+        default:
+            return patch
+        }
+    }
+}
+
+extension ResponseTransform {
+    /// Patches a JSON body with RFC 7396 JSON Merge Patch (`null` deletes a member).
+    ///
+    /// ```swift
+    /// // Tomorrow's backend on today's data: the real profile, with a new field and no "legacyId".
+    /// registry.stub(isPath("/profile")) { _ in
+    ///     .passthrough(.jsonMergePatch(["plan": "premium", "legacyId": NSNull()]))
+    /// }
+    /// ```
+    /// A body that is not JSON fails the request with ``JSONPatchError/bodyIsNotJSON(url:contentType:preview:)``.
+    public static func jsonMergePatch(_ patch: Any) -> ResponseTransform {
+        jsonTransform("JSON merge patch", patch) { $0.mergePatched(with: $1) }
+    }
+
+    /// Patches a JSON body the GYHttpMock way: the patch mirrors the response's shape, and an
+    /// object inside an array applies to every element of that array.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/cart")) { _ in
+    ///     .passthrough(.jsonTemplatePatch(["items": [["price": 0]], "currency": "EUR"]))
+    /// }
+    /// ```
+    public static func jsonTemplatePatch(_ patch: Any) -> ResponseTransform {
+        jsonTransform("JSON template patch", patch) { $0.templatePatched(with: $1) }
+    }
+
+    private static func jsonTransform(_ name: String, _ patch: Any,
+                                      _ apply: @escaping @Sendable (JSONValue, JSONValue) -> JSONValue) -> ResponseTransform {
+        let parsed = Result { try JSONValue(any: patch) }.mapError { SendableError(error: $0) }
+        return ResponseTransform(name) { response, body in
+            let patch: JSONValue
+            switch parsed {
+            case .success(let value): patch = value
+            case .failure(let failure): throw JSONPatchError.patchIsNotJSON("\(failure.error)")
+            }
+            guard let document = try? JSONValue(data: body) else {
+                let preview = String(decoding: body.prefix(40), as: UTF8.self).debugDescription
+                throw JSONPatchError.bodyIsNotJSON(url: response.url?.absoluteString ?? "?",
+                                                   contentType: response.value(forHTTPHeaderField: "Content-Type"), preview: preview)
+            }
+            var headers: [String: String?] = [:]
+            if response.value(forHTTPHeaderField: "Content-Type") == nil { headers["Content-Type"] = "application/json" }
+            return (response.replacingHeaders(headers), apply(document, patch).serialized())
+        }
+    }
+}
