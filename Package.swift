@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
         .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
         .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
+        .executable(name: "urlstubs-scenario-probe", targets: ["urlstubs-scenario-probe"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -17,6 +18,8 @@ let package = Package(
         .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"]),
         .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"]),
+        // An "app" for the scenario tests: picks scenarios from its launch environment.
+        .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"]),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         .testTarget(name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"], resources: [.copy("Resources")]),

@@ -355,6 +355,12 @@ extension StubRegistry {
     @discardableResult
     public func stubs(fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
                       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> [StubDescriptor] {
+        Self.harSpecs(entries, archive: archive, options: options,
+                      location: StubLocation(fileID: fileID, filePath: filePath, line: line)).map(add)
+    }
+
+    /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
+    static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
         var groups: [(key: String, entries: [HAREntry])] = []
         for entry in entries {
             let key = HARRequestKey(entry).text
@@ -369,8 +375,8 @@ extension StubRegistry {
             let candidates = group.entries
             let ignored = options.ignoredHeaders
             let replaysTimings = options.replaysTimings
-            return add(harMatcher(for: first, scrubbing: options.scrubbing), name: "\(archive): \(first.method) \(first.url.absoluteString)", times: nil,
-                       location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, activation in
+            return StubSpec(matcher: harMatcher(for: first, scrubbing: options.scrubbing),
+                            name: "\(archive): \(first.method) \(first.url.absoluteString)", times: nil, location: location) { request, activation in
                 let scored = candidates.map { candidate -> Int in
                     candidate.requestHeaders.filter { header in
                         !ignored.contains(header.name.lowercased()) && request.value(forHTTPHeaderField: header.name) == header.value
@@ -383,7 +389,7 @@ extension StubRegistry {
         }
     }
 
-    private func harMatcher(for entry: HAREntry, scrubbing: Scrubbing?) -> RequestMatcher {
+    private static func harMatcher(for entry: HAREntry, scrubbing: Scrubbing?) -> RequestMatcher {
         let expectedURL = HARRequestKey.normalizedURL(entry.url)
         let carriesBody = ["POST", "PUT", "PATCH"].contains(entry.method)
         let expectedBody = entry.requestBody ?? Data()

@@ -54,6 +54,7 @@ public final class StubRegistry: @unchecked Sendable {
     private var journalEntries: [JournalEntry] = []
     private var journalLimit = 10_000
     private var sharedCookies = false
+    private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private let slotIndex: Int?
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
@@ -122,6 +123,11 @@ public final class StubRegistry: @unchecked Sendable {
         }
     }
 
+    /// Adds a stub from its description (HAR replay and scenarios build these).
+    func add(_ spec: StubSpec) -> StubDescriptor {
+        add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, responder: spec.responder)
+    }
+
     func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation,
              responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) -> StubDescriptor {
         Self.sequenceLock.lock()
@@ -177,6 +183,22 @@ public final class StubRegistry: @unchecked Sendable {
     public var storesCookiesInSharedStorage: Bool {
         get { lock.lock(); defer { lock.unlock() }; return sharedCookies }
         set { lock.lock(); sharedCookies = newValue; lock.unlock() }
+    }
+
+    /// Names of the active scenarios, the one with precedence last.
+    public var activeScenarios: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return scenarios.map(\.name)
+    }
+
+    /// Replaces the stubs recorded for a scenario; returns the previous ones.
+    @discardableResult
+    func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
+        lock.lock(); defer { lock.unlock() }
+        let previous = scenarios.first { $0.name == name }?.stubs
+        scenarios.removeAll { $0.name == name }
+        if let stubs { scenarios.append((name, stubs)) }
+        return previous
     }
 
     // MARK: Hooks
@@ -342,6 +364,15 @@ public final class StubRegistry: @unchecked Sendable {
         }
         #endif
     }
+}
+
+/// A stub not yet added to a registry.
+struct StubSpec: Sendable {
+    var matcher: RequestMatcher
+    var name: String?
+    var times: Int?
+    var location: StubLocation
+    var responder: @Sendable (StubRequest, Int) throws -> StubResponse
 }
 
 /// Adds a stub to ``StubRegistry/shared``: the OHHTTPStubs-style global spelling.
