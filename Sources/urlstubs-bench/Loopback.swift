@@ -75,7 +75,9 @@ except KeyboardInterrupt:
 }
 
 func loopbackScenario(server: LoopbackServer) -> RequestScenario {
-    let configuration = URLSessionConfiguration.ephemeral
+    // The same configuration as the stubbed sessions, with the system's own protocols and no
+    // URL cache (a test wants the server's answer, and the cache lookup costs a thread hop).
+    let configuration = sessionConfiguration(protocolClasses: URLSessionConfiguration.ephemeral.protocolClasses)
     configuration.urlCache = nil
     let url = URL(string: "http://127.0.0.1:\(server.port)/v1/items/42")!
     return RequestScenario(name: "loopback", session: URLSession(configuration: configuration),

@@ -52,9 +52,17 @@ struct BenchError: Error, CustomStringConvertible {
 
 let benchURL = URL(string: "https://api.bench.local/v1/items/42")!
 
+/// The configuration of a session made by URLStubs' `makeSession()`, so that every
+/// scenario differs only in who answers (the protocol classes).
+func sessionConfiguration(protocolClasses: [AnyClass]?) -> URLSessionConfiguration {
+    let registry = StubRegistry()
+    let configuration = registry.makeSession().configuration.copy() as! URLSessionConfiguration
+    configuration.protocolClasses = protocolClasses
+    return configuration
+}
+
 func baselineScenario() -> RequestScenario {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.protocolClasses = [BaselineURLProtocol.self]
+    let configuration = sessionConfiguration(protocolClasses: [BaselineURLProtocol.self])
     return RequestScenario(name: "baseline", session: URLSession(configuration: configuration),
                            request: URLRequest(url: benchURL))
 }

@@ -36,7 +36,7 @@ enum CorelibsTaskState {
             problems.append("URLSessionTask.workQueue")
             scheduler = InlineScheduler()
         }
-        let session = layout.session.flatMap { $0.loadAny(from: task) as? URLSession }
+        let session = layout.session.flatMap { $0.loadObject(from: task) as? URLSession }
         if session == nil { problems.append("URLSessionTask.session") }
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
         // chunks and the task registry need not be read (the common `data(for:)` case).
@@ -197,11 +197,12 @@ struct StoredField: @unchecked Sendable {
         return _openExistential(type, do: load)
     }
 
-    /// The field's value when its declared type is a (strong) class reference.
+    /// The object a reference field holds: a class, an optional class, or a class-bound
+    /// existential, whose first word is the reference. Only for fields that ``find`` checked
+    /// against a `Mirror` (that first word was the very object the `Mirror` saw).
     func loadObject(from object: AnyObject) -> AnyObject? {
-        guard type is AnyObject.Type else { return nil }
-        return withExtendedLifetime(object) {
-            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: AnyObject.self)
+        withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: AnyObject?.self)
         }
     }
 }
