@@ -1,1 +1,236 @@
-print("urlstubs-bench: not written yet")
+// urlstubs-bench: how close URLStubs comes to the floor of the URLProtocol approach, and how
+// far ahead of a real local server it is. Build in release:
+//
+//     swift run -c release urlstubs-bench            # table (progress on stderr)
+//     swift run -c release urlstubs-bench --json     # one {"name","value","unit"} per line
+//     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
+//     urlstubs-bench --only requests,pacing          # some sections of the full run
+//     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
+//
+// Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
+// interleaved rounds after a warm-up; each figure is the median of the rounds, and each ratio
+// is the median of the per-round ratios. `stream` reports the median throughput and the largest memory growth.
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLStubs
+
+struct Options {
+    var json = false
+    var quick = false
+    var only: String?
+    var requests: Int?
+    var rounds: Int?
+    var streamMB: Int?
+    var check = false
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        func value(_ flag: String) throws -> String {
+            guard let next = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--quick": quick = true
+            case "--check": check = true
+            case "--only": only = try value(argument)
+            case "--requests": requests = Int(try value(argument))
+            case "--rounds": rounds = Int(try value(argument))
+            case "--stream-mb": streamMB = Int(try value(argument))
+            case "-h", "--help":
+                print("""
+                usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
+                                      [--only requests,stream,pacing | baseline | stubbed | stubbed10k]
+                """)
+                exit(0)
+            default: throw BenchError("unknown argument \(argument) (try --help)")
+            }
+        }
+    }
+}
+
+func runOnly(_ name: String, requests: Int) async throws {
+    let scenario: RequestScenario
+    var keepAlive: [AnyObject] = []
+    switch name {
+    case "baseline": scenario = baselineScenario()
+    case "stubbed":
+        let (made, registry) = stubbedScenario(name: name, others: 0)
+        scenario = made; keepAlive.append(registry)
+    case "stubbed10k":
+        let (made, registry) = stubbedScenario(name: name, others: 10_000)
+        scenario = made; keepAlive.append(registry)
+    default: throw BenchError("--only takes baseline, stubbed or stubbed10k")
+    }
+    _ = try await scenario.run(min(200, requests))
+    let cpuStart = processCPUTime()
+    let perRequest = try await scenario.run(requests)
+    let cpu = (processCPUTime() - cpuStart) / Double(requests) * 1e6
+    print("\(name): \(formatted(perRequest, digits: 2)) µs/request, \(formatted(cpu, digits: 2)) µs CPU/request, over \(requests) requests")
+    withExtendedLifetime(keepAlive) {}
+}
+
+/// Which parts of the full run to do (`--only requests|stream|pacing`, default all).
+struct Sections {
+    var requests = true, stream = true, pacing = true
+
+    init(_ only: String?) {
+        guard let only else { return }
+        let names = Set(only.split(separator: ",").map(String.init))
+        requests = names.contains("requests")
+        stream = names.contains("stream")
+        pacing = names.contains("pacing")
+    }
+}
+
+func runAll(_ options: Options) async throws -> [Figure] {
+    let quick = options.quick
+    let sections = Sections(options.only)
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("urlstubs-bench-\(ProcessInfo.processInfo.processIdentifier)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+
+    var figures: [Figure] = []
+    if sections.requests {
+        figures += try await runRequests(rounds: options.rounds ?? (quick ? 7 : 25),
+                                         requests: options.requests ?? (quick ? 100 : 250), directory: directory)
+    }
+    if sections.stream {
+        figures += try await runStreams(bytes: (options.streamMB ?? (quick ? 64 : 1024)) << 20,
+                                        repetitions: quick ? 1 : 3, directory: directory)
+    }
+    if sections.pacing {
+        figures += try await runPacings(bytes: quick ? 400_000 : 2_000_000, requestTime: 0.5, repetitions: quick ? 1 : 3)
+    }
+    return figures
+}
+
+/// Sequential async requests, the four scenarios interleaved round by round so that
+/// background load hits them alike.
+func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Figure] {
+    let loopbackRequests = max(20, requests / 2)
+    progress("starting the loopback server…")
+    let server = try LoopbackServer(directory: directory)
+    defer { server.stop() }
+    let (stubbed, registry1) = stubbedScenario(name: "stubbed", others: 0)
+    let (stubbed10k, registry10k) = stubbedScenario(name: "stubbed10k", others: 10_000)
+    let scenarios = [baselineScenario(), stubbed, stubbed10k, loopbackScenario(server: server)]
+    var samples: [String: [Double]] = [:]
+    progress("warming up…")
+    for scenario in scenarios {
+        _ = try await scenario.run(scenario.name == "loopback" ? loopbackRequests : requests)
+    }
+    for round in 0..<rounds {
+        progress("round \(round + 1)/\(rounds)")
+        // A different scenario goes first each round, so none always follows the loopback
+        // server's bursts of work.
+        for offset in 0..<scenarios.count {
+            let scenario = scenarios[(round + offset) % scenarios.count]
+            let count = scenario.name == "loopback" ? loopbackRequests : requests
+            samples[scenario.name, default: []].append(try await scenario.run(count))
+        }
+    }
+    server.stop()
+    withExtendedLifetime((registry1, registry10k)) {}
+    /// The median of the per-round ratios: each round's scenarios ran a few milliseconds
+    /// apart, so the machine's slow drifts (other builds on shared cores) cancel out.
+    func ratio(_ top: String, _ bottom: String) -> Double {
+        median(zip(samples[top]!, samples[bottom]!).map { $0 / $1 })
+    }
+    return [
+        Figure(name: "baseline", value: median(samples["baseline"]!), unit: "µs/request"),
+        Figure(name: "stubbed", value: median(samples["stubbed"]!), unit: "µs/request"),
+        Figure(name: "stubbed10k", value: median(samples["stubbed10k"]!), unit: "µs/request"),
+        Figure(name: "loopback", value: median(samples["loopback"]!), unit: "µs/request"),
+        Figure(name: "stubbed/baseline", value: ratio("stubbed", "baseline"), unit: "ratio", target: target("≤ 1.15") { $0 <= 1.15 }),
+        Figure(name: "stubbed10k/stubbed", value: ratio("stubbed10k", "stubbed"), unit: "ratio", target: target("≤ 1.3") { $0 <= 1.3 }),
+        Figure(name: "loopback/stubbed", value: ratio("loopback", "stubbed"), unit: "ratio", target: target("≥ 6") { $0 >= 6 }),
+        Figure(name: "loopback/baseline", value: ratio("loopback", "baseline"), unit: "ratio"),
+    ]
+}
+
+/// A file streamed to a delegate as fast as it takes it: median throughput, largest growth.
+func runStreams(bytes: Int, repetitions: Int, directory: URL) async throws -> [Figure] {
+    progress("writing a \(bytes >> 20) MB fixture…")
+    let file = try makeFixture(bytes: bytes, in: directory)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var streams: [StreamResult] = []
+    for repetition in 1...repetitions {
+        progress("stream \(repetition)/\(repetitions)")
+        streams.append(try await runStream(file: file, bytes: bytes))
+    }
+    return [
+        Figure(name: "stream.bytes", value: Double(bytes) / 1e6, unit: "MB"),
+        Figure(name: "stream.throughput", value: median(streams.map(\.megabytesPerSecond)), unit: "MB/s"),
+        Figure(name: "stream.chunks", value: median(streams.map { Double($0.chunks) }), unit: "didLoad"),
+        Figure(name: "stream.peakMemoryGrowthMB", value: streams.map(\.peakGrowthMB).max()!, unit: "MB",
+               target: target("< 32") { $0 < 32 }),
+        Figure(name: "stream.sampledMemoryGrowthMB", value: streams.map(\.sampledGrowthMB).max()!, unit: "MB"),
+    ]
+}
+
+/// A paced body after a request time, to a delegate: medians of the repetitions.
+func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws -> [Figure] {
+    var pacings: [PacingResult] = []
+    for repetition in 1...repetitions {
+        progress("pacing \(repetition)/\(repetitions)")
+        pacings.append(try await runPacing(bytes: bytes, requestTime: requestTime))
+    }
+    let rate = median(pacings.map(\.rateBytesPerSecond))
+    let requested = DownloadSpeed.threeG.bytesPerSecond
+    let requestTimeMs = median(pacings.map(\.requestTimeMs))
+    return [
+        Figure(name: "pacing.bytes", value: Double(bytes) / 1e6, unit: "MB"),
+        Figure(name: "pacing.requestedSeconds", value: median(pacings.map(\.requestedSeconds)), unit: "s"),
+        Figure(name: "pacing.measuredSeconds", value: median(pacings.map(\.measuredSeconds)), unit: "s"),
+        Figure(name: "pacing.rateKBps", value: rate / 1000, unit: "KB/s"),
+        Figure(name: "pacing.rateErrorPercent", value: abs(rate - requested) / requested * 100, unit: "%",
+               target: target("≤ 3") { $0 <= 3 }),
+        Figure(name: "pacing.requestTimeErrorMs", value: abs(requestTimeMs - requestTime * 1000), unit: "ms",
+               target: target("≤ 15") { $0 <= 15 }),
+    ]
+}
+
+/// Everything, from a task; returns the exit status.
+func benchMain(_ arguments: [String]) async -> Int32 {
+    do {
+        let options = try Options(arguments)
+        if let only = options.only, ["baseline", "stubbed", "stubbed10k"].contains(only) {
+            try await runOnly(only, requests: options.requests ?? 2000)
+            return 0
+        }
+        let figures = try await runAll(options)
+        if options.json {
+            figures.forEach { print($0.json) }
+        } else {
+            printTable(figures)
+        }
+        let checked = figures.filter { $0.target != nil }
+        let missed = checked.filter { !$0.target!.holds($0.value) }
+        if !options.json {
+            print("\ntargets met: \(checked.count - missed.count)/\(checked.count)")
+        }
+        if options.check, !missed.isEmpty {
+            progress("urlstubs-bench: missed \(missed.map(\.name).joined(separator: ", "))")
+            return 2
+        }
+        return 0
+    } catch {
+        progress("urlstubs-bench: \(error)")
+        return 1
+    }
+}
+
+// Not an async top-level: valgrind cannot run a program whose main thread parks in
+// dispatch_main (it crashes creating the next thread), and callgrind is how this
+// benchmark is profiled. The main thread just waits; the work runs on the global executor.
+let arguments = Array(CommandLine.arguments.dropFirst())
+Task.detached {
+    let status = await benchMain(arguments)
+    exit(status)
+}
+while true { sleep(3600) }

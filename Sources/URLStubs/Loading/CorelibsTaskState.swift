@@ -1,47 +1,56 @@
 #if canImport(FoundationNetworking)
+@_spi(Reflection) import Swift
 import Foundation
 import FoundationNetworking
 import Dispatch
 
-/// Reads swift-corelibs-foundation's private task state with `Mirror`, inside `startLoading`
-/// (on the task's work queue, so nothing races it).
+/// Reads swift-corelibs-foundation's private task state inside `startLoading` (on the task's
+/// work queue, so nothing races it).
 ///
 /// Linux needs three facts the public API does not give: the task's work queue (the only
 /// queue where client callbacks are safe), whether the task reports to a delegate (corelibs
 /// keeps only the last `didLoad` chunk for completion handlers and async calls), and an upload
-/// task's body. Field names are corelibs 6.x's; when one is missing the safe fallback applies
-/// (the current queue, the whole body in one chunk, no upload body) and
-/// ``CorelibsTaskState/layoutProblems`` says what changed; a test fails loudly on it.
+/// task's body. Field names are corelibs 6.x's; when one is missing, or its type is not the
+/// one expected, the safe fallback applies (the current queue, the whole body in one chunk,
+/// no upload body) and ``CorelibsTaskState/layoutProblems`` says what changed; a test fails
+/// loudly on it.
+///
+/// Speed: this runs once per request, so fields are not found by walking a `Mirror` (which
+/// demangles the type of every field it passes, about 400,000 instructions a request).
+/// The runtime's field table (`_forEachField`) is read once per class; after that a field is
+/// one typed load at a cached offset, after checking that its type is the one expected.
 enum CorelibsTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
+        guard let task else {
+            recordProblems(["URLSessionTask.workQueue"])
+            return LoadingEnvironment(scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
+                                      cookieStorage: nil, configurationTimeout: nil, isDownloadTask: false,
+                                      followsRedirectsNatively: false, delegateQueue: nil)
+        }
         var problems: [String] = []
+        let layout = TaskLayout.of(task)
         let scheduler: any DeliveryScheduler
-        if let task, let workQueue = field("workQueue", of: task) as? DispatchQueue {
+        if let workQueue = layout.workQueue.flatMap({ $0.load(DispatchQueue.self, from: task) }) {
             scheduler = DispatchQueueScheduler(queue: workQueue)
         } else {
             problems.append("URLSessionTask.workQueue")
             scheduler = InlineScheduler()
         }
+        let session = layout.session.flatMap { $0.loadObject(from: task) as? URLSession }
+        if session == nil { problems.append("URLSessionTask.session") }
+        // Without a delegate no one sees `didReceive data`, so one whole body is as good as
+        // chunks and the task registry need not be read (the common `data(for:)` case).
         var deliversChunks = false
-        var session: URLSession?
-        if let task {
-            session = field("session", of: task).flatMap(unwrapOptional) as? URLSession
-            if task.delegate == nil {
-                // No task or session delegate: a completion handler or async call, which keeps
-                // only the last chunk. Decided without reading the behaviours table.
-            } else if let session, let registry = field("taskRegistry", of: session),
-               let behaviours = field("behaviours", of: registry) as? [Int: Any] {
-                if let behaviour = behaviours[task.taskIdentifier] {
-                    // Only `.callDelegate` forwards every didLoad; the completion kinds keep the last.
-                    deliversChunks = "\(behaviour)".hasPrefix("callDelegate")
-                }
+        if let session, task.delegate != nil {
+            if let behaviour = behaviour(of: task, in: session) {
+                deliversChunks = isCallDelegate(behaviour)
             } else {
                 problems.append("URLSession.taskRegistry.behaviours")
             }
         }
         var uploadBody: Data?
-        if let task, task is URLSessionUploadTask {
-            if let body = field("knownBody", of: task).flatMap(unwrapOptional) {
+        if task is URLSessionUploadTask {
+            if let body = layout.knownBody.flatMap({ unwrapOptional($0.loadAny(from: task)) }) {
                 uploadBody = bodyData(body)
             } else {
                 problems.append("URLSessionTask.knownBody")
@@ -60,6 +69,24 @@ enum CorelibsTaskState {
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
     }
 
+    /// `session.taskRegistry.behaviours[task.taskIdentifier]`, boxed.
+    private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
+        guard let registryField = SessionLayout.of(session).taskRegistry,
+              let registry = registryField.loadObject(from: session),
+              let behavioursField = RegistryLayout.of(registry).behaviours,
+              let behaviours = behavioursField.loadAny(from: registry) as? any IntKeyedDictionary else { return nil }
+        return behaviours.boxedValue(forKey: task.taskIdentifier)
+    }
+
+    /// Only `.callDelegate` forwards every didLoad; the completion kinds keep the last. It is
+    /// the one case without a payload, so it is told apart without printing a payload
+    /// (a closure, whose description is costly).
+    private static func isCallDelegate(_ behaviour: Any) -> Bool {
+        let mirror = Mirror(reflecting: behaviour)
+        if let label = mirror.children.first?.label { return label.hasPrefix("callDelegate") }
+        return "\(behaviour)".hasPrefix("callDelegate")
+    }
+
     private static let problemLock = NSLock()
     nonisolated(unsafe) private static var problemsSeen: Set<String> = []
 
@@ -72,15 +99,6 @@ enum CorelibsTaskState {
     private static func recordProblems(_ problems: [String]) {
         problemLock.lock(); defer { problemLock.unlock() }
         problemsSeen.formUnion(problems)
-    }
-
-    private static func field(_ name: String, of value: Any) -> Any? {
-        var mirror: Mirror? = Mirror(reflecting: value)
-        while let current = mirror {
-            for child in current.children where child.label == name { return child.value }
-            mirror = current.superclassMirror
-        }
-        return nil
     }
 
     private static func unwrapOptional(_ value: Any) -> Any? {
@@ -101,6 +119,156 @@ enum CorelibsTaskState {
         default: return nil
         }
     }
+}
+
+// MARK: - Field access
+
+/// `_EachFieldOptions.classType` (1 << 0), spelled by value: the stdlib declares it as a
+/// mutable static, which Swift 6 does not let us read. A wrong value would find no field,
+/// and every caller would take its safe fallback.
+private let classTypeOption = _EachFieldOptions(rawValue: 1 << 0)
+
+/// A stored property of a class: its byte offset in an instance and its declared type.
+struct StoredField: @unchecked Sendable {
+    // @unchecked: `Any.Type` is an immutable metadata pointer.
+    let offset: Int
+    let type: Any.Type
+
+    /// The stored properties named in `names`, found in the runtime's field table of
+    /// `object`'s class and its superclasses.
+    ///
+    /// The field table does not say whether a property is `weak` or `unowned`, whose storage
+    /// is not a plain reference. So each field named in `references` is checked once, on this
+    /// first instance: the word at its offset must be the very object a `Mirror` (which knows
+    /// about reference storage) finds there. A field that fails, or is `nil` at that moment,
+    /// is left out, and callers take their safe fallback.
+    static func find(_ names: Set<String>, references: Set<String>, in object: AnyObject) -> [String: StoredField] {
+        var found: [String: StoredField] = [:]
+        _forEachField(of: Swift.type(of: object), options: classTypeOption) { name, offset, fieldType, _ in
+            let label = String(cString: name)
+            if names.contains(label) { found[label] = StoredField(offset: offset, type: fieldType) }
+            return true
+        }
+        for name in references {
+            guard let field = found[name] else { continue }
+            let word = withExtendedLifetime(object) {
+                UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: field.offset, as: UInt.self)
+            }
+            let expected = mirrorReference(named: name, in: object).map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) }
+            if expected == nil || expected != word { found[name] = nil }
+        }
+        return found
+    }
+
+    /// The object a `Mirror` finds in the property `name` (unwrapping an optional), if any.
+    private static func mirrorReference(named name: String, in object: AnyObject) -> AnyObject? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            for child in current.children where child.label == name {
+                var value = child.value
+                let inner = Mirror(reflecting: value)
+                if inner.displayStyle == .optional {
+                    guard let wrapped = inner.children.first?.value else { return nil }
+                    value = wrapped
+                }
+                guard Swift.type(of: value) is AnyObject.Type else { return nil }
+                return value as AnyObject
+            }
+            mirror = current.superclassMirror
+        }
+        return nil
+    }
+
+    /// The field's value when its declared type is exactly `T`, else `nil`.
+    func load<T>(_: T.Type, from object: AnyObject) -> T? {
+        guard type == T.self else { return nil }
+        return withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: T.self)
+        }
+    }
+
+    /// The field's value, boxed, whatever its type.
+    func loadAny(from object: AnyObject) -> Any {
+        func load<T>(_: T.Type) -> Any {
+            withExtendedLifetime(object) {
+                UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: T.self)
+            }
+        }
+        return _openExistential(type, do: load)
+    }
+
+    /// The object a reference field holds: a class, an optional class, or a class-bound
+    /// existential, whose first word is the reference. Only for fields that ``find`` checked
+    /// against a `Mirror` (that first word was the very object the `Mirror` saw).
+    func loadObject(from object: AnyObject) -> AnyObject? {
+        withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: offset, as: AnyObject?.self)
+        }
+    }
+}
+
+/// Field tables per class, built from the first instance seen and then read under a lock.
+final class LayoutCache<Layout>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var layouts: [ObjectIdentifier: Layout] = [:]
+    private let make: (AnyObject) -> Layout
+
+    init(_ make: @escaping (AnyObject) -> Layout) { self.make = make }
+
+    func layout(of object: AnyObject) -> Layout {
+        let key = ObjectIdentifier(Swift.type(of: object))
+        lock.lock()
+        if let layout = layouts[key] { lock.unlock(); return layout }
+        lock.unlock()
+        let layout = make(object)
+        lock.lock(); layouts[key] = layout; lock.unlock()
+        return layout
+    }
+}
+
+/// `URLSessionTask`'s private fields.
+struct TaskLayout {
+    let workQueue: StoredField?
+    let session: StoredField?
+    let knownBody: StoredField?
+
+    private static let cache = LayoutCache { task -> TaskLayout in
+        let fields = StoredField.find(["workQueue", "session", "knownBody"], references: ["workQueue", "session"], in: task)
+        return TaskLayout(workQueue: fields["workQueue"], session: fields["session"], knownBody: fields["knownBody"])
+    }
+
+    static func of(_ task: URLSessionTask) -> TaskLayout { cache.layout(of: task) }
+}
+
+/// `URLSession`'s private `taskRegistry`.
+struct SessionLayout {
+    let taskRegistry: StoredField?
+
+    private static let cache = LayoutCache { session in
+        SessionLayout(taskRegistry: StoredField.find(["taskRegistry"], references: ["taskRegistry"], in: session)["taskRegistry"])
+    }
+
+    static func of(_ session: URLSession) -> SessionLayout { cache.layout(of: session) }
+}
+
+/// `URLSession._TaskRegistry`'s `behaviours`.
+struct RegistryLayout {
+    let behaviours: StoredField?
+
+    private static let cache = LayoutCache { registry in
+        RegistryLayout(behaviours: StoredField.find(["behaviours"], references: [], in: registry)["behaviours"])
+    }
+
+    static func of(_ registry: AnyObject) -> RegistryLayout { cache.layout(of: registry) }
+}
+
+/// A dictionary keyed by `Int`, whatever its (possibly private) value type.
+protocol IntKeyedDictionary {
+    func boxedValue(forKey key: Int) -> Any?
+}
+
+extension Dictionary: IntKeyedDictionary where Key == Int {
+    func boxedValue(forKey key: Int) -> Any? { self[key] }
 }
 
 /// The fallback when the work queue cannot be found: everything runs at once, inside

@@ -100,11 +100,14 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
     RequestMatcher(description: "\(lhs.description) and \(rhs.description)",
                    keys: lhs.keys.merged(with: rhs.keys),
                    problems: lhs.problems + rhs.problems) { request in
-        let left = lhs.evaluate(request)
+        var left = lhs.evaluate(request)
         let right = rhs.evaluate(request)
-        return MatchResult(captures: left.captures.merging(right.captures) { first, _ in first },
-                           failures: left.failures + right.failures,
-                           passed: left.passed + right.passed)
+        // In place, and without touching the (usually empty) collections: this runs for
+        // every candidate stub of every request.
+        if !right.captures.isEmpty { left.captures.merge(right.captures) { first, _ in first } }
+        if !right.failures.isEmpty { left.failures += right.failures }
+        left.passed += right.passed
+        return left
     }
 }
 

