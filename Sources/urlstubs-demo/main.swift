@@ -14,17 +14,17 @@ let api = "https://api.shop.test"
 
 registry.stub(isHost("api.shop.test") && isMethodGET() && isPath("/products"), name: "product list") { _ in
     try StubResponse(jsonObject: ["products": [["id": 1, "name": "Teapot"], ["id": 2, "name": "Kettle"]]])
-}
+}.expect(.once)
 let image = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 registry.stub(isHost("cdn.shop.test") && isPath("/images/:name"), name: "product image") { _ in
     StubResponse(data: image, headers: ["Content-Type": "image/png"]).downloadSpeed(.threeG)
-}
+}.expect(.atLeastOnce)
 registry.stub(isPath("/old-logo.png"), name: "moved logo") { _ in
     StubResponse(data: Data(), statusCode: 301, headers: ["Location": "https://cdn.shop.test/images/logo.png"])
 }
 registry.stub(isMethodPOST() && isPath("/login") && hasJSONBody(["user": "ada", "password": "secret"]), name: "login") { _ in
     StubResponse(data: Data(#"{"ok":true}"#.utf8), headers: ["Set-Cookie": "session=s3cr3t; Path=/"])
-}
+}.expect(.once)
 registry.stub(isPath("/me"), name: "profile") { request in
     let signedIn = request.value(forHTTPHeaderField: "Cookie")?.contains("session=s3cr3t") == true
     return signedIn ? StubResponse(data: Data(#"{"user":"ada"}"#.utf8)) : StubResponse(data: Data(), statusCode: 401)
@@ -79,7 +79,8 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
         let line = String(format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
                           Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
-        FileHandle.standardOutput.write(Data(("\r" + line).utf8))
+        print("\r" + line, terminator: "")
+        fflush(nil)   // all output streams: the bar must show now, not when the line ends
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
@@ -165,13 +166,14 @@ do {
     check(false, "the unmatched request failed with a report (\(error))")
 }
 
-title("7. What the backend saw")
+title("7. What the backend saw, and the verification summary")
 for entry in registry.journal {
     print("  \(entry)")
 }
-let used = registry.stubs.filter { $0.activationCount > 0 }.count
-check(used == registry.stubs.count, "every stub was used (\(used) of \(registry.stubs.count))")
-check(registry.journal.filter(\.isUnmatched).count == 1, "exactly one unexpected request")
+let report = registry.verify()
+print(report.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
+check(report.unmetExpectations.isEmpty, "every stub was used as expected")
+check(report.unexpectedRequests.count == 1, "exactly one unexpected request (step 6)")
 
 progressSession.finishTasksAndInvalidate()
 session.finishTasksAndInvalidate()

@@ -15,11 +15,11 @@ extension StubRegistry {
                 currentHooks.activation?(matched, descriptor, response)
                 record(JournalEntry(request: matched, stub: descriptor,
                                     statusCode: response.error == nil ? response.statusCode : nil,
-                                    errorDescription: response.error.map { "\($0)" }, date: Date()))
+                                    errorDescription: response.error.map(describeError), date: Date()))
                 return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response))
             } catch {
                 record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
-                                    errorDescription: "\(error)", date: Date()))
+                                    errorDescription: describeError(error), date: Date()))
                 currentHooks.finish?(matched, descriptor, nil, error)
                 return .failure(SendableError(error: error))
             }
@@ -84,4 +84,10 @@ extension StubRegistry {
         let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
     }
+}
+
+/// A short, readable description of an error for the journal.
+func describeError(_ error: any Error) -> String {
+    if let urlError = error as? URLError { return "URLError(\(urlError.code.rawValue))" }
+    return "\(error)"
 }
