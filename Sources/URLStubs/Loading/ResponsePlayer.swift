@@ -92,11 +92,27 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Starts playing; call on the scheduler's context (inside `startLoading`).
     func start() {
         let now = DispatchTime.now()
-        if timeout > 0, timeout.isFinite {
+        // No wait asked for: answer now, inside startLoading (already the delivery context), as
+        // a hand-written protocol would. This keeps the common case free of queue hops.
+        if item.response.requestTime <= 0, !item.response.neverResponds {
+            sendHead()
+        } else {
+            scheduleHead(from: now)
+        }
+        if !headSent, !ended, timeout > 0, timeout.isFinite {
             // Weak: a finished request must not stay alive (with its registry) until its timeout.
             environment.scheduler.at(now + timeout) { [weak self] in self?.timeoutElapsed() }
         }
-        scheduleHead(from: now)
+    }
+
+    /// Runs `step` at `due`: right away when that moment has passed (we are on the delivery
+    /// context already), else from the scheduler.
+    private func run(at due: DispatchTime, _ step: @escaping @Sendable () -> Void) {
+        if due <= .now() {
+            step()
+        } else {
+            environment.scheduler.at(due, step)
+        }
     }
 
     /// Stops at once: closes the body stream, makes no further callback. Call on the
@@ -227,7 +243,7 @@ final class ResponsePlayer: @unchecked Sendable {
                 switch chunk {
                 case .data(let whole):
                     let due = bytesPerSecond.map { bodyStart + Double(whole.count) / $0 } ?? bodyStart
-                    environment.scheduler.at(due) { [self] in
+                    run(at: due) { [self] in
                         guard !ended else { return }
                         guard let sink = liveSink else { return }
                         bytesSent = whole.count
@@ -235,7 +251,7 @@ final class ResponsePlayer: @unchecked Sendable {
                         finishBody()
                     }
                 case .end:
-                    environment.scheduler.at(bodyStart) { [self] in finishBody() }
+                    run(at: bodyStart) { [self] in finishBody() }
                 case .failure(let reason):
                     failReading(reason)
                 }
