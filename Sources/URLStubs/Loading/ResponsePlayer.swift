@@ -65,6 +65,8 @@ final class ResponsePlayer: @unchecked Sendable {
     private var headSent = false
     private var redirectCount = 0
     private var passthrough: NetworkLoader.Handle?
+    private var startTime = DispatchTime.now()
+    private var timeoutArmed = false
     private var currentURL: URL
     private var reader: BodyReader?
     private var bodyStart = DispatchTime.now()
@@ -91,18 +93,24 @@ final class ResponsePlayer: @unchecked Sendable {
 
     /// Starts playing; call on the scheduler's context (inside `startLoading`).
     func start() {
-        let now = DispatchTime.now()
-        // No wait asked for: answer now, inside startLoading (already the delivery context), as
-        // a hand-written protocol would. This keeps the common case free of queue hops.
+        startTime = .now()
         if item.response.requestTime <= 0, !item.response.neverResponds {
-            sendHead()
+            // No wait asked for: one hop, then the whole answer in that step. (Answering inside
+            // startLoading itself can run before corelibs has registered the task: it then
+            // crashes in `behaviour(for:)`.)
+            environment.scheduler.async { [self] in sendHead() }
         } else {
-            scheduleHead(from: now)
+            scheduleHead(from: startTime)
         }
-        if !headSent, !ended, timeout > 0, timeout.isFinite {
-            // Weak: a finished request must not stay alive (with its registry) until its timeout.
-            environment.scheduler.at(now + timeout) { [weak self] in self?.timeoutElapsed() }
-        }
+    }
+
+    /// Starts the timeout clock the first time the player has to wait for a head (a request
+    /// time, a stub that never answers, the real network), measured from `start()`.
+    private func armTimeout() {
+        guard !timeoutArmed, timeout > 0, timeout.isFinite else { return }
+        timeoutArmed = true
+        // Weak: a finished request must not stay alive (with its registry) until its timeout.
+        environment.scheduler.at(startTime + timeout) { [weak self] in self?.timeoutElapsed() }
     }
 
     /// Runs `step` at `due`: right away when that moment has passed (we are on the delivery
@@ -160,6 +168,7 @@ final class ResponsePlayer: @unchecked Sendable {
     // MARK: Head
 
     private func scheduleHead(from start: DispatchTime) {
+        armTimeout()
         let wait = item.response.requestTime
         environment.scheduler.at(start + max(0, wait)) { [self] in sendHead() }
     }
@@ -167,7 +176,10 @@ final class ResponsePlayer: @unchecked Sendable {
     private func sendHead() {
         guard !ended else { return }
         let response = item.response
-        if response.neverResponds { return }
+        if response.neverResponds {
+            armTimeout()
+            return
+        }
         if let error = response.error, response.failureAfterBytes == nil {
             fail(error)
             return
@@ -312,6 +324,7 @@ final class ResponsePlayer: @unchecked Sendable {
     // MARK: Passthrough
 
     private func startPassthrough(_ spec: Passthrough) {
+        armTimeout()
         let scheduler = environment.scheduler
         passthrough = NetworkLoader.start(item.request.requestWithBody) { [self] result in
             scheduler.async { [self] in passthroughLoaded(result, spec) }
