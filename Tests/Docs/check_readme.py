@@ -38,7 +38,8 @@ def is_complete(block):
 
 work = tempfile.mkdtemp(prefix="readme-check-")
 target = os.path.join(work, "Tests", "ReadmeBlocks")
-os.makedirs(target)
+os.makedirs(os.path.join(target, "Resources"))
+open(os.path.join(target, "Resources", "users.json"), "w").write("{}")
 with open(os.path.join(work, "Package.swift"), "w") as f:
     f.write(f"""// swift-tools-version:6.0
 import PackageDescription
@@ -47,7 +48,8 @@ let package = Package(
     dependencies: [.package(path: "{root}")],
     targets: [.testTarget(name: "ReadmeBlocks", dependencies: [
         .product(name: "URLStubs", package: "{os.path.basename(root)}"),
-        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}")])],
+        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}")],
+        resources: [.copy("Resources")])],
     swiftLanguageModes: [.v6])
 """)
 for index, block in enumerate(blocks):
@@ -57,8 +59,9 @@ for index, block in enumerate(blocks):
             imports = "" if re.search(r"^import URLStubs", block, re.M) else "import URLStubs\n"
             f.write(f"// README block {index}\n{imports}{block}")
         else:
-            indented = "".join("    " + line + "\n" for line in block.splitlines())
-            f.write(f"{HEADER}\n// README block {index}\n@Sendable func readmeBlock{index}() async throws {{\n{PRELUDE}\n{indented}}}\n")
+            indented = "".join("        " + line + "\n" for line in block.splitlines())
+            # A nested scope, so a block may declare a name the prelude also declares.
+            f.write(f"{HEADER}\n// README block {index}\n@Sendable func readmeBlock{index}() async throws {{\n{PRELUDE}\n    do {{\n{indented}    }}\n}}\n")
 print(f"compiling {len(blocks)} README blocks in {work}")
 result = subprocess.run(["swift", "build", "--build-tests", "--package-path", work], capture_output=True, text=True)
 errors = sorted({line for line in (result.stdout + result.stderr).splitlines() if ": error:" in line})
