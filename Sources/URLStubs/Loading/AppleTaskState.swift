@@ -5,7 +5,7 @@ import Foundation
 /// every consumer accumulates `didLoad` chunks; the session follows redirects itself.
 enum AppleTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
-        LoadingEnvironment(
+        var environment = LoadingEnvironment(
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
             uploadBody: nil,
@@ -14,6 +14,8 @@ enum AppleTaskState {
             isDownloadTask: false,
             followsRedirectsNatively: true,
             delegateQueue: nil)
+        environment.answersInline = true
+        return environment
     }
 }
 #endif

@@ -39,11 +39,12 @@ enum CorelibsTaskState {
         let session = layout.session.flatMap { $0.loadObject(from: task) as? URLSession }
         if session == nil { problems.append("URLSessionTask.session") }
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
-        // chunks and the task registry need not be read (the common `data(for:)` case).
+        // chunks. The behaviour is read anyway: its presence says the task is registered.
         var deliversChunks = false
-        if let session, task.delegate != nil {
-            if let behaviour = behaviour(of: task, in: session) {
-                deliversChunks = isCallDelegate(behaviour)
+        let taskBehaviour: Any? = session.map { Self.behaviour(of: task, in: $0) } ?? nil
+        if session != nil, task.delegate != nil {
+            if let taskBehaviour {
+                deliversChunks = isCallDelegate(taskBehaviour)
             } else {
                 problems.append("URLSession.taskRegistry.behaviours")
             }
@@ -58,7 +59,7 @@ enum CorelibsTaskState {
         }
         if !problems.isEmpty { recordProblems(problems) }
         let configuration = session?.configuration
-        return LoadingEnvironment(
+        var environment = LoadingEnvironment(
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
@@ -67,6 +68,8 @@ enum CorelibsTaskState {
             isDownloadTask: task is URLSessionDownloadTask,
             followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
+        environment.answersInline = taskBehaviour != nil && !(scheduler is InlineScheduler)
+        return environment
     }
 
     /// `session.taskRegistry.behaviours[task.taskIdentifier]`, boxed.

@@ -28,6 +28,10 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// The queue the session's delegate runs on, to wait until it has taken the chunks
     /// already sent (keeps a fast stream to a slow delegate from piling up in memory).
     let delegateQueue: OperationQueue?
+    /// `true` when the platform already knows the task, so a callback may be made inside
+    /// `startLoading` itself (corelibs registers a task asynchronously and crashes on a
+    /// callback for a task it has not registered yet).
+    var answersInline = false
 
     /// The timeout that applies to `request`: its own `timeoutInterval` when set to anything
     /// but the default 60 s, else the configuration's `timeoutIntervalForRequest`.

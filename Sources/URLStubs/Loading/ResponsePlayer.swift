@@ -95,10 +95,14 @@ final class ResponsePlayer: @unchecked Sendable {
     func start() {
         startTime = .now()
         if item.response.requestTime <= 0, !item.response.neverResponds {
-            // No wait asked for: one hop, then the whole answer in that step. (Answering inside
-            // startLoading itself can run before corelibs has registered the task: it then
-            // crashes in `behaviour(for:)`.)
-            environment.scheduler.async { [self] in sendHead() }
+            // No wait asked for: answer now, inside startLoading, as a hand-written protocol
+            // would; or after one hop when corelibs has not registered the task yet (a
+            // callback before that crashes it in `behaviour(for:)`).
+            if environment.answersInline {
+                sendHead()
+            } else {
+                environment.scheduler.async { [self] in sendHead() }
+            }
         } else {
             scheduleHead(from: startTime)
         }
