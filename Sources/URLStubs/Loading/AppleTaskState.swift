@@ -9,8 +9,7 @@ enum AppleTaskState {
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
             uploadBody: nil,
-            cookieStorage: HTTPCookieStorage.shared,
-            configurationTimeout: nil,
+            configuration: { nil },
             isDownloadTask: false,
             followsRedirectsNatively: true,
             delegateQueue: nil)

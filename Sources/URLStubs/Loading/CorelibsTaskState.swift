@@ -24,7 +24,7 @@ enum CorelibsTaskState {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
             return LoadingEnvironment(scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      cookieStorage: nil, configurationTimeout: nil, isDownloadTask: false,
+                                      configuration: { nil }, isDownloadTask: false,
                                       followsRedirectsNatively: false, delegateQueue: nil)
         }
         var problems: [String] = []
@@ -58,13 +58,11 @@ enum CorelibsTaskState {
             }
         }
         if !problems.isEmpty { recordProblems(problems) }
-        let configuration = session?.configuration
         var environment = LoadingEnvironment(
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
-            cookieStorage: configuration?.httpCookieStorage,
-            configurationTimeout: configuration?.timeoutIntervalForRequest,
+            configuration: { session?.configuration },
             isDownloadTask: task is URLSessionDownloadTask,
             followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)

@@ -17,10 +17,8 @@ struct LoadingEnvironment: @unchecked Sendable {
     let deliversChunks: Bool
     /// The body of an upload task, which the request does not carry on Linux.
     let uploadBody: Data?
-    /// The session's cookie store, when it can be known.
-    let cookieStorage: HTTPCookieStorage?
-    /// The session configuration's `timeoutIntervalForRequest`, when it can be known.
-    let configurationTimeout: TimeInterval?
+    /// The session's configuration, read only when needed (a copy is made on every read).
+    let configuration: @Sendable () -> URLSessionConfiguration?
     /// A download task (Linux cannot stub these).
     let isDownloadTask: Bool
     /// The platform follows redirects itself after `wasRedirectedTo` (Apple platforms).
@@ -36,7 +34,16 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// The timeout that applies to `request`: its own `timeoutInterval` when set to anything
     /// but the default 60 s, else the configuration's `timeoutIntervalForRequest`.
     func timeout(for request: URLRequest) -> TimeInterval {
-        if request.timeoutInterval != 60 || configurationTimeout == nil { return request.timeoutInterval }
-        return configurationTimeout!
+        if request.timeoutInterval != 60 { return request.timeoutInterval }
+        return configuration()?.timeoutIntervalForRequest ?? request.timeoutInterval
+    }
+
+    /// The session's cookie store, when it can be known.
+    var cookieStorage: HTTPCookieStorage? {
+        #if canImport(FoundationNetworking)
+        return configuration()?.httpCookieStorage
+        #else
+        return HTTPCookieStorage.shared
+        #endif
     }
 }

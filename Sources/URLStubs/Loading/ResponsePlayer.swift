@@ -55,7 +55,7 @@ final class ResponsePlayer: @unchecked Sendable {
 
     private var item: PlaybackItem
     private let environment: LoadingEnvironment
-    private let timeout: TimeInterval
+    private let timeoutProvider: () -> TimeInterval
     private weak var sink: (any PlaybackSink)?
     private let resolveRedirect: (URLRequest, PlaybackItem) -> RedirectResolution
     private let storeCookies: (URL, [String]) -> Void
@@ -66,6 +66,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private var redirectCount = 0
     private var passthrough: NetworkLoader.Handle?
     private var startTime = DispatchTime.now()
+    private var timeout: TimeInterval = .infinity
     private var timeoutArmed = false
     private var currentURL: URL
     private var reader: BodyReader?
@@ -75,13 +76,13 @@ final class ResponsePlayer: @unchecked Sendable {
     private var bytesPerSecond: Double?
     private var chunkSize = ResponsePlayer.maximumChunkSize
 
-    init(item: PlaybackItem, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
+    init(item: PlaybackItem, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
          storeCookies: @escaping (URL, [String]) -> Void,
          onEnd: @escaping (PlaybackOutcome) -> Void) {
         self.item = item
         self.environment = environment
-        self.timeout = timeout
+        self.timeoutProvider = timeout
         self.sink = sink
         self.resolveRedirect = resolveRedirect
         self.storeCookies = storeCookies
@@ -111,8 +112,10 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Starts the timeout clock the first time the player has to wait for a head (a request
     /// time, a stub that never answers, the real network), measured from `start()`.
     private func armTimeout() {
-        guard !timeoutArmed, timeout > 0, timeout.isFinite else { return }
+        guard !timeoutArmed else { return }
         timeoutArmed = true
+        timeout = timeoutProvider()
+        guard timeout > 0, timeout.isFinite else { return }
         // Weak: a finished request must not stay alive (with its registry) until its timeout.
         environment.scheduler.at(startTime + timeout) { [weak self] in self?.timeoutElapsed() }
     }

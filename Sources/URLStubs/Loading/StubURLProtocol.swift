@@ -81,7 +81,7 @@ open class StubURLProtocol: URLProtocol {
             return
         }
         let player = ResponsePlayer(
-            item: item, environment: environment, timeout: environment.timeout(for: request), sink: self,
+            item: item, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
             resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
             storeCookies: { [weak self] url, lines in
                 guard let self else { return }

@@ -25,7 +25,7 @@ public func isScheme(_ scheme: String) -> RequestMatcher {
 public func isHost(_ host: String) -> RequestMatcher {
     let expected = host.lowercased()
     return RequestMatcher(description: "host is \"\(expected)\"", keys: MatchKeys(host: expected)) { request in
-        let actual = request.url?.host?.lowercased()
+        let actual = request.url.flatMap(hostOf)
         return actual == expected ? .matched : .failed("expected host \"\(expected)\", got \(quoted(actual))")
     }
 }
@@ -39,7 +39,7 @@ public func isHost(_ host: String) -> RequestMatcher {
 public func isPath(_ path: String) -> RequestMatcher {
     guard URLPattern.isPattern(path) else {
         return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path)) { request in
-            let actual = request.url.map(pathOf)
+            let actual = request.urlPath
             return actual == path ? .matched : .failed("expected path \"\(path)\", got \(quoted(actual))")
         }
     }
@@ -55,7 +55,7 @@ public func pathPattern(_ pattern: String) -> RequestMatcher {
         return .invalid("path matches \"\(pattern)\"", problem: "\(error)")
     }
     return RequestMatcher(description: "path matches \"\(pattern)\"") { request in
-        let actual = request.url.map(pathOf) ?? ""
+        let actual = request.urlPath ?? ""
         guard let captures = parsed.match(actual) else {
             return .failed("expected path matching \"\(pattern)\", got \"\(actual)\"")
         }
@@ -66,7 +66,7 @@ public func pathPattern(_ pattern: String) -> RequestMatcher {
 /// Accepts requests whose path starts with `prefix`.
 public func pathStartsWith(_ prefix: String) -> RequestMatcher {
     RequestMatcher("path starts with \"\(prefix)\"") { request in
-        let actual = request.url.map(pathOf) ?? ""
+        let actual = request.urlPath ?? ""
         return actual.hasPrefix(prefix) ? nil : "expected path starting with \"\(prefix)\", got \"\(actual)\""
     }
 }
@@ -74,7 +74,7 @@ public func pathStartsWith(_ prefix: String) -> RequestMatcher {
 /// Accepts requests whose path ends with `suffix`.
 public func pathEndsWith(_ suffix: String) -> RequestMatcher {
     RequestMatcher("path ends with \"\(suffix)\"") { request in
-        let actual = request.url.map(pathOf) ?? ""
+        let actual = request.urlPath ?? ""
         return actual.hasSuffix(suffix) ? nil : "expected path ending with \"\(suffix)\", got \"\(actual)\""
     }
 }
@@ -84,7 +84,7 @@ public func pathEndsWith(_ suffix: String) -> RequestMatcher {
 /// An invalid expression does not crash and does not silently never match: the stub reports
 /// it, with the expression and the reason, to every request that reaches it.
 public func pathMatches(_ pattern: String) -> RequestMatcher {
-    regexMatcher(pattern, subject: "path") { $0.url.map(pathOf) }
+    regexMatcher(pattern, subject: "path") { $0.urlPath }
 }
 
 /// Accepts requests whose absolute URL matches the regular expression `pattern`.
@@ -228,7 +228,21 @@ public func hasFormBody(_ fields: [String: String?]) -> RequestMatcher {
 // MARK: - Helpers
 
 /// The percent-decoded path, "/" for an empty one, as every path matcher compares it.
+/// The lower-cased host, without Foundation's slow path when the host has no escape.
+func hostOf(_ url: URL) -> String? {
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), let raw = url.host(percentEncoded: true),
+       !StubTable.containsPercent(raw) {
+        return raw.lowercased()
+    }
+    return url.host?.lowercased()
+}
+
 func pathOf(_ url: URL) -> String {
+    if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), url.baseURL == nil {
+        // Without a percent escape the raw path is the decoded one: no URLComponents needed.
+        let raw = url.path(percentEncoded: true)
+        if !StubTable.containsPercent(raw) { return raw.isEmpty ? "/" : raw }
+    }
     let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? url.path
     return path.isEmpty ? "/" : path
 }

@@ -29,6 +29,8 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// `false` only while deciding whether to claim a request whose body is not visible yet
     /// (upload tasks on Linux): body matchers then answer "maybe" instead of "no".
     let isBodyKnown: Bool
+    /// The percent-decoded path, computed once: every path matcher reads it.
+    let urlPath: String?
 
     /// Creates a request value, for unit-testing a matcher without a session.
     public init(_ urlRequest: URLRequest, body: Data? = nil, pathParameters: [String: String] = [:]) {
@@ -40,6 +42,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         self.body = body
         self.pathParameters = pathParameters
         self.isBodyKnown = isBodyKnown
+        self.urlPath = urlRequest.url.map(pathOf)
     }
 
     /// Any `URLRequest` property: `request.url`, `request.httpMethod`, `request.allHTTPHeaderFields`.

@@ -52,7 +52,8 @@ public final class StubRegistry: @unchecked Sendable {
     private var policy: UnmatchedRequestPolicy
     private var hooks = Hooks()
     private var journalEntries: [JournalEntry] = []
-    private var journalLimit = 10_000
+    private var journalStart = 0
+    private let journalLimit = 10_000
     private var sharedCookies = false
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private let slotIndex: Int?
@@ -287,18 +288,24 @@ public final class StubRegistry: @unchecked Sendable {
     /// Every request this registry saw, matched or not, oldest first (the newest 10,000).
     public var journal: [JournalEntry] {
         lock.lock(); defer { lock.unlock() }
-        return journalEntries
+        guard journalStart > 0 else { return journalEntries }
+        return Array(journalEntries[journalStart...]) + journalEntries[..<journalStart]
     }
 
     /// Empties the journal.
     public func resetJournal() {
-        lock.lock(); journalEntries.removeAll(); lock.unlock()
+        lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
 
     func record(_ entry: JournalEntry) {
         lock.lock(); defer { lock.unlock() }
-        journalEntries.append(entry)
-        if journalEntries.count > journalLimit { journalEntries.removeFirst(journalEntries.count - journalLimit) }
+        // A ring once full: dropping the oldest must not move 10,000 entries per request.
+        if journalEntries.count < journalLimit {
+            journalEntries.append(entry)
+        } else {
+            journalEntries[journalStart] = entry
+            journalStart = (journalStart + 1) % journalLimit
+        }
     }
 
     // MARK: Sessions
@@ -324,10 +331,16 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     /// A session answered by this registry: an ephemeral configuration (its own cookie
-    /// store, no disk cache) with the registry installed.
-    public func makeSession(configuration: URLSessionConfiguration = .ephemeral,
+    /// store) without a URL cache, with the registry installed. Stubbed responses are never
+    /// cached, and corelibs' cache lookup costs a queue round trip per request (about 40 µs).
+    public func makeSession(configuration: URLSessionConfiguration? = nil,
                             delegate: (any URLSessionDelegate)? = nil,
                             delegateQueue: OperationQueue? = nil) -> URLSession {
+        let configuration = configuration ?? {
+            let ephemeral = URLSessionConfiguration.ephemeral
+            ephemeral.urlCache = nil
+            return ephemeral
+        }()
         install(into: configuration)
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }

@@ -97,15 +97,9 @@ struct StubTable: Sendable {
         }
     }
 
-    /// The request path as ``pathOf(_:)`` computes it (percent-decoded, "/" when empty),
-    /// without building `URLComponents` when the URL has no base and no percent escape in
-    /// its path: then the raw path is the decoded one (about 10 times faster).
+    /// The request path as ``pathOf(_:)`` computes it (percent-decoded, "/" when empty).
     static func indexPath(of url: URL) -> String {
-        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), url.baseURL == nil {
-            let raw = url.path(percentEncoded: true)
-            if !containsPercent(raw) { return raw.isEmpty ? "/" : raw }
-        }
-        return pathOf(url)
+        pathOf(url)
     }
 
     /// Whether `text` holds a "%", scanning its contiguous UTF-8 (a generic `utf8.contains`

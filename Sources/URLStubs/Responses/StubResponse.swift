@@ -101,7 +101,7 @@ public struct StubResponse: Sendable {
 
     private static func addingJSONContentType(to headers: [String: String]) -> [String: String] {
         var headers = headers
-        if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
             headers["Content-Type"] = "application/json"
         }
         return headers
@@ -152,12 +152,12 @@ public struct StubResponse: Sendable {
     /// Every `Set-Cookie` line this response sends.
     var cookieLines: [String] {
         if !setCookieHeaders.isEmpty { return setCookieHeaders }
-        return headers.first { $0.key.caseInsensitiveCompare("Set-Cookie") == .orderedSame }.map { [$0.value] } ?? []
+        return headers.first { $0.key.equalsIgnoringASCIICase("Set-Cookie") }.map { [$0.value] } ?? []
     }
 
     /// A header value, looked up case-insensitively.
     public func value(forHeader name: String) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
@@ -186,12 +186,27 @@ public struct StubResponse: Sendable {
     func headerFields(bodyLength: Int?) -> [String: String] {
         var fields = headers
         if !setCookieHeaders.isEmpty {
-            fields = fields.filter { $0.key.caseInsensitiveCompare("Set-Cookie") != .orderedSame }
+            fields = fields.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
             fields["Set-Cookie"] = setCookieHeaders.joined(separator: ", ")
         }
         if let bodyLength, value(forHeader: "Content-Length") == nil, value(forHeader: "Transfer-Encoding") == nil {
             fields["Content-Length"] = String(bodyLength)
         }
         return fields
+    }
+}
+
+extension String {
+    /// Header-name equality: ASCII letters compared without case, no Foundation bridging
+    /// (this runs for every header of every response).
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        let left = utf8, right = other.utf8
+        guard left.count == right.count else { return false }
+        for (a, b) in zip(left, right) where a != b {
+            let foldedA = (a >= 65 && a <= 90) ? a + 32 : a
+            let foldedB = (b >= 65 && b <= 90) ? b + 32 : b
+            if foldedA != foldedB { return false }
+        }
+        return true
     }
 }
