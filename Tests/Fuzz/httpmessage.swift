@@ -1,0 +1,16 @@
+// Fuzz target: the HTTP message (.response) parser. Any bytes are a file.
+import Foundation
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHTTPMessage(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: bytes, count: count)
+    do {
+        let response = try StubResponse(httpMessage: data, source: "fuzz.response")
+        precondition((100...599).contains(response.statusCode), "a parsed status is always valid")
+    } catch let error as HTTPMessageError {
+        precondition(error.line >= 1 && !error.expected.isEmpty, "an error says where and what")
+    } catch {
+        preconditionFailure("unexpected error type \(error)")
+    }
+    return 0
+}
