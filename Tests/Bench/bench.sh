@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark, and the profile that goes with it.
 #
-#   scripts/bench.sh [options]          release build, then urlstubs-bench (--json, --quick, …)
-#   scripts/bench.sh profile [mode]     callgrind instruction counts per request for one loop
+#   Tests/Bench/bench.sh [options]          release build, then urlstubs-bench (--json, --quick, …)
+#   Tests/Bench/bench.sh profile [mode]     callgrind instruction counts per request for one loop
 #                                       (mode: stubbed (default), baseline, stubbed10k)
 #
 # The profile runs the loop twice (200 and 1,200 requests after the same warm-up) and
@@ -10,7 +10,7 @@
 # requests. Needs valgrind. The callgrind files stay in .build/callgrind/ for
 # callgrind_annotate (pipe through `swift demangle --simplified`).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 swift build -c release --product urlstubs-bench >&2
 bench=".build/release/urlstubs-bench"
