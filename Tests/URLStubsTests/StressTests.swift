@@ -10,8 +10,19 @@ struct StressTests {
     final class Tally: @unchecked Sendable {
         private let lock = NSLock()
         var ok = 0, cancelled = 0, corrupted = 0, otherErrors: [String] = [], callbacks: [Int: Int] = [:]
-        func record(_ index: Int, _ update: (Tally) -> Void) {
-            lock.lock(); callbacks[index, default: 0] += 1; update(self); lock.unlock()
+        /// Classifies one task's outcome: cancelled, failed, intact or corrupted.
+        func record(_ index: Int, data: Data?, error: (any Error)?, expected: Data) {
+            lock.lock(); defer { lock.unlock() }
+            callbacks[index, default: 0] += 1
+            if let error = error as? URLError, error.code == .cancelled {
+                cancelled += 1
+            } else if let error {
+                otherErrors.append("\(error)")
+            } else if data == expected {
+                ok += 1
+            } else {
+                corrupted += 1
+            }
         }
         func read<T>(_ body: (Tally) -> T) -> T { lock.lock(); defer { lock.unlock() }; return body(self) }
     }
@@ -49,17 +60,7 @@ struct StressTests {
                     let session = sessions[index % sessions.count]
                     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                         let task = session.dataTask(with: URL(string: "https://stress.test/body/\(bodyIndex)")!) { data, _, error in
-                            tally.record(index) { tally in
-                                if let error = error as? URLError, error.code == .cancelled {
-                                    tally.cancelled += 1
-                                } else if let error {
-                                    tally.otherErrors.append("\(error)")
-                                } else if data == bodies[bodyIndex] {
-                                    tally.ok += 1
-                                } else {
-                                    tally.corrupted += 1
-                                }
-                            }
+                            tally.record(index, data: data, error: error, expected: bodies[bodyIndex])
                             continuation.resume()
                         }
                         task.resume()
@@ -170,17 +171,7 @@ extension StressTests {
         request.timeoutInterval = 30
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let finish: @Sendable (Data?, (any Error)?) -> Void = { data, error in
-                tally.record(index) { tally in
-                    if let error = error as? URLError, error.code == .cancelled {
-                        tally.cancelled += 1
-                    } else if let error {
-                        tally.otherErrors.append("\(error)")
-                    } else if data == bodies[bodyIndex] {
-                        tally.ok += 1
-                    } else {
-                        tally.corrupted += 1
-                    }
-                }
+                tally.record(index, data: data, error: error, expected: bodies[bodyIndex])
                 continuation.resume()
             }
             let task: URLSessionDataTask

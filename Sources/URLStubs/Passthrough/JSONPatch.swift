@@ -30,14 +30,17 @@ extension JSONValue {
     /// else (arrays included) replaces.
     public func mergePatched(with patch: JSONValue) -> JSONValue {
         guard case .object(let changes) = patch else { return patch }
+        return patchingMembers(with: changes) { $0.mergePatched(with: $1) }
+    }
+
+    /// Applies an object patch member by member: `null` deletes, anything else goes through
+    /// `apply` (the two patch flavours differ only in how they recurse).
+    private func patchingMembers(with changes: [String: JSONValue],
+                                 _ apply: (JSONValue, JSONValue) -> JSONValue) -> JSONValue {
         var members: [String: JSONValue] = [:]
         if case .object(let existing) = self { members = existing }
         for (key, change) in changes {
-            if change == .null {
-                members[key] = nil
-            } else {
-                members[key] = (members[key] ?? .null).mergePatched(with: change)
-            }
+            members[key] = change == .null ? nil : apply(members[key] ?? .null, change)
         }
         return .object(members)
     }
@@ -48,15 +51,7 @@ extension JSONValue {
     public func templatePatched(with patch: JSONValue) -> JSONValue {
         switch (self, patch) {
         case (.object, .object(let changes)):
-            guard case .object(var members) = self else { return patch }
-            for (key, change) in changes {
-                if change == .null {
-                    members[key] = nil
-                } else {
-                    members[key] = (members[key] ?? .null).templatePatched(with: change)
-                }
-            }
-            return .object(members)
+            return patchingMembers(with: changes) { $0.templatePatched(with: $1) }
         case (.array(let elements), .array(let patches)) where patches.count == 1:
             if case .object = patches[0] {
                 return .array(elements.map { $0.templatePatched(with: patches[0]) })
