@@ -68,6 +68,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private var startTime = DispatchTime.now()
     private var timeout: TimeInterval = .infinity
     private var timeoutArmed = false
+    private var checkedLiveThisStep = false
     private var currentURL: URL
     private var reader: BodyReader?
     private var bodyStart = DispatchTime.now()
@@ -102,7 +103,7 @@ final class ResponsePlayer: @unchecked Sendable {
             if environment.answersInline {
                 sendHead()
             } else {
-                environment.scheduler.async { [self] in sendHead() }
+                environment.scheduler.async { [self] in newStep(); sendHead() }
             }
         } else {
             scheduleHead(from: startTime)
@@ -117,8 +118,11 @@ final class ResponsePlayer: @unchecked Sendable {
         timeout = timeoutProvider()
         guard timeout > 0, timeout.isFinite else { return }
         // Weak: a finished request must not stay alive (with its registry) until its timeout.
-        environment.scheduler.at(startTime + timeout) { [weak self] in self?.timeoutElapsed() }
+        environment.scheduler.at(startTime + timeout) { [weak self] in self?.newStep(); self?.timeoutElapsed() }
     }
+
+    /// Marks the start of a step run from the scheduler (see ``liveSink``).
+    private func newStep() { checkedLiveThisStep = false }
 
     /// Runs `step` at `due`: right away when that moment has passed (we are on the delivery
     /// context already), else from the scheduler.
@@ -126,7 +130,7 @@ final class ResponsePlayer: @unchecked Sendable {
         if due <= .now() {
             step()
         } else {
-            environment.scheduler.at(due, step)
+            environment.scheduler.at(due) { [self] in newStep(); step() }
         }
     }
 
@@ -141,6 +145,10 @@ final class ResponsePlayer: @unchecked Sendable {
     /// leaves the last word to the cancellation).
     private var liveSink: (any PlaybackSink)? {
         guard let sink, !ended else { return nil }
+        // A cancel can only land between steps (both run on the delivery context), so one
+        // check per step is enough; asking corelibs costs a queue `sync` each time.
+        if checkedLiveThisStep { return sink }
+        checkedLiveThisStep = true
         if sink.isBeingCancelled {
             end(.cancelled(headSent ? item.response : nil))
             return nil
@@ -177,7 +185,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private func scheduleHead(from start: DispatchTime) {
         armTimeout()
         let wait = item.response.requestTime
-        environment.scheduler.at(start + max(0, wait)) { [self] in sendHead() }
+        environment.scheduler.at(start + max(0, wait)) { [self] in newStep(); sendHead() }
     }
 
     private func sendHead() {
@@ -191,9 +199,8 @@ final class ResponsePlayer: @unchecked Sendable {
             fail(error)
             return
         }
-        let stubName = item.descriptor.description
         do {
-            try response.validate(stubName: stubName)
+            try response.validate(stubName: item.descriptor.description)
         } catch {
             fail(error)
             return
@@ -222,7 +229,7 @@ final class ResponsePlayer: @unchecked Sendable {
                                          httpVersion: response.httpVersion,
                                          headerFields: response.headerFields(bodyLength: length)) else {
             reader.close()
-            fail(StubError.invalidStatusCode(response.statusCode, stub: stubName))
+            fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
             return
         }
         storeCookies(currentURL, item.response.cookieLines)
@@ -258,6 +265,7 @@ final class ResponsePlayer: @unchecked Sendable {
             // The consumer keeps only the last didLoad: read it all, deliver it once, when
             // the last paced byte would have arrived.
             reader.readAll(limit: byteLimit, on: environment.scheduler) { [self] chunk in
+                newStep()
                 guard !ended else { return }
                 switch chunk {
                 case .data(let whole):
@@ -282,11 +290,12 @@ final class ResponsePlayer: @unchecked Sendable {
         guard !ended, let reader else { return }
         let wanted = byteLimit.map { min(chunkSize, $0 - bytesSent) } ?? chunkSize
         reader.read(upTo: wanted, on: environment.scheduler) { [self] chunk in
+            newStep()
             guard !ended else { return }
             switch chunk {
             case .data(let data):
                 let due = bytesPerSecond.map { bodyStart + Double(bytesSent + data.count) / $0 } ?? bodyStart
-                environment.scheduler.at(due) { [self] in deliver(data) }
+                environment.scheduler.at(due) { [self] in newStep(); deliver(data) }
             case .end:
                 finishBody()
             case .failure(let reason):
@@ -304,7 +313,7 @@ final class ResponsePlayer: @unchecked Sendable {
             // Let the delegate take this chunk before reading the next one, so a fast stream
             // to a slow delegate does not pile up in memory.
             let scheduler = environment.scheduler
-            queue.addOperation { scheduler.async { [self] in readNextChunk() } }
+            queue.addOperation { scheduler.async { [self] in newStep(); readNextChunk() } }
         } else {
             readNextChunk()
         }
@@ -334,7 +343,7 @@ final class ResponsePlayer: @unchecked Sendable {
         armTimeout()
         let scheduler = environment.scheduler
         passthrough = NetworkLoader.start(item.request.requestWithBody) { [self] result in
-            scheduler.async { [self] in passthroughLoaded(result, spec) }
+            scheduler.async { [self] in newStep(); passthroughLoaded(result, spec) }
         }
     }
 
