@@ -22,24 +22,39 @@ public struct HARError: Error, Sendable, Equatable, CustomStringConvertible, Loc
 public struct HAREntry: Sendable, Equatable {
     /// A header as HAR lists it (order and repeats preserved).
     public struct Header: Sendable, Equatable {
+        /// The header name, as recorded.
         public var name: String
+        /// The header value.
         public var value: String
+        /// A header.
         public init(name: String, value: String) { self.name = name; self.value = value }
     }
 
+    /// When the request started.
     public var startedDateTime: Date
     /// Total time in milliseconds.
     public var time: Double
+    /// The HTTP method, upper-cased.
     public var method: String
+    /// The request URL, query included.
     public var url: URL
+    /// Request headers in recorded order.
     public var requestHeaders: [Header]
+    /// The request body (`postData`), decoded.
     public var requestBody: Data?
+    /// The request body's MIME type.
     public var requestMimeType: String?
+    /// The response status code.
     public var status: Int
+    /// The response reason phrase.
     public var statusText: String
+    /// The response HTTP version.
     public var httpVersion: String
+    /// Response headers in recorded order.
     public var responseHeaders: [Header]
+    /// The response body, decoded (`content.text`, base64 or not).
     public var responseBody: Data
+    /// The response's `content.mimeType`.
     public var responseMimeType: String
 
     /// An entry from its parts.

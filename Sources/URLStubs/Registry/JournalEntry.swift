@@ -20,6 +20,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }
 
+    /// `GET https://api.test/users -> 200 from "users" (File.swift:12)`.
     public var description: String {
         let outcome: String
         if let stub {
