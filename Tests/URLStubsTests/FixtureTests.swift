@@ -178,6 +178,14 @@ struct HARTests {
         }
     }
 
+    @Test func hugeStatusNumbersAreErrorsNotCrashes() {
+        // Found by the HAR fuzzer: Int(_:) trapped on a status that overflows to infinity.
+        for status in ["1e999", "-1e999", "1e300", "99.5"] {
+            let json = #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.test/"},"response":{"status":\#(status),"content":{}}}]}}"#
+            #expect(throws: HARError.self) { try HAR.read(Data(json.utf8)) }
+        }
+    }
+
     @Test func writeReadReplayRoundTripIsIdentical() async throws {
         let binary = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 * 13) })
         let entries = [

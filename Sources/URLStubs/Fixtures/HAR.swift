@@ -232,8 +232,12 @@ public enum HAR {
                !responseHeaders.contains(where: { $0.name.lowercased() == "location" }) {
                 responseHeaders.append(.init(name: "Location", value: redirect))
             }
-            let status = Int(try number(response["status"], at: "\(path).response.status"))
-            guard (100...599).contains(status) else { throw fail("\(path).response.status", "a status code from 100 to 599, got \(status)") }
+            let rawStatus = try number(response["status"], at: "\(path).response.status")
+            // Range-check the Double first: Int(_:) traps on infinity, NaN and huge values.
+            guard rawStatus >= 100, rawStatus < 600 else {
+                throw fail("\(path).response.status", "a status code from 100 to 599, got \(rawStatus)")
+            }
+            let status = Int(rawStatus)
             let started = optional("startedDateTime", of: entry).flatMap { value -> Date? in
                 if case .string(let text) = value { return HAR.parseDate(text) }
                 return nil

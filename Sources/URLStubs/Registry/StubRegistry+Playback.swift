@@ -14,7 +14,7 @@ extension StubRegistry {
                 let response = try descriptor.responder(matched, activation)
                 currentHooks.activation?(matched, descriptor, response)
                 record(JournalEntry(request: matched, stub: descriptor,
-                                    statusCode: response.error == nil ? response.statusCode : nil,
+                                    statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
                                     errorDescription: response.error.map(describeError), date: Date()))
                 return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response))
             } catch {

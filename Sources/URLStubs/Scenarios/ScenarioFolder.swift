@@ -131,7 +131,7 @@ extension Scenario {
                     problems.append("scenario.json: files[\"\(path)\"] has unknown key \"\(key)\" (expected status, headers, delay)")
                 }
                 if let status = fields["status"] {
-                    if case .number(let code) = status, (100...599).contains(Int(code)) { override.status = Int(code) } else {
+                    if case .number(let code) = status, code >= 100, code < 600 { override.status = Int(code) } else {
                         problems.append("scenario.json: files[\"\(path)\"].status must be a status code from 100 to 599")
                     }
                 }
@@ -183,11 +183,14 @@ extension Scenario {
                 problems.append("scenario.json: profile.failures must be an array")
             }
         }
+        if let seed = number("seed"), UInt64(exactly: seed.rounded(.down)) == nil {
+            problems.append("scenario.json: profile.seed must be a whole number below 2^64")
+        }
         if let rate = number("failureRate"), rate > 1 { problems.append("scenario.json: profile.failureRate must be between 0 and 1") }
         return NetworkProfile(downloadSpeed: number("downloadSpeed").map { .kilobytesPerSecond($0) },
                               latency: number("latency") ?? 0, jitter: number("jitter") ?? 0,
                               failureRate: number("failureRate") ?? 0, failures: failures,
-                              seed: UInt64(number("seed") ?? 0))
+                              seed: UInt64(exactly: (number("seed") ?? 0).rounded(.down)) ?? 0)
     }
 
     // MARK: Files
