@@ -118,7 +118,7 @@ let (imageData, imageChunks, imageError) = await progress.load(URLRequest(url: U
                                                                in: progressSession)
 let downloadTime = Date().timeIntervalSince(downloadStart)
 check(imageError == nil && imageData == image, "all 600,000 bytes arrived in order, in \(imageChunks) chunks")
-check(downloadTime > 1.2 && downloadTime < 6, String(format: "it took %.2f s (3G pace: 1.5 s)", downloadTime))
+check(downloadTime > 1.2 && downloadTime < 20, String(format: "it took %.2f s (3G pace: 1.5 s)", downloadTime))
 
 title("3. A redirect")
 do {
