@@ -8,24 +8,31 @@ import FoundationNetworking
 #endif
 import URLStubs
 
+/// Prints and flushes at once: stdout to a pipe is fully buffered, and a sanitizer's exit
+/// (LeakSanitizer ends the process with _exit) would drop whatever is still buffered.
+func say(_ text: String) {
+    print(text)
+    fflush(nil)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
-    print("usage: urlstubs-scenario-probe <scenarios folder> <url> [-URLStubsScenario names]")
+    say("usage: urlstubs-scenario-probe <scenarios folder> <url> [-URLStubsScenario names]")
     exit(64)
 }
 do {
     let scenarios = try Scenario.folders(in: URL(fileURLWithPath: arguments[1]))
     let active = try ScenarioLauncher.activate(available: scenarios)
-    print("scenarios: \(active.map(\.name).joined(separator: ","))")
+    say("scenarios: \(active.map(\.name).joined(separator: ","))")
 } catch {
-    print("error: \(error)")
+    say("error: \(error)")
     exit(2)
 }
 do {
     let (data, response) = try await URLSession.shared.data(from: url)
-    print("status: \((response as? HTTPURLResponse)?.statusCode ?? 0)")
-    print("body: \(String(decoding: data, as: UTF8.self))")
+    say("status: \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+    say("body: \(String(decoding: data, as: UTF8.self))")
 } catch {
-    print("failed: \(error.localizedDescription)")
+    say("failed: \(error.localizedDescription)")
     exit(1)
 }
