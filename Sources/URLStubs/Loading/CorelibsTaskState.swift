@@ -41,12 +41,17 @@ enum CorelibsTaskState {
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
         // chunks. The behaviour is read anyway: its presence says the task is registered.
         var deliversChunks = false
-        let taskBehaviour: Any? = session.map { Self.behaviour(of: task, in: $0) } ?? nil
-        if session != nil, task.delegate != nil {
-            if let taskBehaviour {
-                deliversChunks = isCallDelegate(taskBehaviour)
+        var isRegistered = false
+        if let session {
+            if task.delegate != nil {
+                if let taskBehaviour = behaviour(of: task, in: session) {
+                    isRegistered = true
+                    deliversChunks = isCallDelegate(taskBehaviour)
+                } else {
+                    problems.append("URLSession.taskRegistry.behaviours")
+                }
             } else {
-                problems.append("URLSession.taskRegistry.behaviours")
+                isRegistered = hasBehaviour(task, in: session)
             }
         }
         var uploadBody: Data?
@@ -66,7 +71,7 @@ enum CorelibsTaskState {
             isDownloadTask: task is URLSessionDownloadTask,
             followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
-        environment.answersInline = taskBehaviour != nil && !(scheduler is InlineScheduler)
+        environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
         return environment
     }
 
@@ -74,9 +79,28 @@ enum CorelibsTaskState {
     private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
         guard let registryField = SessionLayout.of(session).taskRegistry,
               let registry = registryField.loadObject(from: session),
-              let behavioursField = RegistryLayout.of(registry).behaviours,
-              let behaviours = behavioursField.loadAny(from: registry) as? any IntKeyedDictionary else { return nil }
-        return behaviours.boxedValue(forKey: task.taskIdentifier)
+              let behaviours = RegistryLayout.of(registry).behaviours else { return nil }
+        return behaviours.dictionaryType.boxedValue(in: registry, atOffset: behaviours.field.offset, forKey: task.taskIdentifier)
+    }
+
+    /// Whether the session has registered the task yet (without boxing its behaviour).
+    private static func hasBehaviour(_ task: URLSessionTask, in session: URLSession) -> Bool {
+        guard let registryField = SessionLayout.of(session).taskRegistry,
+              let registry = registryField.loadObject(from: session),
+              let behaviours = RegistryLayout.of(registry).behaviours else { return false }
+        return behaviours.dictionaryType.containsKey(task.taskIdentifier, in: registry, atOffset: behaviours.field.offset)
+    }
+
+    /// `task.state == .canceling`. Call on the task's work queue (inside `startLoading`, or a
+    /// step of its ``DeliveryScheduler``): corelibs changes the state only there (`resume`,
+    /// `cancel`) until the task completes, after which nothing asks. So the stored field is
+    /// read directly, saving the public getter's hop through a private queue; when the field
+    /// cannot be found, the getter is used.
+    static func isCanceling(_ task: URLSessionTask) -> Bool {
+        if let state = TaskLayout.of(task).state?.load(URLSessionTask.State.self, from: task) {
+            return state == .canceling
+        }
+        return task.state == .canceling
     }
 
     /// Only `.callDelegate` forwards every didLoad; the completion kinds keep the last. It is
@@ -232,10 +256,13 @@ struct TaskLayout {
     let workQueue: StoredField?
     let session: StoredField?
     let knownBody: StoredField?
+    /// `_state`, behind the public `state`.
+    let state: StoredField?
 
     private static let cache = LayoutCache { task -> TaskLayout in
-        let fields = StoredField.find(["workQueue", "session", "knownBody"], references: ["workQueue", "session"], in: task)
-        return TaskLayout(workQueue: fields["workQueue"], session: fields["session"], knownBody: fields["knownBody"])
+        let fields = StoredField.find(["workQueue", "session", "knownBody", "_state"], references: ["workQueue", "session"], in: task)
+        return TaskLayout(workQueue: fields["workQueue"], session: fields["session"], knownBody: fields["knownBody"],
+                          state: fields["_state"])
     }
 
     static func of(_ task: URLSessionTask) -> TaskLayout { cache.layout(of: task) }
@@ -252,12 +279,21 @@ struct SessionLayout {
     static func of(_ session: URLSession) -> SessionLayout { cache.layout(of: session) }
 }
 
-/// `URLSession._TaskRegistry`'s `behaviours`.
+/// `URLSession._TaskRegistry`'s `behaviours`, a dictionary keyed by task identifier.
 struct RegistryLayout {
-    let behaviours: StoredField?
+    struct Behaviours {
+        let field: StoredField
+        /// The dictionary's type, whose value type is private to corelibs; found once, so a
+        /// request costs no dynamic cast.
+        let dictionaryType: any IntKeyedDictionary.Type
+    }
+
+    let behaviours: Behaviours?
 
     private static let cache = LayoutCache { registry in
-        RegistryLayout(behaviours: StoredField.find(["behaviours"], references: [], in: registry)["behaviours"])
+        guard let field = StoredField.find(["behaviours"], references: [], in: registry)["behaviours"],
+              let dictionaryType = field.type as? any IntKeyedDictionary.Type else { return RegistryLayout(behaviours: nil) }
+        return RegistryLayout(behaviours: Behaviours(field: field, dictionaryType: dictionaryType))
     }
 
     static func of(_ registry: AnyObject) -> RegistryLayout { cache.layout(of: registry) }
@@ -265,11 +301,26 @@ struct RegistryLayout {
 
 /// A dictionary keyed by `Int`, whatever its (possibly private) value type.
 protocol IntKeyedDictionary {
-    func boxedValue(forKey key: Int) -> Any?
+    /// The value for `key` in the dictionary stored at `offset` in `object`, boxed.
+    static func boxedValue(in object: AnyObject, atOffset offset: Int, forKey key: Int) -> Any?
+    /// Whether the dictionary stored at `offset` in `object` has `key`.
+    static func containsKey(_ key: Int, in object: AnyObject, atOffset offset: Int) -> Bool
 }
 
 extension Dictionary: IntKeyedDictionary where Key == Int {
-    func boxedValue(forKey key: Int) -> Any? { self[key] }
+    static func boxedValue(in object: AnyObject, atOffset offset: Int, forKey key: Int) -> Any? {
+        withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                .load(fromByteOffset: offset, as: Self.self)[key].map { $0 as Any }
+        }
+    }
+
+    static func containsKey(_ key: Int, in object: AnyObject, atOffset offset: Int) -> Bool {
+        withExtendedLifetime(object) {
+            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                .load(fromByteOffset: offset, as: Self.self).index(forKey: key) != nil
+        }
+    }
 }
 
 /// The fallback when the work queue cannot be found: everything runs at once, inside

@@ -80,6 +80,7 @@ open class StubURLProtocol: URLProtocol {
             failSoon(error.error, environment: environment)
             return
         }
+        if environment.answersInline, answerAtOnce(item, registry: registry, environment: environment) { return }
         let player = ResponsePlayer(
             item: item, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
             resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
@@ -97,6 +98,36 @@ open class StubURLProtocol: URLProtocol {
         player?.cancel()
     }
 
+    /// Answers the commonest stub there is (bytes in memory, no wait, no error, no redirect)
+    /// inside `startLoading` without a ``ResponsePlayer``: the same callbacks in the same order,
+    /// at about a third of the cost. Returns `false`, having done nothing, for anything else.
+    private func answerAtOnce(_ item: PlaybackItem, registry: StubRegistry, environment: LoadingEnvironment) -> Bool {
+        let response = item.response
+        guard response.playsAtOnce, let body = response.body.data,
+              // A delegate gets a large body in chunks, paced by its own queue.
+              !environment.deliversChunks || body.count <= ResponsePlayer.maximumChunkSize,
+              let url = request.url,
+              // An invalid response is left to the player, which reports it.
+              (try? response.validate(stubName: "")) != nil,
+              let head = HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: response.httpVersion,
+                                         headerFields: response.headerFields(bodyLength: body.count)) else { return false }
+        let cookies = response.cookieLines
+        if !cookies.isEmpty {
+            registry.storeCookies(cookies, for: url, request: request, storage: environment.cookieStorage)
+        }
+        if isBeingCancelled {
+            registry.playbackEnded(item: item, outcome: .cancelled(nil))
+            return true
+        }
+        client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
+        if !body.isEmpty, item.request.method != "HEAD" {
+            client?.urlProtocol(self, didLoad: body)
+        }
+        registry.playbackEnded(item: item, outcome: .finished(response))
+        client?.urlProtocolDidFinishLoading(self)
+        return true
+    }
+
     /// Fails from the delivery context rather than from inside `startLoading`, the way every
     /// other callback is made.
     private func failSoon(_ error: any Error, environment: LoadingEnvironment) {
@@ -112,7 +143,8 @@ open class StubURLProtocol: URLProtocol {
 extension StubURLProtocol: PlaybackSink {
     var isBeingCancelled: Bool {
         #if canImport(FoundationNetworking)
-        return task?.state == .canceling
+        guard let task else { return false }
+        return CorelibsTaskState.isCanceling(task)
         #else
         return false
         #endif

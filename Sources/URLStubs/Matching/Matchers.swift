@@ -25,7 +25,7 @@ public func isScheme(_ scheme: String) -> RequestMatcher {
 public func isHost(_ host: String) -> RequestMatcher {
     let expected = host.lowercased()
     return RequestMatcher(description: "host is \"\(expected)\"", keys: MatchKeys(host: expected)) { request in
-        let actual = request.url.flatMap(hostOf)
+        let actual = request.urlHost
         return actual == expected ? .matched : .failed("expected host \"\(expected)\", got \(quoted(actual))")
     }
 }

@@ -31,6 +31,8 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     let isBodyKnown: Bool
     /// The percent-decoded path, computed once: every path matcher reads it.
     let urlPath: String?
+    /// The lowercased host, computed once: the host index and every host matcher read it.
+    let urlHost: String?
 
     /// Creates a request value, for unit-testing a matcher without a session.
     public init(_ urlRequest: URLRequest, body: Data? = nil, pathParameters: [String: String] = [:]) {
@@ -42,7 +44,9 @@ public struct StubRequest: Sendable, CustomStringConvertible {
         self.body = body
         self.pathParameters = pathParameters
         self.isBodyKnown = isBodyKnown
-        self.urlPath = urlRequest.url.map(pathOf)
+        let url = urlRequest.url
+        self.urlPath = url.map(pathOf)
+        self.urlHost = url.flatMap(hostOf)
     }
 
     /// Any `URLRequest` property: `request.url`, `request.httpMethod`, `request.allHTTPHeaderFields`.

@@ -63,16 +63,19 @@ struct StubTable: Sendable {
 
     /// Calls `body` with every stub that could match `url`, newest first, until it returns
     /// `true`.
-    ///
-    /// Per request this costs two dictionary lookups and no allocation: the URL's path and
-    /// host are only computed when some stub is indexed by them.
     func forEachCandidate(for url: URL?, _ body: (StubDescriptor) -> Bool) {
+        forEachCandidate(path: url.map(Self.indexPath), host: url.flatMap(hostOf), body)
+    }
+
+    /// Calls `body` with every stub that could match a request with this path (as
+    /// ``pathOf(_:)`` computes it) and lowercased host, newest first, until it returns `true`.
+    ///
+    /// Per request this costs two dictionary lookups and no allocation.
+    func forEachCandidate(path: String?, host: String?, _ body: (StubDescriptor) -> Bool) {
         var pathList: [StubDescriptor] = []
         var hostList: [StubDescriptor] = []
-        if let url {
-            if !byPath.isEmpty, let list = byPath[Self.indexPath(of: url)] { pathList = list }
-            if !byHost.isEmpty, let host = url.host, let list = byHost[host.lowercased()] { hostList = list }
-        }
+        if !byPath.isEmpty, let path, let list = byPath[path] { pathList = list }
+        if !byHost.isEmpty, let host, let list = byHost[host] { hostList = list }
         if pathList.isEmpty && hostList.isEmpty {
             // The common small registry: only the unindexed list, already newest last.
             for descriptor in unindexed.reversed() where body(descriptor) { return }

@@ -155,6 +155,13 @@ public struct StubResponse: Sendable {
         return headers.first { $0.key.equalsIgnoringASCIICase("Set-Cookie") }.map { [$0.value] } ?? []
     }
 
+    /// Nothing to wait for, pace, fail, fetch or follow: the whole response can be sent at once.
+    var playsAtOnce: Bool {
+        requestTime <= 0 && responseTime == 0 && !neverResponds && storedError == nil && passthrough == nil
+            && failureAfterBytes == nil && truncatedAfterBytes == nil
+            && !((300...399).contains(statusCode) && statusCode != 304 && value(forHeader: "Location") != nil)
+    }
+
     /// A header value, looked up case-insensitively.
     public func value(forHeader name: String) -> String? {
         headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
@@ -162,24 +169,35 @@ public struct StubResponse: Sendable {
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
     /// of a crash or a silently altered response.
-    func validate(stubName: String) throws {
+    func validate(stubName: @autoclosure () -> String) throws {
         guard (100...599).contains(statusCode) else {
-            throw StubError.invalidStatusCode(statusCode, stub: stubName)
+            throw StubError.invalidStatusCode(statusCode, stub: stubName())
         }
-        for (name, value) in headers {
-            try Self.validateHeader(name: name, value: value, stubName: stubName)
+        for (name, value) in headers where !Self.isValidHeader(name: name, value: value) {
+            throw StubError.invalidHeader(name: name, value: value, stub: stubName())
         }
-        for line in setCookieHeaders {
-            try Self.validateHeader(name: "Set-Cookie", value: line, stubName: stubName)
+        for line in setCookieHeaders where !Self.isValidHeader(name: "Set-Cookie", value: line) {
+            throw StubError.invalidHeader(name: "Set-Cookie", value: line, stub: stubName())
         }
     }
 
-    private static func validateHeader(name: String, value: String, stubName: String) throws {
-        let forbiddenInName: Set<Character> = [" ", ":", "\r", "\n", "\t", "\0"]
-        if name.isEmpty || name.contains(where: { forbiddenInName.contains($0) })
-            || value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\r\n" || $0 == "\0" }) {
-            throw StubError.invalidHeader(name: name, value: value, stub: stubName)
+    /// Checked on UTF-8 bytes, not Characters: this runs for every header of every response,
+    /// and every forbidden character is a single ASCII byte (a CRLF grapheme holds a CR).
+    private static func isValidHeader(name: String, value: String) -> Bool {
+        if name.isEmpty { return false }
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), 0: return false
+            default: continue
+            }
         }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\r"), UInt8(ascii: "\n"), 0: return false
+            default: continue
+            }
+        }
+        return true
     }
 
     /// The header fields as sent, with `Content-Length` filled in and cookies joined.
