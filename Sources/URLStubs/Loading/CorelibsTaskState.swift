@@ -36,7 +36,7 @@ enum CorelibsTaskState {
             problems.append("URLSessionTask.workQueue")
             scheduler = InlineScheduler()
         }
-        let session = layout.session.flatMap { $0.loadObject(from: task) as? URLSession }
+        let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
         // chunks. The behaviour is read anyway: its presence says the task is registered.
@@ -77,17 +77,23 @@ enum CorelibsTaskState {
 
     /// `session.taskRegistry.behaviours[task.taskIdentifier]`, boxed.
     private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
-        guard let registryField = SessionLayout.of(session).taskRegistry,
-              let registry = registryField.loadObject(from: session),
-              let behaviours = RegistryLayout.of(registry).behaviours else { return nil }
+        let layout = SessionLayout.of(session)
+        guard let registryField = layout.taskRegistry, let behaviours = layout.behaviours,
+              let registry = registryField.loadObject(from: session) else { return nil }
         return behaviours.dictionaryType.boxedValue(in: registry, atOffset: behaviours.field.offset, forKey: task.taskIdentifier)
+    }
+
+    /// `object as? URLSession`, without the general dynamic cast for the usual exact class.
+    private static func asSession(_ object: AnyObject) -> URLSession? {
+        if type(of: object) == URLSession.self { return unsafeDowncast(object, to: URLSession.self) }
+        return object as? URLSession
     }
 
     /// Whether the session has registered the task yet (without boxing its behaviour).
     private static func hasBehaviour(_ task: URLSessionTask, in session: URLSession) -> Bool {
-        guard let registryField = SessionLayout.of(session).taskRegistry,
-              let registry = registryField.loadObject(from: session),
-              let behaviours = RegistryLayout.of(registry).behaviours else { return false }
+        let layout = SessionLayout.of(session)
+        guard let registryField = layout.taskRegistry, let behaviours = layout.behaviours,
+              let registry = registryField.loadObject(from: session) else { return false }
         return behaviours.dictionaryType.containsKey(task.taskIdentifier, in: registry, atOffset: behaviours.field.offset)
     }
 
@@ -233,9 +239,12 @@ struct StoredField: @unchecked Sendable {
 }
 
 /// Field tables per class, built from the first instance seen and then read under a lock.
+///
+/// A list, not a dictionary: it holds one entry per concrete class (a handful of task
+/// classes, one session class), and comparing a few pointers costs less than hashing one.
 final class LayoutCache<Layout>: @unchecked Sendable {
     private let lock = NSLock()
-    private var layouts: [ObjectIdentifier: Layout] = [:]
+    private var layouts: [(ObjectIdentifier, Layout)] = []
     private let make: (AnyObject) -> Layout
 
     init(_ make: @escaping (AnyObject) -> Layout) { self.make = make }
@@ -243,10 +252,13 @@ final class LayoutCache<Layout>: @unchecked Sendable {
     func layout(of object: AnyObject) -> Layout {
         let key = ObjectIdentifier(Swift.type(of: object))
         lock.lock()
-        if let layout = layouts[key] { lock.unlock(); return layout }
+        for (candidate, layout) in layouts where candidate == key {
+            lock.unlock()
+            return layout
+        }
         lock.unlock()
         let layout = make(object)
-        lock.lock(); layouts[key] = layout; lock.unlock()
+        lock.lock(); layouts.append((key, layout)); lock.unlock()
         return layout
     }
 }
@@ -268,19 +280,10 @@ struct TaskLayout {
     static func of(_ task: URLSessionTask) -> TaskLayout { cache.layout(of: task) }
 }
 
-/// `URLSession`'s private `taskRegistry`.
+/// `URLSession`'s private `taskRegistry`, and that registry's `behaviours` (a dictionary keyed
+/// by task identifier). The registry's class comes with the session's, so one lookup per
+/// request finds both.
 struct SessionLayout {
-    let taskRegistry: StoredField?
-
-    private static let cache = LayoutCache { session in
-        SessionLayout(taskRegistry: StoredField.find(["taskRegistry"], references: ["taskRegistry"], in: session)["taskRegistry"])
-    }
-
-    static func of(_ session: URLSession) -> SessionLayout { cache.layout(of: session) }
-}
-
-/// `URLSession._TaskRegistry`'s `behaviours`, a dictionary keyed by task identifier.
-struct RegistryLayout {
     struct Behaviours {
         let field: StoredField
         /// The dictionary's type, whose value type is private to corelibs; found once, so a
@@ -288,15 +291,22 @@ struct RegistryLayout {
         let dictionaryType: any IntKeyedDictionary.Type
     }
 
+    let taskRegistry: StoredField?
     let behaviours: Behaviours?
 
-    private static let cache = LayoutCache { registry in
+    private static let cache = LayoutCache { session -> SessionLayout in
+        guard let taskRegistry = StoredField.find(["taskRegistry"], references: ["taskRegistry"], in: session)["taskRegistry"],
+              let registry = taskRegistry.loadObject(from: session) else {
+            return SessionLayout(taskRegistry: nil, behaviours: nil)
+        }
         guard let field = StoredField.find(["behaviours"], references: [], in: registry)["behaviours"],
-              let dictionaryType = field.type as? any IntKeyedDictionary.Type else { return RegistryLayout(behaviours: nil) }
-        return RegistryLayout(behaviours: Behaviours(field: field, dictionaryType: dictionaryType))
+              let dictionaryType = field.type as? any IntKeyedDictionary.Type else {
+            return SessionLayout(taskRegistry: taskRegistry, behaviours: nil)
+        }
+        return SessionLayout(taskRegistry: taskRegistry, behaviours: Behaviours(field: field, dictionaryType: dictionaryType))
     }
 
-    static func of(_ registry: AnyObject) -> RegistryLayout { cache.layout(of: registry) }
+    static func of(_ session: URLSession) -> SessionLayout { cache.layout(of: session) }
 }
 
 /// A dictionary keyed by `Int`, whatever its (possibly private) value type.

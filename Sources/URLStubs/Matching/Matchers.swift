@@ -232,7 +232,7 @@ public func hasFormBody(_ fields: [String: String?]) -> RequestMatcher {
 func hostOf(_ url: URL) -> String? {
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), let raw = url.host(percentEncoded: true),
        !StubTable.containsPercent(raw) {
-        return raw.lowercased()
+        return StubTable.isLowercaseASCII(raw) ? raw : raw.lowercased()
     }
     return url.host?.lowercased()
 }

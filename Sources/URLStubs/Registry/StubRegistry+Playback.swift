@@ -12,7 +12,7 @@ extension StubRegistry {
         case .stub(let descriptor, let matched, let activation):
             do {
                 let response = try descriptor.responder(matched, activation)
-                currentHooks.activation?(matched, descriptor, response)
+                hook { $0.activation }?(matched, descriptor, response)
                 record(JournalEntry(request: matched, stub: descriptor,
                                     statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
                                     errorDescription: response.error.map(describeError), date: Date()))
@@ -20,7 +20,7 @@ extension StubRegistry {
             } catch {
                 record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
                                     errorDescription: describeError(error), date: Date()))
-                currentHooks.finish?(matched, descriptor, nil, error)
+                hook { $0.finish }?(matched, descriptor, nil, error)
                 return .failure(SendableError(error: error))
             }
         case .invalid(let descriptor):
@@ -41,13 +41,13 @@ extension StubRegistry {
     /// Records an unmatched request and calls the `onMissing` hook.
     func reportMissing(_ request: StubRequest) {
         record(JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date()))
-        currentHooks.missing?(request)
+        hook { $0.missing }?(request)
     }
 
     /// The next hop of a redirect chain answered by stubs.
     func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution {
-        currentHooks.redirect?(previous.request, next, previous.descriptor, previous.response)
-        currentHooks.finish?(previous.request, previous.descriptor, previous.response, nil)
+        hook { $0.redirect }?(previous.request, next, previous.descriptor, previous.response)
+        hook { $0.finish }?(previous.request, previous.descriptor, previous.response, nil)
         let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
         if !isEnabled {
             return .play(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
@@ -60,14 +60,14 @@ extension StubRegistry {
 
     /// Calls `afterFinish` once a played response ended.
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome) {
-        guard let hook = currentHooks.finish else { return }
+        guard let finish = hook({ $0.finish }) else { return }
         switch outcome {
         case .finished(let response):
-            hook(item.request, item.descriptor, response, nil)
+            finish(item.request, item.descriptor, response, nil)
         case .failed(let error, let response):
-            hook(item.request, item.descriptor, response, error)
+            finish(item.request, item.descriptor, response, error)
         case .cancelled(let response):
-            hook(item.request, item.descriptor, response, URLError(.cancelled))
+            finish(item.request, item.descriptor, response, URLError(.cancelled))
         }
     }
 

@@ -227,9 +227,10 @@ public final class StubRegistry: @unchecked Sendable {
         lock.lock(); hooks.missing = hook; lock.unlock()
     }
 
-    var currentHooks: Hooks {
+    /// One hook, read under the lock (copying all four would retain four closures).
+    func hook<Hook>(_ read: (Hooks) -> Hook) -> Hook {
         lock.lock(); defer { lock.unlock() }
-        return hooks
+        return read(hooks)
     }
 
     // MARK: Matching
@@ -243,6 +244,13 @@ public final class StubRegistry: @unchecked Sendable {
     private func snapshot() -> (StubTable, Bool, UnmatchedRequestPolicy) {
         lock.lock(); defer { lock.unlock() }
         return (table, enabled, policy)
+    }
+
+    /// `true` when the registry takes every request without looking at it: it is enabled and
+    /// an unmatched request fails with a report instead of going to the network.
+    var claimsEveryRequest: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return enabled && policy == .fail
     }
 
     /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).

@@ -105,6 +105,15 @@ struct StubTable: Sendable {
         pathOf(url)
     }
 
+    /// Whether `text` is ASCII without capitals, so `lowercased()` would return it unchanged.
+    static func isLowercaseASCII(_ text: String) -> Bool {
+        func check(_ bytes: some Sequence<UInt8>) -> Bool {
+            for byte in bytes where byte >= 0x80 || (byte >= 0x41 && byte <= 0x5A) { return false }
+            return true
+        }
+        return text.utf8.withContiguousStorageIfAvailable(check) ?? check(text.utf8)
+    }
+
     /// Whether `text` holds a "%", scanning its contiguous UTF-8 (a generic `utf8.contains`
     /// costs about 25 instructions a byte).
     static func containsPercent(_ text: String) -> Bool {

@@ -207,7 +207,9 @@ public struct StubResponse: Sendable {
             fields = fields.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
             fields["Set-Cookie"] = setCookieHeaders.joined(separator: ", ")
         }
-        if let bodyLength, value(forHeader: "Content-Length") == nil, value(forHeader: "Transfer-Encoding") == nil {
+        if let bodyLength, !headers.keys.contains(where: {
+            $0.equalsIgnoringASCIICase("Content-Length") || $0.equalsIgnoringASCIICase("Transfer-Encoding")
+        }) {
             fields["Content-Length"] = String(bodyLength)
         }
         return fields
