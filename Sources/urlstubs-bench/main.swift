@@ -96,8 +96,8 @@ func runAll(_ options: Options) async throws -> [Figure] {
 
     var figures: [Figure] = []
     if sections.requests {
-        figures += try await runRequests(rounds: options.rounds ?? (quick ? 7 : 25),
-                                         requests: options.requests ?? (quick ? 100 : 250), directory: directory)
+        figures += try await runRequests(rounds: options.rounds ?? (quick ? 15 : 151),
+                                         requests: options.requests ?? (quick ? 50 : 60), directory: directory)
     }
     if sections.stream {
         figures += try await runStreams(bytes: (options.streamMB ?? (quick ? 64 : 1024)) << 20,
@@ -112,7 +112,7 @@ func runAll(_ options: Options) async throws -> [Figure] {
 /// Sequential async requests, the four scenarios interleaved round by round so that
 /// background load hits them alike.
 func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Figure] {
-    let loopbackRequests = max(20, requests / 2)
+    let loopbackRequests = max(10, requests / 4)
     progress("starting the loopback server…")
     let server = try LoopbackServer(directory: directory)
     defer { server.stop() }
@@ -122,10 +122,10 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
     var samples: [String: [Double]] = [:]
     progress("warming up…")
     for scenario in scenarios {
-        _ = try await scenario.run(scenario.name == "loopback" ? loopbackRequests : requests)
+        _ = try await scenario.run(scenario.name == "loopback" ? 100 : 500)
     }
     for round in 0..<rounds {
-        progress("round \(round + 1)/\(rounds)")
+        if round % 25 == 0 { progress("round \(round + 1)/\(rounds)") }
         // A different scenario goes first each round, so none always follows the loopback
         // server's bursts of work.
         for offset in 0..<scenarios.count {

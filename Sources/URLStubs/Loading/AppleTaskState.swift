@@ -9,7 +9,7 @@ enum AppleTaskState {
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
             uploadBody: nil,
-            configuration: { nil },
+            session: nil,
             isDownloadTask: false,
             followsRedirectsNatively: true,
             delegateQueue: nil)

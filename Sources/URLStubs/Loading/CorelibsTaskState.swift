@@ -24,7 +24,7 @@ enum CorelibsTaskState {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
             return LoadingEnvironment(scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      configuration: { nil }, isDownloadTask: false,
+                                      session: nil, isDownloadTask: false,
                                       followsRedirectsNatively: false, delegateQueue: nil)
         }
         var problems: [String] = []
@@ -67,7 +67,7 @@ enum CorelibsTaskState {
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
-            configuration: { session?.configuration },
+            session: session,
             isDownloadTask: task is URLSessionDownloadTask,
             followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)

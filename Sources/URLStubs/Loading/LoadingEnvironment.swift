@@ -17,8 +17,9 @@ struct LoadingEnvironment: @unchecked Sendable {
     let deliversChunks: Bool
     /// The body of an upload task, which the request does not carry on Linux.
     let uploadBody: Data?
-    /// The session's configuration, read only when needed (a copy is made on every read).
-    let configuration: @Sendable () -> URLSessionConfiguration?
+    /// The task's session, when the platform code could find it; its configuration is read
+    /// only when needed (a copy is made on every read).
+    let session: URLSession?
     /// A download task (Linux cannot stub these).
     let isDownloadTask: Bool
     /// The platform follows redirects itself after `wasRedirectedTo` (Apple platforms).
@@ -35,13 +36,13 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// but the default 60 s, else the configuration's `timeoutIntervalForRequest`.
     func timeout(for request: URLRequest) -> TimeInterval {
         if request.timeoutInterval != 60 { return request.timeoutInterval }
-        return configuration()?.timeoutIntervalForRequest ?? request.timeoutInterval
+        return session?.configuration.timeoutIntervalForRequest ?? request.timeoutInterval
     }
 
     /// The session's cookie store, when it can be known.
     var cookieStorage: HTTPCookieStorage? {
         #if canImport(FoundationNetworking)
-        return configuration()?.httpCookieStorage
+        return session?.configuration.httpCookieStorage
         #else
         return HTTPCookieStorage.shared
         #endif

@@ -202,6 +202,10 @@ public struct StubResponse: Sendable {
 
     /// The header fields as sent, with `Content-Length` filled in and cookies joined.
     func headerFields(bodyLength: Int?) -> [String: String] {
+        if headers.isEmpty, setCookieHeaders.isEmpty {
+            // The commonest response (`StubResponse(data:)`): one field, no copy to grow.
+            return bodyLength.map { ["Content-Length": String($0)] } ?? [:]
+        }
         var fields = headers
         if !setCookieHeaders.isEmpty {
             fields = fields.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
