@@ -128,5 +128,48 @@ struct LookupAndTaskStateTests {
         #expect(String(decoding: data, as: UTF8.self) == "ok", "the upload body was read from the task")
         #expect(CorelibsTaskState.layoutProblems.isEmpty, "corelibs layout changed: \(CorelibsTaskState.layoutProblems)")
     }
+
+    /// The cancel guard reads the task's stored state directly, on the work queue: it must
+    /// see `.canceling` where corelibs has set it (before `stopLoading`) and nothing else before.
+    @Test func storedTaskStateSeesTheCancellationOnTheWorkQueue() async throws {
+        let registry = StubRegistry()
+        let started = EventLog()
+        let seen = EventLog()
+        let holder = TaskHolder()
+        registry.stub(isPath("/slow")) { _ in
+            if let task = holder.task { started.append("canceling: \(CorelibsTaskState.isCanceling(task))") }
+            return StubResponse(data: Data("late".utf8)).requestTime(30, responseTime: 0)
+        }
+        registry.afterFinish { _, _, _, _ in
+            // Called from stopLoading, on the work queue, after cancel() marked the task.
+            if let task = holder.task { seen.append("canceling: \(CorelibsTaskState.isCanceling(task))") }
+        }
+        let session = registry.makeSession()
+        defer { session.invalidateAndCancel() }
+        let finished = EventLog()
+        let task = session.dataTask(with: URL(string: "https://state.test/slow")!) { _, _, error in
+            finished.append("\((error as? URLError)?.code == .cancelled)")
+        }
+        #expect(TaskLayout.of(task).state != nil, "URLSessionTask._state not found: the cancel guard falls back to the getter")
+        holder.task = task
+        task.resume()
+        let deadline = Date().addingTimeInterval(60)
+        while started.events.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+        task.cancel()
+        while finished.events.isEmpty, Date() < deadline { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(started.events == ["canceling: false"])
+        #expect(seen.events == ["canceling: true"])
+        #expect(finished.events == ["true"])
+    }
     #endif
+}
+
+/// Hands a task to a stub's closure, which runs on URLSession's queues.
+final class TaskHolder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: URLSessionTask?
+    var task: URLSessionTask? {
+        get { lock.lock(); defer { lock.unlock() }; return stored }
+        set { lock.lock(); stored = newValue; lock.unlock() }
+    }
 }
