@@ -105,6 +105,43 @@ struct FixtureTests {
         }
     }
 
+    @Test(arguments: FetchAPI.allCases)
+    func curlCompressedBodyLosesItsStaleEncodingHeaders(api: FetchAPI) async throws {
+        // `curl -is --compressed` prints the decoded body under the compressed Content-Length.
+        let json = #"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}"#
+        let file = "HTTP/2 200\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 61\r\n\r\n" + json
+        let response = try StubResponse(httpMessage: Data(file.utf8), source: "users-compressed.response")
+        let registry = StubRegistry()
+        registry.stub(isPath("/users")) { _ in response }
+        let result = await fetch("https://api.test/users", from: registry, using: api)
+        #expect(result.body == json)
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Encoding") == nil)
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Length") == String(json.utf8.count))
+        #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+    }
+
+    @Test func stillCompressedBodyIsAnErrorNamingTheFix() {
+        var file = Data("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n".utf8)
+        file.append(contentsOf: [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03, 0x03, 0x00])
+        #expect {
+            try StubResponse(httpMessage: file, source: "gzip.response")
+        } throws: { error in
+            guard let error = error as? HTTPMessageError else { return false }
+            return error.source == "gzip.response" && error.line == 5 && error.expected.contains("--compressed")
+                && error.found.hasPrefix("gzip-compressed bytes")
+        }
+    }
+
+    @Test func rawChunkedBodyIsDecoded() throws {
+        let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;name=value\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n"
+        let response = try StubResponse(httpMessage: Data(raw.utf8), source: "raw.response")
+        #expect(response.body.data == Data("hello world".utf8))
+        #expect(response.value(forHeader: "Transfer-Encoding") == nil)
+        // curl's usual output: the header stays, the body is already decoded and kept as it is.
+        let decoded = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nnot really chunks"
+        #expect(try StubResponse(httpMessage: Data(decoded.utf8)).body.data == Data("5\r\nnot really chunks".utf8))
+    }
+
     @Test func emptyResponseFileIsAnError() {
         #expect {
             try StubResponse(httpMessage: Data(), source: "x")

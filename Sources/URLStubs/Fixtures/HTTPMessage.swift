@@ -27,6 +27,9 @@ public struct HTTPMessageError: Error, Sendable, Equatable, CustomStringConverti
 /// redirect chain from `curl -isL`) are allowed: the last one is the response. Several
 /// `Set-Cookie` lines stay separate; other repeated headers are joined with ", ". A
 /// `Content-Length` must match the body, except for one final newline an editor may add.
+/// A body with its chunk framing (`curl --raw`) is decoded; one that `curl --compressed`
+/// decoded loses its stale `Content-Encoding` and `Content-Length`; one still compressed is
+/// an error.
 struct HTTPMessage {
     var httpVersion: String
     var statusCode: Int
@@ -126,9 +129,10 @@ struct HTTPMessage {
     }
 
     private mutating func checkLength(source: String, line: Int) throws {
-        if headers.contains(where: { $0.name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame }) {
+        try decodeTransferAndContentEncoding(source: source, line: line)
+        if hasHeader("Transfer-Encoding") {
             // curl prints a chunked body already decoded; its length is whatever arrived.
-            headers.removeAll { $0.name.caseInsensitiveCompare("Transfer-Encoding") == .orderedSame }
+            removeHeaders("Transfer-Encoding")
             return
         }
         guard let declared = headers.last(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) else { return }
@@ -145,6 +149,76 @@ struct HTTPMessage {
             return
         }
         throw HTTPMessageError(source: source, line: line, expected: "a body of \(length) bytes (Content-Length)", found: "\(body.count) bytes")
+    }
+
+    /// Bodies saved by tools other than plain `curl -is`:
+    /// - `curl --raw` (or a proxy dump) keeps the chunk framing of a chunked body: it is decoded
+    ///   when the whole body parses as chunks ending in a zero-size chunk;
+    /// - `curl --compressed` prints the decoded body under the server's `Content-Encoding` and
+    ///   `Content-Length` (the compressed size): both are dropped, since the body is now plain;
+    /// - a body still compressed is an error: a `URLProtocol`'s data reaches the app as it is
+    ///   (no layer below decodes it), so replaying it would hand the app compressed bytes.
+    private mutating func decodeTransferAndContentEncoding(source: String, line: Int) throws {
+        if hasHeader("Transfer-Encoding"), let decoded = Self.decodeChunks(body) {
+            body = decoded
+        }
+        let encodings = headers.filter { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+            .filter { !$0.isEmpty && $0 != "identity" }
+        guard let encoding = encodings.first else { return }
+        let gzipMagic = body.starts(with: [0x1F, 0x8B])
+        let zstdMagic = body.starts(with: [0x28, 0xB5, 0x2F, 0xFD])
+        let declaredLength = headers.last { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }.flatMap { Int($0.value) }
+        let lengthMatches = declaredLength == body.count && !hasHeader("Transfer-Encoding")
+        if gzipMagic || zstdMagic || (lengthMatches && ["br", "deflate", "compress"].contains(encoding)) {
+            throw HTTPMessageError(
+                source: source, line: line,
+                expected: "a decoded body (save it with `curl -is --compressed`, which decodes it)",
+                found: "\(encoding)-compressed bytes (Content-Encoding: \(encodings.joined(separator: ", ")))")
+        }
+        removeHeaders("Content-Encoding")
+        removeHeaders("Content-Length")
+    }
+
+    /// The body of a chunked message, or `nil` when `data` is not exactly a run of chunks
+    /// (`<hex size>[;extensions]CRLF <bytes> CRLF` ... `0 CRLF [trailers] CRLF`).
+    static func decodeChunks(_ data: Data) -> Data? {
+        var decoded = Data()
+        var index = data.startIndex
+        func readLine() -> Data.SubSequence? {
+            guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")), newline > index,
+                  data[newline - 1] == UInt8(ascii: "\r") else { return nil }
+            let line = data[index..<(newline - 1)]
+            index = newline + 1
+            return line
+        }
+        while true {
+            guard let sizeLine = readLine() else { return nil }
+            let sizeField = sizeLine.prefix { $0 != UInt8(ascii: ";") }
+            let hex = String(decoding: sizeField, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            guard !hex.isEmpty, hex.count <= 15, let size = Int(hex, radix: 16) else { return nil }
+            if size == 0 {
+                // Trailers, if any, then the final empty line; nothing may follow.
+                while let trailer = readLine() {
+                    // An editor may have added a final newline.
+                    if trailer.isEmpty { return data[index...].allSatisfy { $0 == 0x0A || $0 == 0x0D } ? decoded : nil }
+                }
+                return nil
+            }
+            guard data.endIndex - index >= size + 2 else { return nil }
+            decoded.append(data[index..<(index + size)])
+            index += size
+            guard data[index] == UInt8(ascii: "\r"), data[index + 1] == UInt8(ascii: "\n") else { return nil }
+            index += 2
+        }
+    }
+
+    private func hasHeader(_ name: String) -> Bool {
+        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    private mutating func removeHeaders(_ name: String) {
+        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     private static func shorten(_ text: String) -> String {
