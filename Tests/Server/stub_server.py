@@ -5,6 +5,7 @@ Standard library only. Prints the port it listens on as its first line, then ser
 standard input closes (so it never outlives the test process that started it).
 Endpoints:
   GET  /json                 a JSON document with nested objects and an array of objects
+  GET  /big                  JSON with integers a Double cannot hold exactly, and a fraction
   GET  /text                 plain text (not JSON)
   ANY  /echo                 {"method", "path", "query", "headers", "body"} of the request
   GET  /redirect             302 to /json
@@ -54,6 +55,8 @@ class Handler(BaseHTTPRequestHandler):
                 counts[url.path + "#" + tag] = counts.get(url.path + "#" + tag, 0) + 1
         if url.path == "/json":
             self.send(200, json.dumps(DOCUMENT, sort_keys=True))
+        elif url.path == "/big":
+            self.send(200, '{"id":9007199254740993,"owner":-9007199254740995,"ratio":0.1,"name":"big"}')
         elif url.path == "/text":
             self.send(200, "plain words, not JSON", "text/plain")
         elif url.path == "/echo":

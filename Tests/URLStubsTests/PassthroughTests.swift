@@ -94,6 +94,17 @@ struct PassthroughTests {
         #expect(result.response?.expectedContentLength == Int64(result.data?.count ?? -1), "Content-Length follows the new body")
     }
 
+    @Test func patchesKeepIntegersThatADoubleWouldRound() async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/big")) { _ in .passthrough(.jsonMergePatch(["name": "patched"])) }
+        let result = await fetch(URLRequest(url: server.url("/big")), from: registry)
+        let text = result.body
+        #expect(text.contains(#""id":9007199254740993"#), "\(text)")
+        #expect(text.contains(#""owner":-9007199254740995"#), "\(text)")
+        #expect(text.contains(#""ratio":0.1"#), "\(text)")
+        #expect(text.contains(#""name":"patched""#), "\(text)")
+    }
+
     @Test func mergePatchReplacesArraysWhole() {
         let document = try! JSONValue(any: ["items": [["id": 1], ["id": 2]]])
         #expect(document.mergePatched(with: try! JSONValue(any: ["items": [["id": 9]]])) == (try! JSONValue(any: ["items": [["id": 9]]])))

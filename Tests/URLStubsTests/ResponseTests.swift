@@ -33,6 +33,21 @@ struct ResponseTests {
         #expect(decoded == .object(["users": .array([.object(["id": .number(1)])])]))
     }
 
+    @Test func jsonValueKeepsLargeIntegersExactAndComparesNumbersByValue() throws {
+        let text = #"{"id":9007199254740993,"ratio":0.5,"whole":2.0,"negative":-7,"huge":1e300}"#
+        let value = try JSONValue(data: Data(text.utf8))
+        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        #expect(members["id"] == .integer(9007199254740993))
+        #expect(members["id"] != .number(9007199254740992), "a Double near it is not the same number")
+        #expect(members["negative"] == .integer(-7))
+        #expect(members["ratio"] == .number(0.5))
+        #expect(members["whole"] == .integer(2), "2.0 equals 2")
+        #expect(members["huge"]?.doubleValue == 1e300)
+        #expect(String(decoding: value.serialized(), as: UTF8.self).contains("9007199254740993"))
+        #expect(try JSONValue(any: ["n": 1]) == JSONValue(any: ["n": 1.0]))
+        #expect(try JSONValue(any: true) != JSONValue(any: 1))
+    }
+
     struct User: Codable, Equatable { let id: Int; let name: String }
 
     @Test(arguments: FetchAPI.allCases)

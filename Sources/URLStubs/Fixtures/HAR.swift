@@ -178,6 +178,7 @@ public enum HAR {
         func number(_ value: JSONValue?, at path: String) throws -> Double {
             switch value {
             case .number(let number)?: return number
+            case .integer(let number)?: return Double(number)
             case .string(let text)?: if let number = Double(text) { return number }
             default: break
             }
@@ -243,7 +244,7 @@ public enum HAR {
                 return nil
             }
             return HAREntry(startedDateTime: started ?? Date(timeIntervalSince1970: 0),
-                            time: optional("time", of: entry).flatMap { if case .number(let n) = $0 { return n } else { return nil } } ?? 0,
+                            time: optional("time", of: entry).flatMap(\.doubleValue) ?? 0,
                             method: try string(request["method"], at: "\(path).request.method"), url: url,
                             requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
                             requestBody: requestBody, requestMimeType: requestMime, status: status,

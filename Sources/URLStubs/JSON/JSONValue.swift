@@ -4,11 +4,16 @@ import Foundation
 ///
 /// Matchers, reports and patches compare JSON structurally; `[String: Any]` can be neither
 /// shared across threads nor compared, so every JSON input is turned into this first.
-/// Numbers compare by value (`1` equals `1.0`), and `true` never equals `1`.
+/// Numbers compare by value (`1` equals `1.0`), and `true` never equals `1`. A whole number
+/// that fits in `Int` stays an ``integer(_:)``, so identifiers above 2^53 (which a `Double`
+/// rounds) pass through matchers, patches and recordings unchanged.
 public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case null
     case bool(Bool)
+    /// A number with a fraction or an exponent, or one too large for `Int`.
     case number(Double)
+    /// A whole number, kept exact.
+    case integer(Int)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -30,8 +35,18 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             self = .string(string)
         case let bool as Bool where type(of: value) == Bool.self:
             self = .bool(bool)
+        case let integer as Int where type(of: value) == Int.self:
+            self = .integer(integer)
+        case let double as Double where type(of: value) == Double.self:
+            self = .number(double)
         case let number as NSNumber:
-            self = Self.isBoolean(number) ? .bool(number.boolValue) : .number(number.doubleValue)
+            if Self.isBoolean(number) {
+                self = .bool(number.boolValue)
+            } else if let exact = Self.exactInteger(number) {
+                self = .integer(exact)
+            } else {
+                self = .number(number.doubleValue)
+            }
         case let array as [Any]:
             self = .array(try array.map(JSONValue.init(any:)))
         case let dictionary as [String: Any]:
@@ -40,6 +55,45 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             self = .null
         default:
             throw JSONValueError.unsupported(String(describing: type(of: value)))
+        }
+    }
+
+    /// The value of a number of an integer type that fits in `Int` (`JSONSerialization` makes
+    /// those for numbers written without a fraction or an exponent), else `nil`.
+    private static func exactInteger(_ number: NSNumber) -> Int? {
+        switch String(cString: number.objCType) {
+        case "c", "s", "i", "l", "q":
+            return Int(exactly: number.int64Value)
+        case "C", "S", "I", "L", "Q":
+            let value = number.uint64Value
+            return value <= UInt64(Int.max) ? Int(value) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``, else `nil`.
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let value): return value
+        case .integer(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    /// Numbers by value across the two number cases (`1 == 1.0`; a large integer equals
+    /// only the `Double` that is exactly it); everything else structurally.
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.integer(a), .integer(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.integer(a), .number(b)), let (.number(b), .integer(a)): return Int(exactly: b) == a
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)): return a == b
+        default: return false
         }
     }
 
@@ -59,6 +113,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         case .number(let value):
             if value.rounded() == value, abs(value) < 9.0e15 { return Int(value) }
             return value
+        case .integer(let value): return value
         case .string(let value): return value
         case .array(let values): return values.map(\.anyValue)
         case .object(let values): return values.mapValues(\.anyValue)

@@ -115,6 +115,7 @@ func swiftLiteral(_ value: JSONValue) -> String {
     case .number(let number):
         if number.rounded() == number, abs(number) < 9.0e15 { return String(Int(number)) }
         return String(number)
+    case .integer(let number): return String(number)
     case .string(let text): return literal(text)
     case .array(let values):
         return "[" + values.map(swiftLiteral).joined(separator: ", ") + "] as [Any]"

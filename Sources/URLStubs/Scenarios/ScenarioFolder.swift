@@ -116,7 +116,7 @@ extension Scenario {
         }
         manifest.headers = strings(root["headers"], at: "scenario.json: \"headers\"", problems: &problems)
         if let delay = root["delay"] {
-            if case .number(let seconds) = delay, seconds >= 0 { manifest.delay = seconds } else { problems.append("scenario.json: \"delay\" must be a number of seconds") }
+            if let seconds = delay.doubleValue, seconds >= 0 { manifest.delay = seconds } else { problems.append("scenario.json: \"delay\" must be a number of seconds") }
         }
         if let profile = root["profile"] { manifest.profile = readProfile(profile, problems: &problems) }
         if let files = root["files"] {
@@ -131,13 +131,13 @@ extension Scenario {
                     problems.append("scenario.json: files[\"\(path)\"] has unknown key \"\(key)\" (expected status, headers, delay)")
                 }
                 if let status = fields["status"] {
-                    if case .number(let code) = status, code >= 100, code < 600 { override.status = Int(code) } else {
+                    if let code = status.doubleValue, code >= 100, code < 600 { override.status = Int(code) } else {
                         problems.append("scenario.json: files[\"\(path)\"].status must be a status code from 100 to 599")
                     }
                 }
                 override.headers = strings(fields["headers"], at: "scenario.json: files[\"\(path)\"].headers", problems: &problems)
                 if let delay = fields["delay"] {
-                    if case .number(let seconds) = delay, seconds >= 0 { override.delay = seconds } else {
+                    if let seconds = delay.doubleValue, seconds >= 0 { override.delay = seconds } else {
                         problems.append("scenario.json: files[\"\(path)\"].delay must be a number of seconds")
                     }
                 }
@@ -161,7 +161,7 @@ extension Scenario {
         guard case .object(let fields) = value else { problems.append("scenario.json: \"profile\" must be an object"); return nil }
         func number(_ key: String) -> Double? {
             guard let field = fields[key] else { return nil }
-            if case .number(let n) = field, n >= 0 { return n }
+            if let n = field.doubleValue, n >= 0 { return n }
             problems.append("scenario.json: profile.\(key) must be a non-negative number")
             return nil
         }
