@@ -207,6 +207,19 @@ struct VerificationTests {
         #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
     }
 
+    @Test func identicalUnexpectedRequestsAreOneProblemWithACount() async {
+        let registry = StubRegistry()
+        for _ in 0..<5 { _ = await fetch("https://api.test/poll?since=1", from: registry) }
+        _ = await fetch("https://api.test/other", from: registry)
+        _ = await fetch("https://api.test/poll?since=1", from: registry)
+        let report = registry.verify()
+        #expect(report.unexpectedRequests.count == 7, "the report keeps every request")
+        #expect(report.problems.map(\.message) == [
+            "unexpected request: GET https://api.test/poll?since=1 (no stub matched, 6 times)",
+            "unexpected request: GET https://api.test/other (no stub matched)",
+        ])
+    }
+
     @Test func verifyPassesWhenEverythingHappened() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/a")) { _ in StubResponse(data: Data()) }.expect(.exactly(2))

@@ -38,10 +38,21 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
     /// Every problem, one sentence each, with the source location it belongs to (the stub's
     /// declaration, or `nil` for an unexpected request), for test frameworks to record.
+    /// Identical unexpected requests (a polling loop, a retry) are one problem with a count.
     public var problems: [(message: String, location: StubLocation?)] {
-        unmetExpectations.map { ($0.description, $0.stub.location) }
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for entry in unexpectedRequests {
+            let text = entry.request.description
+            if counts[text] == nil { order.append(text) }
+            counts[text, default: 0] += 1
+        }
+        return unmetExpectations.map { ($0.description, $0.stub.location) }
             + invalidStubs.map { ("\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))", $0.location) }
-            + unexpectedRequests.map { ("unexpected request: \($0.request) (no stub matched)", nil) }
+            + order.map { text in
+                let times = counts[text]!
+                return ("unexpected request: \(text) (no stub matched\(times > 1 ? ", \(times) times" : ""))", nil)
+            }
     }
 
     /// The whole report.
