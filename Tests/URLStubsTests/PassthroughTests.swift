@@ -231,6 +231,31 @@ struct PassthroughTests {
         }
     }
 
+    @Test func secretsAServerEchoesAreScrubbedToo() async throws {
+        let file = temporaryHAR()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let scrubbing = Scrubbing.default.adding(headers: ["X-Api-Key"], queryParameters: ["api_key"], jsonFields: ["password"])
+        // /echo sends back the method, query, headers and body it received, as JSON.
+        let secretRequest = request(server.url("/echo").absoluteString + "?api_key=query-secret&page=1", method: "POST",
+                                    body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
+                                    headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
+        let live = StubRegistry()
+        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
+        let liveResult = await fetch(secretRequest, from: live)
+        #expect(liveResult.body.contains("header-secret"), "the live run sees the echo")
+        try recorder.save()
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        for secret in ["header-secret", "key-secret", "cookie-secret", "query-secret", "body-secret"] {
+            #expect(!text.contains(secret), "the recording leaked \(secret)")
+        }
+        let replay = StubRegistry()
+        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing)
+        let replayed = await fetch(secretRequest, from: replay)
+        #expect(replayed.statusCode == 200, "\(String(describing: replayed.error))")
+        #expect(replayed.body.contains("ada"))
+        #expect(!replayed.body.contains("header-secret"))
+    }
+
     @Test func recordingsHoldNoSecretsAndStillReplay() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

@@ -418,10 +418,12 @@ extension StubRegistry {
                               keys: MatchKeys(host: entry.url.host?.lowercased(), path: pathOf(entry.url))) { request in
             guard request.method == method else { return .failed("expected method \(method), got \(request.method)") }
             guard let url = request.url else { return .failed("expected a URL") }
-            let liveURL = HARRequestKey.normalizedURL(scrubbing?.scrub(url) ?? url)
+            // The live request scrubbed as the recording was, so the placeholders line up.
+            let live = scrubbing.map { $0.scrubRequest(of: request) } ?? (url: url, body: request.body)
+            let liveURL = HARRequestKey.normalizedURL(live.url)
             guard liveURL == expectedURL else { return .failed("expected URL \"\(expectedURL)\", got \"\(liveURL)\"") }
             guard carriesBody, request.isBodyKnown else { return .matched }
-            let liveBody = scrubbing?.scrub(request.body) ?? request.body ?? Data()
+            let liveBody = live.body ?? Data()
             return HARRequestKey.sameBody(liveBody, expectedBody) ? .matched
                 : .failed("expected the recorded body \(describeBody(expectedBody)), got \(describeBody(request.body))")
         }

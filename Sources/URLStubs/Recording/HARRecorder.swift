@@ -64,9 +64,12 @@ public struct Scrubbing: Sendable {
         return components.url ?? url
     }
 
+    /// The body with its secret JSON members replaced; byte for byte the same body when it
+    /// holds none (a replay then serves exactly what the server sent).
     func scrub(_ body: Data?) -> Data? {
         guard let body, !jsonFields.isEmpty, let json = try? JSONValue(data: body) else { return body }
-        return scrub(json).serialized()
+        let scrubbed = scrub(json)
+        return scrubbed == json ? body : scrubbed.serialized()
     }
 
     private func scrub(_ value: JSONValue) -> JSONValue {
@@ -82,6 +85,9 @@ public struct Scrubbing: Sendable {
         }
     }
 
+    /// The entry with every secret replaced: the named headers, query parameters and JSON
+    /// members, and then any copy of their values found elsewhere (a server that echoes the
+    /// request, an error page quoting the token, a session id in both a cookie and a body).
     func scrub(_ entry: HAREntry) -> HAREntry {
         var copy = entry
         copy.url = scrub(entry.url)
@@ -89,7 +95,99 @@ public struct Scrubbing: Sendable {
         copy.requestBody = scrub(entry.requestBody)
         copy.responseHeaders = scrub(entry.responseHeaders)
         copy.responseBody = scrub(entry.responseBody) ?? entry.responseBody
+        let secrets = secretValues(in: entry)
+        guard !secrets.isEmpty else { return copy }
+        let placeholderBytes = Data(placeholder.utf8)
+        func erase(_ text: String) -> String {
+            secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
+        }
+        func erase(_ data: Data) -> Data {
+            secrets.reduce(data) { Self.replacing(Data($1.utf8), with: placeholderBytes, in: $0) }
+        }
+        copy.url = URL(string: erase(copy.url.absoluteString)) ?? copy.url
+        copy.requestHeaders = copy.requestHeaders.map { .init(name: $0.name, value: erase($0.value)) }
+        copy.responseHeaders = copy.responseHeaders.map { .init(name: $0.name, value: erase($0.value)) }
+        copy.requestBody = copy.requestBody.map(erase)
+        copy.responseBody = erase(copy.responseBody)
         return copy
+    }
+
+    /// A live request's URL and body as a recording of it would hold them.
+    func scrubRequest(of request: StubRequest) -> (url: URL, body: Data?) {
+        let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
+        let entry = HAREntry(method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
+                             requestBody: request.body, status: 0)
+        let scrubbed = scrub(entry)
+        return (scrubbed.url, scrubbed.requestBody)
+    }
+
+    /// The values this policy scrubs in `entry`, longest first, ignoring values shorter than
+    /// four characters (replacing every "1" or "ok" would mangle the recording). An
+    /// `Authorization` value also yields its credential alone, a cookie header each value.
+    private func secretValues(in entry: HAREntry) -> [String] {
+        var secrets: Set<String> = []
+        for header in entry.requestHeaders + entry.responseHeaders where headers.contains(header.name.lowercased()) {
+            secrets.insert(header.value)
+            let name = header.name.lowercased()
+            if name == "authorization" || name == "proxy-authorization", let space = header.value.firstIndex(of: " ") {
+                secrets.insert(String(header.value[header.value.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+            }
+            if name == "cookie" || name == "set-cookie" {
+                let pairs = header.value.split(separator: ";")
+                // A Set-Cookie line's first pair is the cookie; the rest are its attributes.
+                for pair in name == "cookie" ? pairs[...] : pairs.prefix(1) {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    secrets.insert(String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        if !queryParameters.isEmpty, let items = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems {
+            for item in items where queryParameters.contains(item.name) {
+                if let value = item.value { secrets.insert(value) }
+            }
+        }
+        if !jsonFields.isEmpty {
+            for body in [entry.requestBody, entry.responseBody] {
+                guard let body, let json = try? JSONValue(data: body) else { continue }
+                collectJSONSecrets(json, into: &secrets)
+            }
+        }
+        return secrets.filter { $0.count >= 4 && $0 != placeholder }.sorted { $0.count > $1.count }
+    }
+
+    private func collectJSONSecrets(_ value: JSONValue, into secrets: inout Set<String>) {
+        switch value {
+        case .object(let members):
+            for (key, member) in members {
+                if jsonFields.contains(key) {
+                    switch member {
+                    case .string(let text): secrets.insert(text)
+                    case .integer(let number): secrets.insert(String(number))
+                    default: break
+                    }
+                } else {
+                    collectJSONSecrets(member, into: &secrets)
+                }
+            }
+        case .array(let elements):
+            for element in elements { collectJSONSecrets(element, into: &secrets) }
+        default:
+            break
+        }
+    }
+
+    /// `data` with every occurrence of `target` replaced.
+    private static func replacing(_ target: Data, with replacement: Data, in data: Data) -> Data {
+        guard !target.isEmpty, data.count >= target.count, data.range(of: target) != nil else { return data }
+        var result = Data()
+        var rest = data[...]
+        while let found = rest.range(of: target) {
+            result.append(rest[rest.startIndex..<found.lowerBound])
+            result.append(replacement)
+            rest = rest[found.upperBound...]
+        }
+        result.append(rest)
+        return result
     }
 }
 
