@@ -165,6 +165,43 @@ struct HARTests {
         #expect(entries[0].time == 120)
     }
 
+    /// Chrome records a request that got no response as status 0 with `_error`; Firefox puts
+    /// repeated headers in one value, a line each. Neither may stop the archive from loading.
+    @Test(arguments: FetchAPI.allCases)
+    func failedEntriesAndMultiLineHeadersReplay(api: FetchAPI) async throws {
+        let har = #"""
+        {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": [
+          {"startedDateTime": "2026-01-02T03:04:05.678Z", "time": 12,
+           "request": {"method": "GET", "url": "https://shop.test/login", "headers": []},
+           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
+                        "headers": [{"name": "set-cookie", "value": "sid=abc; Path=/\nlang=en; Path=/"},
+                                    {"name": "vary", "value": "Accept\nOrigin"}],
+                        "content": {"mimeType": "text/plain", "text": "welcome"}}},
+          {"startedDateTime": "2026-01-02T03:04:06.000Z", "time": 3,
+           "request": {"method": "GET", "url": "https://down.shop.test/status", "headers": []},
+           "response": {"status": 0, "statusText": "", "httpVersion": "", "headers": [],
+                        "content": {"size": 0, "mimeType": "x-unknown"}, "_error": "net::ERR_CONNECTION_REFUSED"}},
+          {"startedDateTime": "2026-01-02T03:04:07.000Z", "time": 1,
+           "request": {"method": "GET", "url": "https://shop.test/blocked", "headers": []},
+           "response": {"status": 0, "headers": [], "content": {"mimeType": ""}}}
+        ]}}
+        """#
+        let entries = try HAR.read(Data(har.utf8), source: "firefox.har")
+        #expect(entries.map(\.failure) == [nil, "net::ERR_CONNECTION_REFUSED", "no response (status 0)"])
+        #expect(try HAR.read(HAR.write(entries)).map(\.failure) == entries.map(\.failure), "failures survive a write and a read")
+        let registry = StubRegistry()
+        registry.stubs(fromHAREntries: entries, named: "firefox.har")
+        let login = await fetch("https://shop.test/login", from: registry, using: api)
+        #expect(login.body == "welcome")
+        #expect(login.response?.value(forHTTPHeaderField: "Vary") == "Accept, Origin")
+        #expect(entries[0].stubResponse().setCookieHeaders == ["sid=abc; Path=/", "lang=en; Path=/"])
+        let down = await fetch("https://down.shop.test/status", from: registry, using: api)
+        #expect(down.urlError?.code == .cannotConnectToHost, "\(String(describing: down.error))")
+        #expect("\(down.error.map { $0.localizedDescription } ?? "")".contains("net::ERR_CONNECTION_REFUSED"))
+        let blocked = await fetch("https://shop.test/blocked", from: registry, using: api)
+        #expect(blocked.urlError?.code == .cannotConnectToHost)
+    }
+
     @Test(arguments: FetchAPI.allCases)
     func replayMatchesMethodURLAndBody(api: FetchAPI) async throws {
         let registry = StubRegistry()

@@ -56,12 +56,16 @@ public struct HAREntry: Sendable, Equatable {
     public var responseBody: Data
     /// The response's `content.mimeType`.
     public var responseMimeType: String
+    /// The network error recorded instead of a response (status 0): Chrome's `_error`, such
+    /// as `net::ERR_CONNECTION_REFUSED`. Replay fails the request with the matching `URLError`.
+    public var failure: String?
 
     /// An entry from its parts.
     public init(startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
                 requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
                 status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
-                responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "") {
+                responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "",
+                failure: String? = nil) {
         self.startedDateTime = startedDateTime
         self.time = time
         self.method = method.uppercased()
@@ -75,6 +79,7 @@ public struct HAREntry: Sendable, Equatable {
         self.responseHeaders = responseHeaders
         self.responseBody = responseBody
         self.responseMimeType = responseMimeType
+        self.failure = failure
     }
 
     /// An entry from a request (its `httpBody`, or `body`) and a response.
@@ -94,16 +99,25 @@ public struct HAREntry: Sendable, Equatable {
     /// The response as a stub: body decoded, transport headers (`Content-Encoding`,
     /// `Content-Length`, `Transfer-Encoding`) dropped since the body is already decoded.
     public func stubResponse(replayingTime: Bool = false) -> StubResponse {
+        if let failure {
+            var response = StubResponse(error: HAR.urlError(forRecordedFailure: failure, url: url))
+            if replayingTime { response.requestTime = max(0, time) / 1000 }
+            return response
+        }
         var headers: [String: String] = [:]
         var cookies: [String] = []
         for header in responseHeaders {
             let lower = header.name.lowercased()
             if ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].contains(lower) { continue }
-            if lower == "set-cookie" { cookies.append(header.value); continue }
+            // Firefox exports repeated headers as one value with a line per header.
+            let lines = header.value.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            if lower == "set-cookie" { cookies += lines; continue }
+            let value = lines.joined(separator: ", ")
             if let existing = headers.keys.first(where: { $0.lowercased() == lower }) {
-                headers[existing] = headers[existing]! + ", " + header.value
+                headers[existing] = headers[existing]! + ", " + value
             } else {
-                headers[header.name] = header.value
+                headers[header.name] = value
             }
         }
         if !responseMimeType.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
@@ -234,9 +248,17 @@ public enum HAR {
                 responseHeaders.append(.init(name: "Location", value: redirect))
             }
             let rawStatus = try number(response["status"], at: "\(path).response.status")
-            // Range-check the Double first: Int(_:) traps on infinity, NaN and huge values.
-            guard rawStatus >= 100, rawStatus < 600 else {
-                throw fail("\(path).response.status", "a status code from 100 to 599, got \(rawStatus)")
+            // Status 0: the request got no response (Chrome records the reason in `_error`).
+            var failure: String?
+            if rawStatus == 0 {
+                if case .string(let reason)? = optional("_error", of: response) ?? optional("_error", of: entry), !reason.isEmpty {
+                    failure = reason
+                } else {
+                    failure = "no response (status 0)"
+                }
+            } else if !(rawStatus >= 100 && rawStatus < 600) {
+                // Range-check the Double first: Int(_:) traps on infinity, NaN and huge values.
+                throw fail("\(path).response.status", "a status code from 100 to 599 (or 0 for a failed request), got \(rawStatus)")
             }
             let status = Int(rawStatus)
             let started = optional("startedDateTime", of: entry).flatMap { value -> Date? in
@@ -251,8 +273,32 @@ public enum HAR {
                             statusText: optional("statusText", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
                             httpVersion: optional("httpVersion", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "HTTP/1.1",
                             responseHeaders: responseHeaders, responseBody: body,
-                            responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "")
+                            responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
+                            failure: failure)
         }
+    }
+
+    /// The `URLError` a browser's network error string stands for (Chrome's `net::ERR_…`
+    /// names; anything else is `.cannotConnectToHost`, what a request that got no response
+    /// most often met).
+    static func urlError(forRecordedFailure failure: String, url: URL) -> URLError {
+        let name = failure.uppercased()
+        let code: URLError.Code
+        switch true {
+        case name.contains("NAME_NOT_RESOLVED"), name.contains("NAME_RESOLUTION"): code = .cannotFindHost
+        case name.contains("INTERNET_DISCONNECTED"), name.contains("NETWORK_CHANGED"): code = .notConnectedToInternet
+        case name.contains("TIMED_OUT"): code = .timedOut
+        case name.contains("ABORTED"), name.contains("BLOCKED"): code = .cancelled
+        case name.contains("CERT"), name.contains("SSL"): code = .serverCertificateUntrusted
+        case name.contains("CONNECTION_RESET"), name.contains("CONNECTION_CLOSED"), name.contains("EMPTY_RESPONSE"):
+            code = .networkConnectionLost
+        case name.contains("TOO_MANY_REDIRECTS"): code = .httpTooManyRedirects
+        default: code = .cannotConnectToHost
+        }
+        return URLError(code, userInfo: [
+            NSURLErrorFailingURLErrorKey: url,
+            NSLocalizedDescriptionKey: "The recorded request failed: \(failure) (URLStubs, HAR replay).",
+        ])
     }
 
     static func parseDate(_ text: String) -> Date? {
@@ -313,12 +359,13 @@ public enum HAR {
                 content["encoding"] = .string("base64")
             }
             let location = entry.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
-            let response: [String: JSONValue] = [
-                "status": .number(Double(entry.status)), "statusText": .string(entry.statusText),
+            var response: [String: JSONValue] = [
+                "status": .integer(entry.failure == nil ? entry.status : 0), "statusText": .string(entry.statusText),
                 "httpVersion": .string(entry.httpVersion), "headers": headers(entry.responseHeaders),
                 "cookies": .array([]), "content": .object(content), "redirectURL": .string(location),
                 "headersSize": .number(-1), "bodySize": .number(Double(entry.responseBody.count)),
             ]
+            if let failure = entry.failure { response["_error"] = .string(failure) }
             return .object([
                 "startedDateTime": .string(formatter.string(from: entry.startedDateTime)), "time": .number(entry.time),
                 "request": .object(request), "response": .object(response), "cache": .object([:]),
