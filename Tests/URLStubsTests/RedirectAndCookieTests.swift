@@ -26,6 +26,51 @@ struct RedirectAndCookieTests {
         #expect(log.events == ["/old -> https://api.test/middle (301)", "/middle -> https://cdn.test/final?x=1 (302)"])
     }
 
+    #if canImport(FoundationNetworking)
+    // On Apple platforms the session itself asks its delegate; on Linux URLStubs does, as
+    // corelibs' own HTTP protocol would.
+    @Test func delegateDecliningARedirectGetsTheRedirectResponse() async {
+        let registry = StubRegistry()
+        let log = EventLog()
+        registry.stub(isPath("/old")) { _ in
+            StubResponse(data: Data("moved".utf8), statusCode: 302, headers: ["Location": "/new"])
+        }
+        registry.stub(isPath("/new")) { _ in StubResponse(data: Data("new".utf8)) }
+        registry.onRedirect { _, _, _, _ in log.append("redirect hook") }
+        registry.afterFinish { request, _, response, _ in log.append("finished \(request.url!.path) \(response?.statusCode ?? 0)") }
+        let recorder = DelegateRecorder { _, _ in nil }
+        let session = registry.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        let result = await recorder.run(session.dataTask(with: URL(string: "https://api.test/old")!))
+        #expect(result.redirects == ["302 -> https://api.test/new"])
+        #expect(result.statusCode == 302)
+        #expect(result.body == "moved")
+        #expect(result.response?.value(forHTTPHeaderField: "Location") == "/new")
+        #expect(log.events == ["finished /old 302"])
+    }
+
+    @Test func delegateMayRewriteTheRedirectedRequest() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/old")) { _ in StubResponse(data: Data(), statusCode: 307, headers: ["Location": "/new"]) }
+        registry.stub(isPath("/new")) { _ in StubResponse(data: Data("new".utf8)) }
+        registry.stub(isPath("/elsewhere")) { request in
+            StubResponse(data: Data("elsewhere \(request.value(forHTTPHeaderField: "X-Hop") ?? "-")".utf8))
+        }
+        let recorder = DelegateRecorder { _, proposed in
+            var rewritten = proposed
+            rewritten.url = URL(string: "https://api.test/elsewhere")
+            rewritten.setValue("1", forHTTPHeaderField: "X-Hop")
+            return rewritten
+        }
+        let session = registry.makeSession(delegate: recorder)
+        defer { session.finishTasksAndInvalidate() }
+        // A completion-handler task of a session with a delegate: the delegate is asked too.
+        let result = await fetchWithCompletionHandler(URLRequest(url: URL(string: "https://api.test/old")!), session: session)
+        #expect(result.body == "elsewhere 1")
+        #expect(result.response?.url?.absoluteString == "https://api.test/elsewhere")
+    }
+    #endif
+
     @Test(arguments: [301, 302, 303])
     func methodBecomesBodilessGet(status: Int) async {
         let registry = StubRegistry()

@@ -72,6 +72,17 @@ enum CorelibsTaskState {
             followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
         environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
+        if let session, task.delegate != nil {
+            // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
+            // the session's delegate queue. Read when needed: the delegate is fixed by then.
+            environment.approveRedirect = { response, request, decide in
+                session.delegateQueue.addOperation {
+                    guard let delegate = task.delegate else { return decide(request) }
+                    delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+                                        completionHandler: decide)
+                }
+            }
+        }
         return environment
     }
 

@@ -27,6 +27,10 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// The queue the session's delegate runs on, to wait until it has taken the chunks
     /// already sent (keeps a fast stream to a slow delegate from piling up in memory).
     let delegateQueue: OperationQueue?
+    /// Asks the task's delegate whether to follow a redirect, where the platform does not
+    /// (Linux): the delegate's answer (`nil`: stop, deliver the 3xx itself) arrives through
+    /// the callback, on any queue. `nil` when there is no delegate to ask.
+    var approveRedirect: (@Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)?
     /// `true` when the platform already knows the task, so a callback may be made inside
     /// `startLoading` itself (corelibs registers a task asynchronously and crashes on a
     /// callback for a task it has not registered yet).

@@ -76,6 +76,8 @@ final class ResponsePlayer: @unchecked Sendable {
     private var byteLimit: Int?
     private var bytesPerSecond: Double?
     private var chunkSize = ResponsePlayer.maximumChunkSize
+    /// Set when the delegate declined a redirect: the 3xx is then the final response.
+    private var redirectDeclined = false
 
     init(item: PlaybackItem, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
@@ -209,7 +211,7 @@ final class ResponsePlayer: @unchecked Sendable {
             startPassthrough(passthrough)
             return
         }
-        if let location = response.value(forHeader: "Location"),
+        if !redirectDeclined, let location = response.value(forHeader: "Location"),
            (300...399).contains(response.statusCode), response.statusCode != 304 {
             redirect(to: location)
             return
@@ -407,6 +409,31 @@ final class ResponsePlayer: @unchecked Sendable {
                 NSURLErrorFailingURLErrorKey: target,
                 NSLocalizedDescriptionKey: "URLStubs: more than \(Self.maximumRedirects) redirects, the last to \(target.absoluteString).",
             ]))
+            return
+        }
+        guard let approve = environment.approveRedirect else {
+            follow(next)
+            return
+        }
+        let scheduler = environment.scheduler
+        approve(http, next) { [self] decision in
+            scheduler.async { [self] in
+                newStep()
+                guard !ended else { return }
+                if let decision {
+                    follow(decision)
+                } else {
+                    // Declined: the redirect response, with its body, is what the caller gets.
+                    redirectDeclined = true
+                    sendHead()
+                }
+            }
+        }
+    }
+
+    private func follow(_ next: URLRequest) {
+        guard let target = next.url else {
+            fail(StubError.invalidRedirect(location: "", stub: item.descriptor.description))
             return
         }
         switch resolveRedirect(next, item) {

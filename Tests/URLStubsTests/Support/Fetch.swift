@@ -20,6 +20,8 @@ struct FetchResult: @unchecked Sendable {
     var error: (any Error)?
     /// Delegate only: each `didReceive data` call, in order.
     var chunks: [Data] = []
+    /// Delegate only: each redirect the delegate was asked about, as "status -> URL".
+    var redirects: [String] = []
 
     var body: String { data.map { String(decoding: $0, as: UTF8.self) } ?? "" }
     var statusCode: Int? { response?.statusCode }
@@ -80,6 +82,20 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
     private var result = FetchResult()
     private var continuation: CheckedContinuation<FetchResult, Never>?
     private var completed = false
+    /// What the delegate answers when asked to follow a redirect (`nil` declines it).
+    private let redirectPolicy: @Sendable (HTTPURLResponse, URLRequest) -> URLRequest?
+
+    init(redirectPolicy: @escaping @Sendable (HTTPURLResponse, URLRequest) -> URLRequest? = { $1 }) {
+        self.redirectPolicy = redirectPolicy
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        lock.lock()
+        result.redirects.append("\(response.statusCode) -> \(request.url?.absoluteString ?? "nil")")
+        lock.unlock()
+        completionHandler(redirectPolicy(response, request))
+    }
 
     func run(_ task: URLSessionTask) async -> FetchResult {
         await withCheckedContinuation { continuation in
