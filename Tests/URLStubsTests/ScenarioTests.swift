@@ -117,6 +117,30 @@ struct ScenarioTests {
         #expect(await run(seed: 99) != first, "another seed, another run")
     }
 
+    /// An app fires several requests at launch in an order that varies between runs: each
+    /// endpoint's outcomes must not depend on how the others interleave with it.
+    @Test func seededOutcomesPerEndpointDoNotDependOnTheOrderOfOtherRequests() async {
+        func run(order: [String]) async -> [String: [String]] {
+            let registry = StubRegistry()
+            let profile = NetworkProfile(failureRate: 0.5, failures: [.offline, .serverError], seed: 7)
+            registry.activate(Scenario("flaky", profile: profile) { stubs in
+                stubs.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
+            })
+            var outcomes: [String: [String]] = [:]
+            for path in order {
+                let result = await fetch("https://flaky.test\(path)", from: registry)
+                outcomes[path, default: []].append(result.urlError.map { "error \($0.code.rawValue)" } ?? "status \(result.statusCode ?? 0)")
+            }
+            return outcomes
+        }
+        let paths = ["/a", "/b", "/c"]
+        let interleaved = (0..<8).flatMap { _ in paths }
+        let grouped = paths.flatMap { Array(repeating: $0, count: 8) }
+        let first = await run(order: interleaved)
+        let second = await run(order: grouped.reversed())
+        #expect(first == second)
+    }
+
     @Test func profileSlowsTheWholeScenario() async throws {
         let registry = StubRegistry()
         registry.activate(try Scenario.folder(root.appendingPathComponent("slow-network")))

@@ -7,9 +7,10 @@ import FoundationNetworking
 /// with jitter, and a failure rate, all driven by a seeded generator so a failing run can be
 /// replayed exactly.
 ///
-/// The N-th request answered by the scenario draws from `SplitMix64(seed, N)`: the same seed
-/// gives the same latency and the same failures to the same N-th request in every run. With
-/// concurrent requests, N follows the order in which the stubs are asked to answer.
+/// The N-th request to an endpoint (method and path) draws from a generator seeded with the
+/// seed, the endpoint and N: the same seed gives the same latency and the same failure to the
+/// N-th `GET /api/users` in every run, however the app's requests to *other* endpoints
+/// interleave with it (an app usually fires several at launch, in an order that varies).
 ///
 /// ```swift
 /// let flaky = NetworkProfile(downloadSpeed: .edge, latency: 0.3, jitter: 0.1,
@@ -50,9 +51,9 @@ public struct NetworkProfile: Sendable, Equatable {
         self.seed = seed
     }
 
-    /// What the profile does to the `index`-th response (0-based).
-    func apply(to response: StubResponse, index: UInt64) -> StubResponse {
-        var random = SplitMix64(seed: seed &+ index &* 0x9E37_79B9_7F4A_7C15)
+    /// What the profile does to the `index`-th response (0-based) of `endpoint`.
+    func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
+        var random = SplitMix64(seed: (seed ^ Self.stableHash(endpoint)) &+ index &* 0x9E37_79B9_7F4A_7C15)
         let offset = jitter > 0 ? (random.nextUnit() * 2 - 1) * jitter : 0
         let delay = max(0, latency + offset)
         var result = response
@@ -68,6 +69,16 @@ public struct NetworkProfile: Sendable, Equatable {
         }
         result.requestTime = response.requestTime + delay
         return result
+    }
+
+    /// FNV-1a: the same in every process (Swift's `Hasher` is seeded per process).
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
     }
 }
 

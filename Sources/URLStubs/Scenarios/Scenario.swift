@@ -99,7 +99,8 @@ extension StubRegistry {
             if let profile {
                 let respond = spec.responder
                 wrapped.responder = { request, activation in
-                    profile.apply(to: try respond(request, activation), index: counter.next())
+                    let endpoint = "\(request.method) \(request.urlPath ?? "/")"
+                    return profile.apply(to: try respond(request, activation), endpoint: endpoint, index: counter.next(for: endpoint))
                 }
             }
             if wrapped.name == nil { wrapped.name = "\(scenario.name): \(spec.matcher.description)" }
@@ -117,14 +118,16 @@ extension StubRegistry {
     }
 }
 
-/// Counts the requests of one activated scenario, for its network profile's generator.
+/// Counts the requests of one activated scenario per endpoint, for its network profile's
+/// generator.
 final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: UInt64 = 0
+    private var counts: [String: UInt64] = [:]
 
-    func next() -> UInt64 {
+    func next(for endpoint: String) -> UInt64 {
         lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value - 1
+        let index = counts[endpoint, default: 0]
+        counts[endpoint] = index + 1
+        return index
     }
 }
