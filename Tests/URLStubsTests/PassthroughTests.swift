@@ -256,6 +256,19 @@ struct PassthroughTests {
         #expect(!replayed.body.contains("header-secret"))
     }
 
+    @Test func everyExchangeIsOnDiskBeforeTheCallerSeesIt() async throws {
+        let file = temporaryHAR()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let live = StubRegistry()
+        let recorder = try live.record(to: file, mode: .once)
+        _ = await fetch(URLRequest(url: server.url("/json")), from: live)
+        // No save(): a test that crashes now still leaves its recording.
+        #expect(try HAR.read(contentsOf: file).count == 1)
+        _ = await fetch(URLRequest(url: server.url("/text")), from: live)
+        #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json", "/text"])
+        withExtendedLifetime(recorder) {}
+    }
+
     @Test func recordingsHoldNoSecretsAndStillReplay() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

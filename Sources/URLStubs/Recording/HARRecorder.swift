@@ -252,10 +252,21 @@ public final class HARRecorder: @unchecked Sendable {
                        fileID: fileID, filePath: filePath, line: line)
     }
 
+    /// Adds the exchange and writes the file at once, before the caller gets the response:
+    /// a test that crashes, or forgets ``save()``, still leaves every exchange it saw on disk.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
         let entry = HAREntry(request: request.urlRequest, body: request.body, response: response, responseBody: body,
                              startedDateTime: Date(), time: 0)
-        lock.lock(); recorded.append(scrubbing.scrub(entry)); lock.unlock()
+        lock.lock(); defer { lock.unlock() }
+        recorded.append(scrubbing.scrub(entry))
+        // A failed write here is reported by save(), which writes again.
+        try? writeLocked()
+    }
+
+    private func writeLocked() throws {
+        let entries = replayed.map(scrubbing.scrub) + recorded
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try HAR.write(entries).write(to: file, options: .atomic)
     }
 
     /// Entries recorded so far in this run (already scrubbed).
@@ -265,15 +276,15 @@ public final class HARRecorder: @unchecked Sendable {
     }
 
     /// Writes the file when this run recorded something: the replayed entries first (in
-    /// `newEpisodes` mode), then the new ones in the order they completed.
+    /// `newEpisodes` mode), then the new ones in the order they completed. Each exchange is
+    /// already written as it completes; call this at the end of a test anyway: it writes once
+    /// more and throws when the file cannot be written, and in `.all` mode it writes an empty
+    /// recording when nothing happened.
     public func save() throws {
-        lock.lock()
-        let entries = replayed.map(scrubbing.scrub) + recorded
+        lock.lock(); defer { lock.unlock() }
         let changed = !recorded.isEmpty || (mode == .all)
-        lock.unlock()
         guard isRecording, changed else { return }
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try HAR.write(entries).write(to: file, options: .atomic)
+        try writeLocked()
     }
 }
 
