@@ -15,6 +15,9 @@ open class StubURLProtocol: URLProtocol {
     /// intercepted again.
     static let passthroughKey = "URLStubs.passthrough"
 
+    /// The registry slot of this class (``ProtocolClassPool``); `nil` for the shared registry's.
+    class var slotIndex: Int? { nil }
+
     private var player: ResponsePlayer?
     /// Set by `stopLoading`; read by a failure scheduled before it (same serial context).
     private var stopped = false

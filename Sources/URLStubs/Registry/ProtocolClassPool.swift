@@ -23,7 +23,6 @@ enum ProtocolClassPool {
     private static let quarantine = 64
 
     nonisolated(unsafe) private static var slots: [Slot] = []
-    nonisolated(unsafe) private static var slotByClass: [ObjectIdentifier: Int] = [:]
     nonisolated(unsafe) private static var freeSlots: [Int] = []
     nonisolated(unsafe) private static var freeHead = 0
     private static let lock = NSLock()
@@ -41,7 +40,6 @@ enum ProtocolClassPool {
         let index = slots.count
         let protocolClass = makeClass(for: index)
         slots.append(Slot(protocolClass: protocolClass, registry: nil, isReleased: false))
-        slotByClass[ObjectIdentifier(protocolClass)] = index
         return (protocolClass, index)
     }
 
@@ -63,11 +61,14 @@ enum ProtocolClassPool {
         case unknown
     }
 
-    /// The registry a protocol class answers for.
-    static func lookup(_ protocolClass: AnyClass) -> Lookup {
-        if protocolClass == StubURLProtocol.self { return .registry(StubRegistry.shared) }
+    /// The registry a protocol class answers for. The class carries its slot number in its
+    /// type (no table to search: this runs twice per request).
+    static func lookup(_ protocolClass: StubURLProtocol.Type) -> Lookup {
+        guard let index = protocolClass.slotIndex else {
+            return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared) : .unknown
+        }
         lock.lock(); defer { lock.unlock() }
-        guard let index = slotByClass[ObjectIdentifier(protocolClass)] else { return .unknown }
+        guard index < slots.count, slots[index].protocolClass == protocolClass else { return .unknown }
         if let registry = slots[index].registry { return .registry(registry) }
         return .released
     }
@@ -79,24 +80,46 @@ enum ProtocolClassPool {
     }
 
     private static func makeClass(for index: Int) -> StubURLProtocol.Type {
-        var tag: Any.Type = SlotTagRoot.self
+        var tag: any SlotTag.Type = SlotTagRoot.self
         var remaining = index
         repeat {
             tag = remaining & 1 == 0 ? appendZero(tag) : appendOne(tag)
             remaining >>= 1
         } while remaining > 0
-        return protocolClass(tag)
+        let made = protocolClass(tag)
+        assert(made.slotIndex == index, "slot tag \(tag) decodes to \(String(describing: made.slotIndex)), not \(index)")
+        return made
     }
 
-    private static func appendZero<Tag>(_: Tag.Type) -> Any.Type { SlotTagZero<Tag>.self }
-    private static func appendOne<Tag>(_: Tag.Type) -> Any.Type { SlotTagOne<Tag>.self }
-    private static func protocolClass<Tag>(_: Tag.Type) -> StubURLProtocol.Type { RegistryURLProtocol<Tag>.self }
+    private static func appendZero<Tag: SlotTag>(_: Tag.Type) -> any SlotTag.Type { SlotTagZero<Tag>.self }
+    private static func appendOne<Tag: SlotTag>(_: Tag.Type) -> any SlotTag.Type { SlotTagOne<Tag>.self }
+    private static func protocolClass<Tag: SlotTag>(_: Tag.Type) -> StubURLProtocol.Type { RegistryURLProtocol<Tag>.self }
 }
 
-enum SlotTagRoot {}
-enum SlotTagZero<Rest> {}
-enum SlotTagOne<Rest> {}
+/// A slot number spelled as a type: binary digits, least significant innermost.
+protocol SlotTag {
+    static var slotIndex: Int { get }
+    /// How many digits the tag holds.
+    static var slotDigits: Int { get }
+}
+
+enum SlotTagRoot: SlotTag {
+    static var slotIndex: Int { 0 }
+    static var slotDigits: Int { 0 }
+}
+
+enum SlotTagZero<Rest: SlotTag>: SlotTag {
+    static var slotIndex: Int { Rest.slotIndex }
+    static var slotDigits: Int { Rest.slotDigits + 1 }
+}
+
+enum SlotTagOne<Rest: SlotTag>: SlotTag {
+    static var slotIndex: Int { Rest.slotIndex | (1 << Rest.slotDigits) }
+    static var slotDigits: Int { Rest.slotDigits + 1 }
+}
 
 /// The protocol class of one registry slot. All behaviour lives in ``StubURLProtocol``;
-/// the generic parameter only makes the class distinct.
-final class RegistryURLProtocol<Tag>: StubURLProtocol {}
+/// the generic parameter only makes the class distinct, and tells its slot.
+final class RegistryURLProtocol<Tag: SlotTag>: StubURLProtocol {
+    override class var slotIndex: Int? { Tag.slotIndex }
+}
