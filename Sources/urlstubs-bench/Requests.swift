@@ -32,16 +32,17 @@ struct RequestScenario {
     let session: URLSession
     let request: URLRequest
 
-    /// Runs `count` sequential async requests; returns µs per request.
-    func run(_ count: Int) async throws -> Double {
+    /// Runs `count` sequential async requests; returns wall-clock and process CPU µs per request.
+    func run(_ count: Int) async throws -> (wall: Double, cpu: Double) {
         let start = now()
+        let cpuStart = processCPUTime()
         for _ in 0..<count {
             let (data, response) = try await session.data(for: request)
             guard data.count == 1024, (response as? HTTPURLResponse)?.statusCode == 200 else {
                 throw BenchError("\(name): got \(data.count) bytes, status \((response as? HTTPURLResponse)?.statusCode ?? -1)")
             }
         }
-        return (now() - start) / Double(count) * 1e6
+        return ((now() - start) / Double(count) * 1e6, (processCPUTime() - cpuStart) / Double(count) * 1e6)
     }
 }
 

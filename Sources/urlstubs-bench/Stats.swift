@@ -78,7 +78,8 @@ func progress(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// CPU seconds used by the whole process (every thread) so far.
+/// CPU seconds used by the whole process (every thread) so far. Unlike wall time it does not
+/// grow while a shared host runs someone else (steal time), so its ratios stay steady.
 func processCPUTime() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
