@@ -9,6 +9,8 @@ Endpoints:
   GET  /text                 plain text (not JSON)
   ANY  /echo                 {"method", "path", "query", "headers", "body"} of the request
   GET  /redirect             302 to /json
+  GET  /login                302 to /home, setting the cookie session=s1
+  GET  /home                 the Cookie header it received, as text
   GET  /cookies              two Set-Cookie headers
   GET  /slow?ms=N            the body "slow" after N milliseconds
   GET  /secret               needs Authorization; returns a token
@@ -67,6 +69,10 @@ class Handler(BaseHTTPRequestHandler):
             }, sort_keys=True))
         elif url.path == "/redirect":
             self.send(302, "", "text/plain", [("Location", "/json")])
+        elif url.path == "/login":
+            self.send(302, "", "text/plain", [("Location", "/home"), ("Set-Cookie", "session=s1; Path=/")])
+        elif url.path == "/home":
+            self.send(200, "cookie: " + self.headers.get("Cookie", "none"), "text/plain")
         elif url.path == "/cookies":
             self.send(200, "{}", headers=[("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/")])
         elif url.path == "/slow":

@@ -68,6 +68,23 @@ struct PassthroughTests {
         #expect(names == ["a", "b"])
     }
 
+    /// A login that redirects and sets a cookie on the way: each hop goes through the stub
+    /// path, so the cookie reaches the caller's store and goes out with the next hop.
+    @Test(arguments: FetchAPI.allCases)
+    func realRedirectsAreFollowedHopByHopWithTheirCookies(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(.any) { _ in .passthrough() }
+        let hops = EventLog()
+        registry.onRedirect { request, next, _, response in
+            hops.append("\(request.url!.path) -> \(next.url!.path) (\(response.statusCode))")
+        }
+        let result = await fetch(URLRequest(url: server.url("/login")), from: registry, using: api)
+        #expect(result.body == "cookie: session=s1")
+        #expect(result.response?.url?.path == "/home")
+        #expect(hops.events == ["/login -> /home (302)"])
+        #expect(registry.journal.map { $0.request.url!.path } == ["/login", "/home"])
+    }
+
     @Test func pacingStillAppliesToPassedThroughBodies() async throws {
         let registry = StubRegistry()
         registry.stub(.any) { _ in StubResponse.passthrough().requestTime(0.2, responseTime: 0.3) }

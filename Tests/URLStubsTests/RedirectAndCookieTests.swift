@@ -71,6 +71,21 @@ struct RedirectAndCookieTests {
     }
     #endif
 
+    @Test(arguments: FetchAPI.allCases)
+    func cookieSetByARedirectGoesOutWithTheNextHop(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/login")) { _ in
+            var response = StubResponse(data: Data(), statusCode: 302, headers: ["Location": "/home"])
+            response.setCookieHeaders = ["session=s1; Path=/"]
+            return response
+        }
+        registry.stub(isPath("/home")) { request in
+            StubResponse(data: Data("cookie: \(request.value(forHTTPHeaderField: "Cookie") ?? "none")".utf8))
+        }
+        let result = await fetch("https://api.test/login", from: registry, using: api)
+        #expect(result.body == "cookie: session=s1")
+    }
+
     @Test(arguments: [301, 302, 303])
     func methodBecomesBodilessGet(status: Int) async {
         let registry = StubRegistry()

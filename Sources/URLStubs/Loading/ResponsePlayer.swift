@@ -59,6 +59,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private weak var sink: (any PlaybackSink)?
     private let resolveRedirect: (URLRequest, PlaybackItem) -> RedirectResolution
     private let storeCookies: (URL, [String]) -> Void
+    private let attachCookies: (inout URLRequest) -> Void
     private let onEnd: (PlaybackOutcome) -> Void
 
     private var ended = false
@@ -82,6 +83,7 @@ final class ResponsePlayer: @unchecked Sendable {
     init(item: PlaybackItem, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
          storeCookies: @escaping (URL, [String]) -> Void,
+         attachCookies: @escaping (inout URLRequest) -> Void = { _ in },
          onEnd: @escaping (PlaybackOutcome) -> Void) {
         self.item = item
         self.environment = environment
@@ -89,6 +91,7 @@ final class ResponsePlayer: @unchecked Sendable {
         self.sink = sink
         self.resolveRedirect = resolveRedirect
         self.storeCookies = storeCookies
+        self.attachCookies = attachCookies
         self.onEnd = onEnd
         self.currentURL = item.request.url ?? URL(fileURLWithPath: "/")
     }
@@ -403,6 +406,9 @@ final class ResponsePlayer: @unchecked Sendable {
             sink.playerWasRedirected(to: next, by: http)
             return
         }
+        // The next hop carries the cookies the store now holds for its URL (including any
+        // this response just set), as URLSession's own redirects do.
+        attachCookies(&next)
         redirectCount += 1
         guard redirectCount <= Self.maximumRedirects else {
             fail(URLError(.httpTooManyRedirects, userInfo: [

@@ -92,6 +92,11 @@ open class StubURLProtocol: URLProtocol {
                 guard let self else { return }
                 registry.storeCookies(lines, for: url, request: self.request, storage: environment.cookieStorage)
             },
+            attachCookies: { next in
+                guard next.httpShouldHandleCookies, let url = next.url, let storage = environment.cookieStorage else { return }
+                let fields = HTTPCookie.requestHeaderFields(with: storage.cookies(for: url) ?? [])
+                next.setValue(fields["Cookie"], forHTTPHeaderField: "Cookie")
+            },
             onEnd: { outcome in registry.playbackEnded(item: item, outcome: outcome) })
         self.player = player
         player.start()

@@ -9,6 +9,10 @@ import FoundationNetworking
 /// passed-through request can never be intercepted again (the loop guard). It keeps no cookies
 /// of its own: the caller's session already attached its cookies to the request, and the
 /// server's `Set-Cookie` reaches the caller's store through the normal stub path.
+///
+/// It follows no redirect: a 3xx comes back as the response, and the stub path follows it hop
+/// by hop like a stubbed redirect, so each hop's cookies reach the caller's store and go out
+/// with the next hop, `onRedirect` sees real hops, and a recording holds every hop.
 enum NetworkLoader {
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
@@ -17,8 +21,16 @@ enum NetworkLoader {
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
         configuration.protocolClasses = configuration.protocolClasses?.filter { !($0 is StubURLProtocol.Type) }
-        return URLSession(configuration: configuration)
+        return URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
     }()
+
+    /// Hands every redirect response back instead of following it.
+    private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            completionHandler(nil)
+        }
+    }
 
     /// A passthrough in flight, cancellable from the delivery context.
     final class Handle: @unchecked Sendable {
