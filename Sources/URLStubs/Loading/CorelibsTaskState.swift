@@ -88,10 +88,16 @@ enum CorelibsTaskState {
 
     /// `session.taskRegistry.behaviours[task.taskIdentifier]`, boxed.
     private static func behaviour(of task: URLSessionTask, in session: URLSession) -> Any? {
+        guard let (registry, behaviours) = taskRegistry(of: session) else { return nil }
+        return behaviours.dictionaryType.boxedValue(in: registry, atOffset: behaviours.field.offset, forKey: task.taskIdentifier)
+    }
+
+    /// The session's task registry and where its behaviours are kept.
+    private static func taskRegistry(of session: URLSession) -> (AnyObject, SessionLayout.Behaviours)? {
         let layout = SessionLayout.of(session)
         guard let registryField = layout.taskRegistry, let behaviours = layout.behaviours,
               let registry = registryField.loadObject(from: session) else { return nil }
-        return behaviours.dictionaryType.boxedValue(in: registry, atOffset: behaviours.field.offset, forKey: task.taskIdentifier)
+        return (registry, behaviours)
     }
 
     /// `object as? URLSession`, without the general dynamic cast for the usual exact class.
@@ -102,9 +108,7 @@ enum CorelibsTaskState {
 
     /// Whether the session has registered the task yet (without boxing its behaviour).
     private static func hasBehaviour(_ task: URLSessionTask, in session: URLSession) -> Bool {
-        let layout = SessionLayout.of(session)
-        guard let registryField = layout.taskRegistry, let behaviours = layout.behaviours,
-              let registry = registryField.loadObject(from: session) else { return false }
+        guard let (registry, behaviours) = taskRegistry(of: session) else { return false }
         return behaviours.dictionaryType.containsKey(task.taskIdentifier, in: registry, atOffset: behaviours.field.offset)
     }
 

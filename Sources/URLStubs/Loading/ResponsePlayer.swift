@@ -230,9 +230,7 @@ final class ResponsePlayer: @unchecked Sendable {
         if let truncated = response.truncatedAfterBytes { byteLimit = min(truncated, length ?? truncated) }
         if let failAfter = response.failureAfterBytes { byteLimit = min(failAfter, byteLimit ?? failAfter) }
         if item.request.method == "HEAD" { byteLimit = 0 }
-        guard let http = HTTPURLResponse(url: currentURL, statusCode: response.statusCode,
-                                         httpVersion: response.httpVersion,
-                                         headerFields: response.headerFields(bodyLength: length)) else {
+        guard let http = response.head(for: currentURL, bodyLength: length) else {
             reader.close()
             fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
             return
@@ -394,8 +392,7 @@ final class ResponsePlayer: @unchecked Sendable {
         if target.host?.lowercased() != currentURL.host?.lowercased() {
             next.setValue(nil, forHTTPHeaderField: "Authorization")
         }
-        guard let http = HTTPURLResponse(url: currentURL, statusCode: response.statusCode, httpVersion: response.httpVersion,
-                                         headerFields: response.headerFields(bodyLength: response.body.knownLength)) else {
+        guard let http = response.head(for: currentURL, bodyLength: response.body.knownLength) else {
             fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
             return
         }

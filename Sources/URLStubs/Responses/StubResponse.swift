@@ -200,6 +200,13 @@ public struct StubResponse: Sendable {
         return true
     }
 
+    /// The response head as the caller receives it, for a body of `bodyLength` bytes (`nil`
+    /// when unknown); `nil` when `HTTPURLResponse` refuses the status.
+    func head(for url: URL, bodyLength: Int?) -> HTTPURLResponse? {
+        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion,
+                        headerFields: headerFields(bodyLength: bodyLength))
+    }
+
     /// The header fields as sent, with `Content-Length` filled in and cookies joined.
     func headerFields(bodyLength: Int?) -> [String: String] {
         if headers.isEmpty, setCookieHeaders.isEmpty {
