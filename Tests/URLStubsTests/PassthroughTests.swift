@@ -248,14 +248,20 @@ struct PassthroughTests {
         }
     }
 
+    /// A POST carrying five secrets: in a header, a custom header, a cookie, the query and the
+    /// JSON body.
+    private func requestCarryingSecrets(to path: String) -> URLRequest {
+        request(server.url(path).absoluteString + "?api_key=query-secret&page=1", method: "POST",
+                body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
+                headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
+    }
+
     @Test func secretsAServerEchoesAreScrubbedToo() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let scrubbing = Scrubbing.default.adding(headers: ["X-Api-Key"], queryParameters: ["api_key"], jsonFields: ["password"])
         // /echo sends back the method, query, headers and body it received, as JSON.
-        let secretRequest = request(server.url("/echo").absoluteString + "?api_key=query-secret&page=1", method: "POST",
-                                    body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
-                                    headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
+        let secretRequest = requestCarryingSecrets(to: "/echo")
         let live = StubRegistry()
         let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
         let liveResult = await fetch(secretRequest, from: live)
@@ -290,9 +296,7 @@ struct PassthroughTests {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let scrubbing = Scrubbing.default.adding(headers: ["X-Api-Key"], queryParameters: ["api_key"], jsonFields: ["token", "password"])
-        let secretRequest = request(server.url("/secret").absoluteString + "?api_key=query-secret&page=1", method: "POST",
-                                    body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
-                                    headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
+        let secretRequest = requestCarryingSecrets(to: "/secret")
         let live = StubRegistry()
         let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
         let liveResult = await fetch(secretRequest, from: live)
