@@ -259,7 +259,7 @@ public final class StubRegistry: @unchecked Sendable {
         guard enabled else { return false }
         if policy == .fail { return true }
         var found = false
-        table.forEachCandidate(path: request.urlPath, host: request.urlHost) { descriptor in
+        table.forEachCandidate(for: request) { descriptor in
             if !descriptor.matcher.problems.isEmpty { found = true; return true }
             if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
             return false
@@ -271,7 +271,7 @@ public final class StubRegistry: @unchecked Sendable {
     func resolve(_ request: StubRequest) -> Resolution {
         let table = snapshot().0
         var resolution = Resolution.unmatched
-        table.forEachCandidate(path: request.urlPath, host: request.urlHost) { descriptor in
+        table.forEachCandidate(for: request) { descriptor in
             if !descriptor.matcher.problems.isEmpty {
                 resolution = .invalid(descriptor)
                 return true
