@@ -48,6 +48,9 @@ public enum StubError: Error, Sendable, Equatable {
     case unmatchedRequest(report: String)
     /// A redirect pointed to a URL that could not be resolved.
     case invalidRedirect(location: String, stub: String)
+    /// A GraphQL response could not be built: values that are not JSON, an error without a
+    /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
+    case invalidGraphQLResponse(reason: String)
 
     var message: String {
         switch self {
@@ -71,6 +74,8 @@ public enum StubError: Error, Sendable, Equatable {
             return report
         case .invalidRedirect(let location, let stub):
             return "URLStubs: stub \(stub) redirects to \(location.debugDescription), which is not a valid URL."
+        case .invalidGraphQLResponse(let reason):
+            return "URLStubs: invalid GraphQL response: \(reason)."
         }
     }
 }
@@ -95,6 +100,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .downloadTasksUnsupported: return 8
         case .unmatchedRequest: return 9
         case .invalidRedirect: return 10
+        case .invalidGraphQLResponse: return 11
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
