@@ -116,9 +116,12 @@ enum GraphQLRequest: Sendable, Equatable {
     /// - an `application/graphql` body (the document itself);
     /// - a multipart upload whose `operations` field holds one of the above (the GraphQL
     ///   multipart request spec that Apollo uses for files).
-    static func read(_ request: StubRequest) -> GraphQLRequest {
-        if request.method == "GET" || request.method == "HEAD" {
-            return readParameters(request.queryItems)
+    ///
+    /// `queryItems`, when given, are the request's own (a caller that parsed them already).
+    static func read(_ request: StubRequest, queryItems: [URLQueryItem]? = nil) -> GraphQLRequest {
+        let method = request.method
+        if method == "GET" || method == "HEAD" {
+            return readParameters(queryItems ?? request.queryItems)
         }
         guard request.isBodyKnown else { return .bodyUnknown }
         guard let body = request.body, !body.isEmpty else { return .notGraphQL("no body") }
@@ -165,6 +168,9 @@ enum GraphQLRequest: Sendable, Equatable {
     }
 
     private static func readParameters(_ items: [URLQueryItem]) -> GraphQLRequest {
+        guard items.contains(where: { $0.name == "query" || $0.name == "extensions" }) else {
+            return .notGraphQL("no \"query\" parameter and no persisted query")
+        }
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         var object: [String: JSONValue] = [:]
         if let query = value("query") { object["query"] = .string(query) }

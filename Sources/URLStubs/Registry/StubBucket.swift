@@ -123,7 +123,9 @@ struct RequestIndexKeys {
             return queryItems!.compactMap { $0.name == name ? $0.value.map(IndexValue.text) : nil }
         case .graphQLOperation:
             if graphQL == nil {
-                switch GraphQLRequest.read(request) {
+                let method = request.method
+                if (method == "GET" || method == "HEAD"), queryItems == nil { queryItems = request.queryItems }
+                switch GraphQLRequest.read(request, queryItems: queryItems) {
                 case .bodyUnknown: graphQL = .some(nil)
                 case .single(let operation): graphQL = .some(operation.resolvedName.map { [.text($0)] } ?? [])
                 default: graphQL = .some([])
