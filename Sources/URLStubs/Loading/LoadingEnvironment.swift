@@ -25,6 +25,21 @@ enum LoadingPath: Sendable {
         return .corelibs
         #endif
     }
+
+    /// The `taskDescription` of the tasks the test suite's model of Apple's loading client
+    /// runs. (A protocol property would be lost: corelibs drops them when an `NSURLRequest`
+    /// becomes a `URLRequest`.)
+    static let appleModelTaskDescription = "URLStubs.AppleLoadingModel"
+
+    /// The path that drives `task`: the platform's own, or, on Linux, Apple's for the model's
+    /// tasks.
+    static func driving(_ task: URLSessionTask?) -> LoadingPath {
+        #if URLSTUBS_APPLE_LOADING
+        return .apple
+        #else
+        return task?.taskDescription == appleModelTaskDescription ? .apple : .corelibs
+        #endif
+    }
 }
 
 /// What a loading request needs to know about its task and session, gathered once in

@@ -63,23 +63,4 @@ enum RedirectHop {
     private static func effectivePort(_ url: URL) -> Int? {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : url.scheme?.lowercased() == "http" ? 80 : nil)
     }
-
-    // MARK: Hops across protocol instances (Apple)
-
-    /// On Apple platforms each hop is loaded by a new protocol instance; the hop count rides in
-    /// the request, as a protocol property (a property-list value, as Apple requires).
-    private static let countKey = "URLStubs.redirectHops"
-
-    /// How many redirects led to `request`.
-    static func hopCount(of request: URLRequest) -> Int {
-        (URLProtocol.property(forKey: countKey, in: request) as? NSNumber)?.intValue
-            ?? (URLProtocol.property(forKey: countKey, in: request) as? Int) ?? 0
-    }
-
-    /// `request`, marked as reached after `count` redirects.
-    static func marking(_ request: URLRequest, hopCount count: Int) -> URLRequest {
-        guard let mutable = (request as NSURLRequest).mutableCopy() as? NSMutableURLRequest else { return request }
-        URLProtocol.setProperty(NSNumber(value: count), forKey: countKey, in: mutable)
-        return mutable as URLRequest
-    }
 }

@@ -89,7 +89,7 @@ final class ResponsePlayer: @unchecked Sendable {
     private var handedOff = false
 
     init(item: PlaybackItem, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
-         cookies: SessionCookies,
+         cookies: SessionCookies, redirectsSoFar: Int,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
          announceRedirect: @escaping (PlaybackItem, URLRequest) -> Void,
          onEnd: @escaping (PlaybackItem, PlaybackOutcome) -> Void) {
@@ -102,7 +102,7 @@ final class ResponsePlayer: @unchecked Sendable {
         self.announceRedirect = announceRedirect
         self.onEnd = onEnd
         self.currentURL = item.request.url ?? URL(fileURLWithPath: "/")
-        self.redirectCount = RedirectHop.hopCount(of: item.request.urlRequest)
+        self.redirectCount = redirectsSoFar
     }
 
     // MARK: Control
@@ -422,7 +422,7 @@ final class ResponsePlayer: @unchecked Sendable {
             guard let sink = liveSink else { return }
             handedOff = true
             playsRedirectAsFinal = true
-            sink.playerWasRedirected(to: RedirectHop.marking(next, hopCount: redirectCount), by: http)
+            sink.playerWasRedirected(to: next, by: http)
             // Apple's loading system expects the 3xx itself next (OHHTTPStubs issue 174, PR 175):
             // it is the final response when the delegate declines; when the session follows the
             // redirect it stops this protocol first, and nothing more is sent.

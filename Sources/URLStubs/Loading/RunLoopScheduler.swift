@@ -11,9 +11,10 @@ import CoreFoundation
 ///
 /// Every CoreFoundation call of URLStubs is in this file. On Apple platforms a block is
 /// performed with `CFRunLoopPerformBlock` and the loop woken with `CFRunLoopWakeUp`. Elsewhere
-/// (the test suite's model of Apple's loading client, on Linux) Foundation's `RunLoop` stands
-/// in: `perform(inModes:block:)`, which does not wake a sleeping loop, plus a timer due now,
-/// which does.
+/// (the test suite's model of Apple's loading client, on Linux) a `Timer` due now, added to
+/// the captured `RunLoop`, stands in: corelibs' `RunLoop.perform(inModes:block:)` performs on
+/// the calling thread's loop, not the receiver's. Timers due at once fire in the order they
+/// were added, so steps keep their order.
 struct RunLoopScheduler: DeliveryScheduler, @unchecked Sendable {
     // @unchecked: a run loop may be handed blocks from any thread (CFRunLoopPerformBlock and
     // CFRunLoopWakeUp are thread-safe; so is adding a timer on corelibs, which locks).
@@ -32,8 +33,7 @@ struct RunLoopScheduler: DeliveryScheduler, @unchecked Sendable {
     static func current() -> RunLoopScheduler { RunLoopScheduler(runLoop: RunLoop.current) }
 
     func async(_ work: @escaping @Sendable () -> Void) {
-        runLoop.perform(inModes: [.default, .common], block: work)
-        runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in }, forMode: .common)
+        runLoop.add(Timer(timeInterval: 0, repeats: false) { _ in work() }, forMode: .common)
     }
     #endif
 

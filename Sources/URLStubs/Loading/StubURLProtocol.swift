@@ -22,6 +22,8 @@ open class StubURLProtocol: URLProtocol {
     /// Set by `stopLoading`; read by a failure scheduled before it (same serial context).
     private var stopped = false
     private var loadingPath = LoadingPath.native
+    /// Apple path: where the task's redirect count is kept between protocol instances.
+    private var taskLedger: TaskLedger?
 
     // MARK: Claiming
 
@@ -52,7 +54,8 @@ open class StubURLProtocol: URLProtocol {
             let stubRequest = StubRequest(withCookies, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
             // A redirect hop handed to the session is this registry's, whatever it matches:
             // it passes through or fails as the unmatched policy says, as on Linux.
-            if registry.claims(stubRequest) || RedirectHop.hopCount(of: request) > 0 { return true }
+            if registry.claims(stubRequest) { return true }
+            if let task, registry.tasks.redirectCount(of: task) > 0 { return true }
             if registry.isEnabled, shouldReport(stubRequest, of: task, to: registry) {
                 registry.reportMissing(stubRequest)
             }
@@ -63,9 +66,9 @@ open class StubURLProtocol: URLProtocol {
     /// corelibs asks once per task, with the request only. Apple may ask several times, with
     /// the task or the request: only a task's first question is reported.
     private class func shouldReport(_ request: StubRequest, of task: URLSessionTask?, to registry: StubRegistry) -> Bool {
-        switch registry.loadingPath {
+        switch LoadingPath.driving(task) {
         case .corelibs: return true
-        case .apple: return task.map { registry.reportedTasks.isFirstReport(of: request, in: $0) } ?? false
+        case .apple: return task.map { registry.tasks.isFirstReport(of: request, in: $0) } ?? false
         }
     }
 
@@ -90,7 +93,7 @@ open class StubURLProtocol: URLProtocol {
             failSoon(StubError.registryReleased(url: url), environment: Self.environment(for: task, path: .native, registry: nil))
             return
         }
-        loadingPath = registry.loadingPath
+        loadingPath = LoadingPath.driving(task)
         let environment = Self.environment(for: task, path: loadingPath, registry: registry)
         if environment.isDownloadTask {
             failSoon(StubError.downloadTasksUnsupported(url: url), environment: environment)
@@ -113,7 +116,7 @@ open class StubURLProtocol: URLProtocol {
         if environment.answersInline, answerAtOnce(item, registry: registry, cookies: cookies, environment: environment) { return }
         let player = ResponsePlayer(
             item: item, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
-            cookies: cookies,
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry),
             resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
             announceRedirect: { item, next in registry.announceRedirect(of: item, to: next) },
             onEnd: { item, outcome in registry.playbackEnded(item: item, outcome: outcome) })
@@ -125,6 +128,14 @@ open class StubURLProtocol: URLProtocol {
         stopped = true
         player?.cancel()
         player = nil
+    }
+
+    /// Redirects that led to this request. Apple's loading system runs each hop through a new
+    /// protocol instance of the same task: the count is kept per task.
+    private func redirectsSoFar(_ registry: StubRegistry) -> Int {
+        guard loadingPath == .apple, let task else { return 0 }
+        taskLedger = registry.tasks
+        return registry.tasks.redirectCount(of: task)
     }
 
     /// The platform edge: what the loading system that drives this protocol tells about the
@@ -211,6 +222,7 @@ extension StubURLProtocol: PlaybackSink {
 
     func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse) {
         // The player goes on with the 3xx itself (see ResponsePlayer.redirect), so it stays.
+        if let task { taskLedger?.recordRedirect(of: task) }
         client?.urlProtocol(self, wasRedirectedTo: request, redirectResponse: response)
     }
 }

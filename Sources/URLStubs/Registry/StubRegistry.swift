@@ -57,11 +57,8 @@ public final class StubRegistry: @unchecked Sendable {
     private let journalLimit = 10_000
     private var sharedCookies = false
     private var installedConfiguration: URLSessionConfiguration?
-    /// Tasks whose unmatched request was already reported (Apple may ask `canInit` repeatedly).
-    let reportedTasks = ReportedTasks()
-    /// The loading system that drives this registry's protocol: the platform's own, or Apple's
-    /// through the test suite's model of it.
-    var loadingPath = LoadingPath.native
+    /// Redirect counts and unmatched reports per task (Apple's loading system).
+    let tasks = TaskLedger()
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private let slotIndex: Int?
 
