@@ -438,7 +438,7 @@ public final class StubRegistry: @unchecked Sendable {
         guard !sharedProtocolRegistered else { return }
         sharedProtocolRegistered = true
         _ = URLProtocol.registerClass(StubURLProtocol.self)
-        #if canImport(FoundationNetworking)
+        #if !URLSTUBS_APPLE_LOADING
         // corelibs consults registered classes oldest first, and registers its own HTTP protocol
         // as soon as any session exists: move those behind ours so ours is asked first.
         for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {
