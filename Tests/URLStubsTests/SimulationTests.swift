@@ -145,10 +145,11 @@ struct SimulationTests {
         #expect(result.response?.expectedContentLength == 10_000)
     }
 
-    @Test func headRequestGetsNoBody() async {
+    @Test(arguments: FetchAPI.allCases)
+    func headRequestGetsNoBody(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(.any) { _ in StubResponse(data: Data("body".utf8)) }
-        let result = await fetch(request("https://api.test/", method: "HEAD"), from: registry)
+        let result = await fetch(request("https://api.test/", method: "HEAD"), from: registry, using: api)
         #expect(result.data?.isEmpty ?? true)
         #expect(result.response?.expectedContentLength == 4)
     }
