@@ -124,7 +124,7 @@ extension StubRegistry {
             let liveURL = HARRequestIdentity.normalizedURL(live.url, volatile: volatile, droppingGraphQLParameters: isGraphQL)
             guard liveURL == recorded.url else { return .failed("expected URL \"\(recorded.url)\", got \"\(liveURL)\"") }
             if case .none = recorded.body { return .matched }
-            guard request.isBodyKnown else { return .matched }
+            guard request.isBodyKnown else { return .bodyUnknown }
             let contentType = request.value(forHTTPHeaderField: "Content-Type")
             let scrubbed = HARRequestIdentity(method: method, url: live.url, contentType: contentType, body: live.body, volatile: volatile)
             var liveBody = scrubbed.body

@@ -34,6 +34,9 @@ extension StubRegistry {
             case .invalid(let descriptor):
                 giveBack()
                 return .invalid(descriptor)
+            case .bodyUnknown(let descriptor):
+                giveBack()
+                return .bodyUnknown(descriptor)
             case .unmatched:
                 giveBack()
                 return .unmatched

@@ -94,12 +94,14 @@ public func isGraphQLQuery(containing text: String) -> RequestMatcher {
 }
 
 /// Applies `check` to the one operation of a GraphQL request, or explains why there is none.
-/// An unknown body (a stream being claimed) answers "maybe", like every body matcher.
+/// An unknown body (a stream being claimed, an upload task on Apple platforms) answers
+/// "maybe", like every body matcher: the registry decides once the body is read, or fails the
+/// request with ``StubError/requestBodyUnavailable(stub:url:)`` when it never can be.
 private func graphQLOperation(of request: StubRequest, expecting expected: String,
                               _ check: (GraphQLOperationRequest) -> String?) -> MatchResult {
     switch GraphQLRequest.read(request) {
     case .bodyUnknown:
-        return .matched
+        return .bodyUnknown
     case .single(let operation):
         return check(operation).map(MatchResult.failed) ?? .matched
     case .batch(let operations):

@@ -76,7 +76,7 @@ private func multipartMatcher(name: String, filename: String?, contentType: Stri
         + (content.map { " with \($0.description)" } ?? "")
     let expectedType = contentType.map { (text: $0, type: MediaType($0)) }
     return RequestMatcher(description: description) { request in
-        guard request.isBodyKnown else { return .matched }
+        guard request.isBodyKnown else { return .bodyUnknown }
         let header = request.value(forHTTPHeaderField: "Content-Type")
         guard let header, MultipartBody.isMultipart(contentType: header) else {
             return .failed("expected \(description), got a body that is not multipart (Content-Type \(quoted(header)))")

@@ -44,9 +44,12 @@ extension Scenario {
     private static func graphQLVariablesSpelled(_ variables: [String: String]) -> RequestMatcher {
         let sorted = variables.sorted { $0.key < $1.key }
         let words = sorted.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        return RequestMatcher("GraphQL variables \(words)", explaining: { request in
-            guard case .single(let operation) = GraphQLRequest.read(request) else {
-                return request.isBodyKnown ? "expected GraphQL variables \(words), got a request that is not one GraphQL operation" : nil
+        return RequestMatcher(description: "GraphQL variables \(words)") { request in
+            let operation: GraphQLOperationRequest
+            switch GraphQLRequest.read(request) {
+            case .bodyUnknown: return .bodyUnknown
+            case .single(let single): operation = single
+            default: return .failed("expected GraphQL variables \(words), got a request that is not one GraphQL operation")
             }
             let actual = operation.variables ?? [:]
             var reasons: [String] = []
@@ -59,7 +62,7 @@ extension Scenario {
                 if case .string(let string) = value { spelled = string } else { spelled = value.description }
                 if spelled != text { reasons.append("$.variables.\(name): expected \(text), got \(value)") }
             }
-            return reasons.isEmpty ? nil : reasons.joined(separator: "; ")
-        })
+            return reasons.isEmpty ? .matched : .failed(reasons.joined(separator: "; "))
+        }
     }
 }
