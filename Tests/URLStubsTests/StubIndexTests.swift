@@ -18,8 +18,8 @@ struct StubIndexTests {
     /// What the table answers: the first candidate that matches.
     private static func indexed(_ table: StubTable, _ request: StubRequest) -> String? {
         var found: String?
-        table.forEachCandidate(for: request) { descriptor in
-            guard descriptor.matcher.matches(request) else { return false }
+        table.forEachCandidate(for: request) { descriptor, parsed in
+            guard descriptor.matcher.matches(parsed) else { return false }
             found = descriptor.name
             return true
         }

@@ -101,8 +101,12 @@ struct StubBucket: Sendable {
 /// A request's values in each ``IndexDimension``, computed on first use: a lookup whose
 /// buckets hold no keyed stubs never parses the query or the body.
 struct RequestIndexKeys {
-    let request: StubRequest
-    private var queryItems: [URLQueryItem]?
+    /// The request, with the query items once they were parsed (handed on to the matchers).
+    private(set) var request: StubRequest
+    private var queryItems: [URLQueryItem]? {
+        get { request.parsedQueryItems }
+        set { request.parsedQueryItems = newValue }
+    }
     private var graphQL: [IndexValue]??
     private var json: [IndexValue]??
 

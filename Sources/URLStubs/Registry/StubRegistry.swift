@@ -275,7 +275,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     private static func hasCandidate(for request: StubRequest, in table: StubTable) -> Bool {
         var found = false
-        table.forEachCandidate(for: request) { descriptor in
+        table.forEachCandidate(for: request) { descriptor, request in
             if !descriptor.matcher.problems.isEmpty { found = true; return true }
             if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
             return false
@@ -296,7 +296,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// The newest stub that accepts `request`, with one of its activations taken.
     static func firstMatch(for request: StubRequest, in table: StubTable) -> Resolution {
         var resolution = Resolution.unmatched
-        table.forEachCandidate(for: request) { descriptor in
+        table.forEachCandidate(for: request) { descriptor, request in
             if !descriptor.matcher.problems.isEmpty {
                 resolution = .invalid(descriptor)
                 return true

@@ -61,15 +61,16 @@ struct StubTable: Sendable {
     /// newest first, until it returns `true`.
     func forEachCandidate(for url: URL?, _ body: (StubDescriptor) -> Bool) {
         let request = StubRequest(URLRequest(url: url ?? URL(string: "about:blank")!))
-        forEachCandidate(for: request, body)
+        forEachCandidate(for: request) { descriptor, _ in body(descriptor) }
     }
 
     /// Calls `body` with every stub that could match `request`, newest first, until it
-    /// returns `true`.
+    /// returns `true`. `body` also gets the request to match against: `request` itself, or a
+    /// copy carrying what the index parsed (the query items), so matchers do not parse it again.
     ///
     /// When no bucket involved holds keyed stubs this costs two dictionary lookups and no
     /// allocation; otherwise, one list per dimension in use, merged.
-    func forEachCandidate(for request: StubRequest, _ body: (StubDescriptor) -> Bool) {
+    func forEachCandidate(for request: StubRequest, _ body: (StubDescriptor, StubRequest) -> Bool) {
         let pathBucket = byPath.isEmpty ? nil : request.urlPath.flatMap { byPath[$0] }
         let hostBucket = byHost.isEmpty ? nil : request.urlHost.flatMap { byHost[$0] }
         if pathBucket?.hasKeyedStubs == true || hostBucket?.hasKeyedStubs == true || unindexed.hasKeyedStubs {
@@ -78,7 +79,8 @@ struct StubTable: Sendable {
             pathBucket?.appendCandidates(for: &keys, to: &lists)
             hostBucket?.appendCandidates(for: &keys, to: &lists)
             unindexed.appendCandidates(for: &keys, to: &lists)
-            Self.merge(lists, body)
+            let parsed = keys.request
+            Self.merge(lists) { body($0, parsed) }
             return
         }
         let pathList = pathBucket?.unkeyed ?? []
@@ -86,7 +88,7 @@ struct StubTable: Sendable {
         let unindexed = unindexed.unkeyed
         if pathList.isEmpty && hostList.isEmpty {
             // The common small registry: only the unindexed list, already newest last.
-            for descriptor in unindexed.reversed() where body(descriptor) { return }
+            for descriptor in unindexed.reversed() where body(descriptor, request) { return }
             return
         }
         var path = pathList.count - 1
@@ -104,7 +106,7 @@ struct StubTable: Sendable {
             } else {
                 newest = unindexed[rest]; rest -= 1
             }
-            if body(newest) { return }
+            if body(newest, request) { return }
         }
     }
 
