@@ -21,7 +21,7 @@ extension XCTestCase {
     public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) -> StubRegistry {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
-        nonisolated(unsafe) weak let testCase = self
+        nonisolated(unsafe) weak var testCase = self
         addTeardownBlock {
             defer { registry.removeAll() }
             guard verifyOnTearDown, let testCase else { return }
