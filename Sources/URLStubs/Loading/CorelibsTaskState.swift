@@ -1,4 +1,4 @@
-#if canImport(FoundationNetworking)
+#if !URLSTUBS_APPLE_LOADING
 @_spi(Reflection) import Swift
 import Foundation
 import FoundationNetworking
@@ -23,9 +23,8 @@ enum CorelibsTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
-            return LoadingEnvironment(scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      session: nil, isDownloadTask: false,
-                                      followsRedirectsNatively: false, delegateQueue: nil)
+            return LoadingEnvironment(path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
+                                      hidesUploadBody: false, configuration: nil, isDownloadTask: false, delegateQueue: nil)
         }
         var problems: [String] = []
         let layout = TaskLayout.of(task)
@@ -64,12 +63,14 @@ enum CorelibsTaskState {
         }
         if !problems.isEmpty { recordProblems(problems) }
         var environment = LoadingEnvironment(
+            path: .corelibs,
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
-            session: session,
+            // A layout change may hide an upload body: unknown, never silently empty.
+            hidesUploadBody: task is URLSessionUploadTask && uploadBody == nil,
+            configuration: session?.configuration,
             isDownloadTask: task is URLSessionDownloadTask,
-            followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
         environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
         if let session, task.delegate != nil {

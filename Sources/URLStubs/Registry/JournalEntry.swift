@@ -10,12 +10,15 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let request: StubRequest
     /// The stub that answered, or `nil` when none matched.
     public let stub: StubDescriptor?
-    /// The status code answered, `nil` for an error or an unmatched request.
-    public let statusCode: Int?
+    /// The status code answered, `nil` for an error or an unmatched request. A request passed
+    /// through to the network gets the real status once the server answered.
+    public internal(set) var statusCode: Int?
     /// The error the request was answered with, if any.
-    public let errorDescription: String?
+    public internal(set) var errorDescription: String?
     /// When the request was seen.
     public let date: Date
+    /// The registry's number for this entry (set when it is recorded), to complete it later.
+    var sequence: UInt64 = 0
 
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }

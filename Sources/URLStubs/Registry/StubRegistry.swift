@@ -53,8 +53,12 @@ public final class StubRegistry: @unchecked Sendable {
     private var hooks = Hooks()
     private var journalEntries: [JournalEntry] = []
     private var journalStart = 0
+    private var journalSequence: UInt64 = 0
     private let journalLimit = 10_000
     private var sharedCookies = false
+    private var installedConfiguration: URLSessionConfiguration?
+    /// Redirect counts and unmatched reports per task (Apple's loading system).
+    let tasks = TaskLedger()
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private let slotIndex: Int?
 
@@ -180,10 +184,13 @@ public final class StubRegistry: @unchecked Sendable {
         set { lock.lock(); policy = newValue; lock.unlock() }
     }
 
-    /// Lets stubs store `Set-Cookie` cookies in `HTTPCookieStorage.shared` on Linux, which
-    /// persists them to a file under `~/.local/share`. Off by default so tests never write a
-    /// real cookie jar; sessions made by ``makeSession(configuration:delegate:delegateQueue:)``
-    /// have a cookie store of their own and need nothing.
+    /// Lets stubs read and write `HTTPCookieStorage.shared`, on every platform.
+    ///
+    /// Off by default: the shared store is the test process's real cookie jar (on Linux a file
+    /// under `~/.local/share`), and parallel tests would see each other's cookies through it.
+    /// Sessions made by ``makeSession(configuration:delegate:delegateQueue:)`` have a cookie
+    /// store of their own and need nothing. A `.default` configuration and `URLSession.shared`
+    /// use the shared store: turn this on to keep cookies working there.
     public var storesCookiesInSharedStorage: Bool {
         get { lock.lock(); defer { lock.unlock() }; return sharedCookies }
         set { lock.lock(); sharedCookies = newValue; lock.unlock() }
@@ -241,6 +248,8 @@ public final class StubRegistry: @unchecked Sendable {
     enum Resolution {
         case stub(StubDescriptor, StubRequest, activation: Int)
         case invalid(StubDescriptor)
+        /// The newest candidate matches only if the body (which cannot be read) does.
+        case bodyUnknown(StubDescriptor)
         case unmatched
     }
 
@@ -280,7 +289,12 @@ public final class StubRegistry: @unchecked Sendable {
                 return true
             }
             let result = descriptor.matcher.evaluate(request)
-            guard result.isMatch, let activation = descriptor.reserveActivation() else { return false }
+            guard result.isMatch else { return false }
+            if result.dependsOnUnknownBody {
+                resolution = .bodyUnknown(descriptor)
+                return true
+            }
+            guard let activation = descriptor.reserveActivation() else { return false }
             var matched = request
             matched.pathParameters = result.captures
             resolution = .stub(descriptor, matched, activation: activation)
@@ -308,14 +322,36 @@ public final class StubRegistry: @unchecked Sendable {
         lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
 
-    func record(_ entry: JournalEntry) {
+    /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
+    @discardableResult
+    func record(_ entry: JournalEntry) -> UInt64 {
         lock.lock(); defer { lock.unlock() }
+        journalSequence += 1
+        var entry = entry
+        entry.sequence = journalSequence
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)
         } else {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
+        }
+        return journalSequence
+    }
+
+    /// Changes the entry numbered `sequence`, if still in the journal (a passed-through request
+    /// learns its status when the server answers). Searches from the newest entry: the one
+    /// wanted is recent.
+    func completeJournalEntry(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        let count = journalEntries.count
+        for offset in 0..<count {
+            let index = (journalStart + count - 1 - offset) % count
+            if journalEntries[index].sequence == sequence {
+                change(&journalEntries[index])
+                return
+            }
+            if journalEntries[index].sequence < sequence { return }
         }
     }
 
@@ -330,10 +366,35 @@ public final class StubRegistry: @unchecked Sendable {
     /// registry.install(into: configuration)
     /// let client = APIClient(configuration: configuration)
     /// ```
+    ///
+    /// The registry remembers this configuration: on Apple platforms a protocol cannot see its
+    /// session, so the cookie store and `timeoutIntervalForRequest` of the configuration last
+    /// installed into are the ones stubs use there (on Linux, each session's own are used).
+    /// Install a registry into one configuration, or into several that share those settings.
+    ///
+    /// - Precondition: `configuration` is not a background configuration
+    ///   (`URLSessionConfiguration.background(withIdentifier:)`): background sessions never
+    ///   consult custom protocols, so a stubbed test would silently reach the network. This
+    ///   stops with ``StubError/backgroundSessionUnsupported(identifier:)``'s message.
     public func install(into configuration: URLSessionConfiguration) {
+        if let problem = Self.installationProblem(with: configuration) {
+            preconditionFailure(problem.description)
+        }
         var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
         classes.insert(protocolClass, at: 0)
         configuration.protocolClasses = classes
+        lock.lock(); installedConfiguration = configuration; lock.unlock()
+    }
+
+    /// Why `configuration` cannot be stubbed, if it cannot.
+    static func installationProblem(with configuration: URLSessionConfiguration) -> StubError? {
+        configuration.identifier.map { StubError.backgroundSessionUnsupported(identifier: $0) }
+    }
+
+    /// The configuration this registry was last installed into.
+    var lastInstalledConfiguration: URLSessionConfiguration? {
+        lock.lock(); defer { lock.unlock() }
+        return installedConfiguration
     }
 
     /// Removes this registry's protocol class from `configuration`.
