@@ -163,8 +163,9 @@ struct ScenarioTests {
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     private func runProbe(_ arguments: [String], environment: [String: String]) throws -> String {
+        let probe = try #require(Self.probe, "urlstubs-scenario-probe is built by `swift build`")
         let process = Process()
-        process.executableURL = try #require(Self.probe, "urlstubs-scenario-probe is built by `swift build`")
+        process.executableURL = probe
         process.arguments = [root.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
