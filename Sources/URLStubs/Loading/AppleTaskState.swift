@@ -24,7 +24,8 @@ enum AppleTaskState {
             deliversChunks: true,
             uploadBody: nil,
             hidesUploadBody: task is URLSessionUploadTask,
-            configuration: installedConfiguration,
+            session: nil,
+            installedConfiguration: installedConfiguration,
             isDownloadTask: false,
             delegateQueue: nil)
         // The task is known to the session before startLoading: answering inside it is fine.

@@ -24,7 +24,8 @@ enum CorelibsTaskState {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
             return LoadingEnvironment(path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      hidesUploadBody: false, configuration: nil, isDownloadTask: false, delegateQueue: nil)
+                                      hidesUploadBody: false, session: nil, installedConfiguration: nil, isDownloadTask: false,
+                                      delegateQueue: nil)
         }
         var problems: [String] = []
         let layout = TaskLayout.of(task)
@@ -69,10 +70,12 @@ enum CorelibsTaskState {
             uploadBody: uploadBody,
             // A layout change may hide an upload body: unknown, never silently empty.
             hidesUploadBody: task is URLSessionUploadTask && uploadBody == nil,
-            configuration: session?.configuration,
+            session: session,
+            installedConfiguration: nil,
             isDownloadTask: task is URLSessionDownloadTask,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
         environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
+        environment.addsCookiesToFirstRequest = true
         if let session, task.delegate != nil {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
             // the session's delegate queue. Read when needed: the delegate is fixed by then.

@@ -62,10 +62,11 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// An upload task whose body could not be read (Apple does not expose it to protocols):
     /// the request's body is unknown, and body matchers say so instead of guessing.
     let hidesUploadBody: Bool
-    /// The configuration of the task's session: its own on Linux (found in corelibs' task
-    /// state), the one the registry was last installed into on Apple platforms (the protocol
-    /// cannot see its session there). Read when needed, never copied.
-    let configuration: URLSessionConfiguration?
+    /// The task's session, where the platform shows it (Linux, in corelibs' task state).
+    let session: URLSession?
+    /// The configuration the registry was last installed into (what Apple platforms go by:
+    /// a protocol cannot see its session there).
+    let installedConfiguration: URLSessionConfiguration?
     /// A download task (Linux cannot stub these).
     let isDownloadTask: Bool
     /// The queue the session's delegate runs on, to wait until it has taken the chunks
@@ -75,10 +76,19 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// (Linux): the delegate's answer (`nil`: stop, deliver the 3xx itself) arrives through
     /// the callback, on any queue. `nil` when there is no delegate to ask.
     var approveRedirect: (@Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)?
+    /// `true` when the platform itself put the store's cookies in the task's first request
+    /// (corelibs does when the task is created; Apple's system does not for custom protocols).
+    /// Redirect hops get theirs from URLStubs on every platform.
+    var addsCookiesToFirstRequest = false
     /// `true` when the platform already knows the task, so a callback may be made inside
     /// `startLoading` itself (corelibs registers a task asynchronously and crashes on a
     /// callback for a task it has not registered yet).
     var answersInline = false
+
+    /// The configuration of the task's session: its own where the platform shows it, else the
+    /// one the registry was installed into. A getter, because corelibs copies the
+    /// configuration on every read: only the requests that need it pay for it.
+    var configuration: URLSessionConfiguration? { session?.configuration ?? installedConfiguration }
 
     /// `true` when the session follows redirects itself after `wasRedirectedTo` (Apple).
     var handsRedirectsToSession: Bool { path == .apple }

@@ -15,31 +15,32 @@ import FoundationNetworking
 /// (a file in the home directory on Linux), and parallel tests would leak cookies into each
 /// other through it.
 struct SessionCookies {
-    /// The store used, `nil` when cookies are not handled at all.
-    let storage: HTTPCookieStorage?
-    private let sendsCookies: Bool
-    private let acceptsCookies: Bool
+    private let configuration: () -> URLSessionConfiguration?
+    private let allowsSharedStorage: Bool
 
     /// - Parameters:
-    ///   - configuration: The session's configuration; `nil` stands for `URLSession.shared`
-    ///     (the shared registry, registered with `URLProtocol.registerClass`).
+    ///   - configuration: The session's configuration, read only when a cookie is to be sent
+    ///     or stored; `nil` stands for `URLSession.shared` (the shared registry, registered
+    ///     with `URLProtocol.registerClass`).
     ///   - allowsSharedStorage: Whether `HTTPCookieStorage.shared` may be read and written.
-    init(configuration: URLSessionConfiguration?, allowsSharedStorage: Bool) {
+    init(configuration: @escaping @autoclosure () -> URLSessionConfiguration?, allowsSharedStorage: Bool) {
+        self.configuration = configuration
+        self.allowsSharedStorage = allowsSharedStorage
+    }
+
+    /// The store used and the configuration's rules; `nil` when cookies are not handled.
+    private func resolve() -> (storage: HTTPCookieStorage, configuration: URLSessionConfiguration?)? {
+        let configuration = configuration()
         let store: HTTPCookieStorage? = configuration == nil ? HTTPCookieStorage.shared : configuration?.httpCookieStorage
-        if let store, store === HTTPCookieStorage.shared, !allowsSharedStorage {
-            storage = nil
-        } else {
-            storage = store
-        }
-        sendsCookies = configuration?.httpShouldSetCookies ?? true
-        acceptsCookies = configuration.map { $0.httpCookieAcceptPolicy != .never } ?? true
+        guard let store, store !== HTTPCookieStorage.shared || allowsSharedStorage else { return nil }
+        return (store, configuration)
     }
 
     /// Adds the store's cookies for `request`'s URL as a `Cookie` header, unless the request
     /// already carries one (corelibs adds it when a task is created; a caller may set its own).
     func attach(to request: inout URLRequest) {
-        guard sendsCookies, request.httpShouldHandleCookies, let storage, let url = request.url,
-              request.value(forHTTPHeaderField: "Cookie") == nil,
+        guard request.httpShouldHandleCookies, let url = request.url, request.value(forHTTPHeaderField: "Cookie") == nil,
+              let (storage, configuration) = resolve(), configuration?.httpShouldSetCookies ?? true,
               let cookies = storage.cookies(for: url), !cookies.isEmpty else { return }
         for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
             request.setValue(value, forHTTPHeaderField: name)
@@ -48,7 +49,8 @@ struct SessionCookies {
 
     /// Stores a response's `Set-Cookie` lines, sent for `request`, from `url`.
     func store(_ lines: [String], from url: URL, for request: URLRequest) {
-        guard !lines.isEmpty, acceptsCookies, request.httpShouldHandleCookies, let storage else { return }
+        guard !lines.isEmpty, request.httpShouldHandleCookies, let (storage, configuration) = resolve(),
+              configuration.map({ $0.httpCookieAcceptPolicy != .never }) ?? true else { return }
         let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
     }

@@ -101,7 +101,7 @@ open class StubURLProtocol: URLProtocol {
         }
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
         var urlRequest = request
-        cookies.attach(to: &urlRequest)
+        if !environment.addsCookiesToFirstRequest { cookies.attach(to: &urlRequest) }
         let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
         let stubRequest = StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
 

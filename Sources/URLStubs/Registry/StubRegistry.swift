@@ -377,7 +377,7 @@ public final class StubRegistry: @unchecked Sendable {
     ///   consult custom protocols, so a stubbed test would silently reach the network. This
     ///   stops with ``StubError/backgroundSessionUnsupported(identifier:)``'s message.
     public func install(into configuration: URLSessionConfiguration) {
-        if let problem = Self.installationProblem(with: configuration) {
+        if let problem = Self.installationProblem(backgroundIdentifier: configuration.identifier) {
             preconditionFailure(problem.description)
         }
         var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
@@ -386,9 +386,10 @@ public final class StubRegistry: @unchecked Sendable {
         lock.lock(); installedConfiguration = configuration; lock.unlock()
     }
 
-    /// Why `configuration` cannot be stubbed, if it cannot.
-    static func installationProblem(with configuration: URLSessionConfiguration) -> StubError? {
-        configuration.identifier.map { StubError.backgroundSessionUnsupported(identifier: $0) }
+    /// Why a configuration cannot be stubbed, if it cannot: only a background configuration
+    /// (one with an identifier; they exist on Apple platforms only) is refused.
+    static func installationProblem(backgroundIdentifier: String?) -> StubError? {
+        backgroundIdentifier.map { StubError.backgroundSessionUnsupported(identifier: $0) }
     }
 
     /// The configuration this registry was last installed into.
@@ -440,7 +441,7 @@ public final class StubRegistry: @unchecked Sendable {
         guard !sharedProtocolRegistered else { return }
         sharedProtocolRegistered = true
         _ = URLProtocol.registerClass(StubURLProtocol.self)
-        #if canImport(FoundationNetworking)
+        #if !URLSTUBS_APPLE_LOADING
         // corelibs consults registered classes oldest first, and registers its own HTTP protocol
         // as soon as any session exists: move those behind ours so ours is asked first.
         for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {

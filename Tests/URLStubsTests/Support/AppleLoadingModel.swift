@@ -188,7 +188,9 @@ final class ModelTask: @unchecked Sendable {
     private func load(_ request: URLRequest) {
         let prepared = Self.preparedRequest(request)
         let task = sessionTask
-        let classes = (model.configuration.protocolClasses ?? []).compactMap { $0 as? URLProtocol.Type }
+        // The platform's own protocols (corelibs' HTTP one here) stand for Apple's network stack,
+        // which the model does not have.
+        let classes = (model.configuration.protocolClasses ?? []).compactMap { $0 as? StubURLProtocol.Type }
         let chosen = classes.first { protocolClass in
             // (corelibs cannot move `currentRequest` to a redirect hop, so from the second hop
             // on canInit sees the first request; URLStubs claims a hop of a task it redirected.)

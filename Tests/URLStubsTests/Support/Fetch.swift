@@ -87,6 +87,19 @@ func appleModel(for registry: StubRegistry, configuration: URLSessionConfigurati
     return AppleLoadingModel(configuration: configuration, delegate: delegate)
 }
 
+/// Loads `request` through the model of Apple's loading client, as a delegate task of
+/// `recorder` (or an upload task of `uploadBody`), and checks the model saw no breach.
+func fetchThroughAppleModel(_ request: URLRequest, from registry: StubRegistry, recorder: DelegateRecorder = DelegateRecorder(),
+                            configuration: URLSessionConfiguration = .ephemeral, uploadBody: Data? = nil,
+                            sourceLocation: SourceLocation = #_sourceLocation) async -> FetchResult {
+    let model = appleModel(for: registry, configuration: configuration, delegate: recorder)
+    let result = await recorder.run {
+        (uploadBody.map { model.uploadTask(with: request, from: $0) } ?? model.dataTask(with: request)).resume()
+    }
+    expectNoViolations(of: model, sourceLocation: sourceLocation)
+    return result
+}
+
 /// Records every breach of Apple's contract the model saw as an issue of the running test.
 func expectNoViolations(of model: AppleLoadingModel, sourceLocation: SourceLocation = #_sourceLocation) {
     for violation in model.violations {
