@@ -1,6 +1,6 @@
 import Foundation
 
-/// The outcome of ``StubRegistry/verify()``: requests no stub expected, and stubs whose use
+/// The outcome of ``StubRegistry/verify(includePassedThrough:)``: requests no stub expected, and stubs whose use
 /// broke their ``ExpectedCount``.
 ///
 /// `description` is one report meant to be read in a test failure:
@@ -63,7 +63,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     }
 }
 
-/// Thrown by ``StubRegistry/verifyOrThrow()``; its description is the report.
+/// Thrown by ``StubRegistry/verifyOrThrow(includePassedThrough:)``; its description is the report.
 public struct VerificationFailure: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The report.
     public let report: VerificationReport
