@@ -30,7 +30,7 @@ extension ResponsePlayer {
         // Before the next hop: a cookie this response sets goes out with it.
         cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest)
         let next = RedirectHop.nextRequest(after: item.request.requestWithBody, statusCode: response.statusCode, to: target)
-        host.announceRedirect(of: item, to: next)
+        host?.announceRedirect(of: item, to: next)
         redirectCount += 1
         if environment.handsRedirectsToSession {
             guard let sink = liveSink else { return }
@@ -73,7 +73,10 @@ extension ResponsePlayer {
         }
         var next = request
         cookies.attach(to: &next)
-        let host = self.host
+        guard let host else {
+            fail(StubError.registryReleased(url: target.absoluteString))
+            return
+        }
         let hop = next
         lastProgress = .now()
         let prepareHop: @Sendable () -> PreparedItem = {

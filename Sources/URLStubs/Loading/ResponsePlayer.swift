@@ -34,7 +34,9 @@ final class ResponsePlayer: @unchecked Sendable {
     let environment: LoadingEnvironment
     weak var sink: (any PlaybackSink)?
     let cookies: SessionCookies
-    let host: any PlaybackHost
+    /// Weak: a session must not keep its registry alive (a released registry fails its
+    /// sessions' requests clearly instead).
+    weak var host: (any PlaybackHost)?
 
     var ended = false
     /// How the player ended before an item was ready to report it with.
@@ -112,7 +114,7 @@ final class ResponsePlayer: @unchecked Sendable {
             scheduler.async { [self] in
                 newStep()
                 guard !ended else {
-                    if case .success(let late) = prepared { host.playbackEnded(item: late, outcome: outcomeWithoutItem ?? .cancelled(nil)) }
+                    if case .success(let late) = prepared { host?.playbackEnded(item: late, outcome: outcomeWithoutItem ?? .cancelled(nil)) }
                     return
                 }
                 then(prepared)
@@ -167,7 +169,7 @@ final class ResponsePlayer: @unchecked Sendable {
         reader?.close()
         reader = nil
         if let item {
-            host.playbackEnded(item: item, outcome: outcome)
+            host?.playbackEnded(item: item, outcome: outcome)
         } else {
             outcomeWithoutItem = outcome
         }
@@ -184,11 +186,16 @@ final class ResponsePlayer: @unchecked Sendable {
     func conclude(_ outcome: PlaybackOutcome, _ lastCallback: @escaping @Sendable (any PlaybackSink) -> Void) {
         guard liveSink != nil else { return }
         end(outcome)
-        host.afterHooks(on: environment.scheduler) { [self] in
+        let deliver: @Sendable () -> Void = { [self] in
             newStep()
             // A cancel may have come in between: then it has the last word.
             guard let sink, !sink.isStopped, !sink.isBeingCancelled else { return }
             lastCallback(sink)
+        }
+        if let host {
+            host.afterHooks(on: environment.scheduler, deliver)
+        } else {
+            deliver()
         }
     }
 

@@ -16,7 +16,8 @@ final class TimeoutMonitor: @unchecked Sendable {
 
     private struct Entry {
         let due: UInt64
-        let player: ResponsePlayer
+        /// Weak: a finished request (with its body and registry) is not kept for its check.
+        weak var player: ResponsePlayer?
     }
 
     private let lock = NSLock()
@@ -33,8 +34,8 @@ final class TimeoutMonitor: @unchecked Sendable {
         timer.resume()
     }
 
-    /// Asks for `player.timeoutCheckDue()` at `moment` (or soon after). The player is held until
-    /// then, so checks are registered no further ahead than needed.
+    /// Asks for `player.timeoutCheckDue()` at `moment` (or soon after), if the player still
+    /// exists then.
     func check(_ player: ResponsePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
         lock.lock()
@@ -50,7 +51,7 @@ final class TimeoutMonitor: @unchecked Sendable {
         var due: [ResponsePlayer] = []
         lock.lock()
         while let first = heap.first, first.due <= now {
-            due.append(first.player)
+            if let player = first.player { due.append(player) }
             popFirst()
         }
         armedFor = heap.first?.due ?? .max
