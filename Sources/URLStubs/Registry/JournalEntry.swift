@@ -16,17 +16,42 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let errorDescription: String?
     /// When the request was seen.
     public let date: Date
+    /// Set by the registry: no stub matched and the registry's policy sent the request to the
+    /// network (``UnmatchedRequestPolicy/passThrough``).
+    var wentToNetwork = false
 
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }
 
-    /// `GET https://api.test/users -> 200 from "users" (File.swift:12)`.
+    /// `true` when the request went to the real network: no stub matched and the registry
+    /// passes unmatched requests through, or the stub that matched answered with
+    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. The network's status is not
+    /// recorded here (``StubRegistry/afterFinish(_:)`` sees the response).
+    public var isPassedThrough: Bool {
+        wentToNetwork || (stub != nil && statusCode == nil && errorDescription == nil)
+    }
+
+    /// One line: the request and what answered it.
+    ///
+    /// ```text
+    /// GET https://api.test/users -> 200 from "users" (UserTests.swift:12)
+    /// GET https://api.test/down -> error from "outage" (UserTests.swift:14): URLError(-1009)
+    /// GET https://api.test/live -> passed through to the network by "live data" (UserTests.swift:16)
+    /// GET https://api.test/other -> no stub matched; passed through to the network
+    /// GET https://api.test/missing -> unmatched
+    /// ```
     public var description: String {
         let outcome: String
         if let stub {
-            outcome = statusCode.map { "\($0) from \(stub)" } ?? "error from \(stub): \(errorDescription ?? "")"
+            if let statusCode {
+                outcome = "\(statusCode) from \(stub)"
+            } else if let errorDescription {
+                outcome = "error from \(stub): \(errorDescription)"
+            } else {
+                outcome = "passed through to the network by \(stub)"
+            }
         } else {
-            outcome = "unmatched"
+            outcome = wentToNetwork ? "no stub matched; passed through to the network" : "unmatched"
         }
         return "\(request) -> \(outcome)"
     }

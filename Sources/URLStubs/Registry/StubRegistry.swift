@@ -56,6 +56,7 @@ public final class StubRegistry: @unchecked Sendable {
     private let journalLimit = 10_000
     private var sharedCookies = false
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
+    private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
@@ -300,13 +301,22 @@ public final class StubRegistry: @unchecked Sendable {
         return Array(journalEntries[journalStart...]) + journalEntries[..<journalStart]
     }
 
-    /// Empties the journal.
+    /// Empties the journal: ``verify(includePassedThrough:)`` then judges only the requests
+    /// made after this call (stubs keep their activation counts).
+    ///
+    /// ```swift
+    /// _ = try? await session.data(from: URL(string: "https://api.example.com/missing")!)  // on purpose
+    /// registry.resetJournal()   // that unmatched request is no longer reported
+    /// ```
     public func resetJournal() {
         lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
 
     func record(_ entry: JournalEntry) {
+        var entry = entry
         lock.lock(); defer { lock.unlock() }
+        // The unmatched policy is applied right after this call, under the same policy value.
+        if entry.stub == nil, enabled, policy == .passThrough { entry.wentToNetwork = true }
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)
@@ -314,6 +324,16 @@ public final class StubRegistry: @unchecked Sendable {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
         }
+    }
+
+    /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.
+    var expectedUnmatchedRequests: [ExpectedUnmatchedRequest] {
+        lock.lock(); defer { lock.unlock() }
+        return unmatchedExpectations
+    }
+
+    func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
+        lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
     }
 
     // MARK: Sessions
