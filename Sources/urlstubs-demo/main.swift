@@ -171,8 +171,8 @@ do {
     _ = try await session.data(from: URL(string: unstubbedURL)!)
     check(false, "the unmatched request failed with a report")
 } catch let error as URLError {
-    // The app sees a URLError; printed, it is the report.
-    print(error.localizedDescription.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
+    // The app sees a URLError; printed, it is the report (its localized description too).
+    print("\(error)".split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
     check(error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
           "the report names the closest stub and why it refused")
 } catch {

@@ -205,7 +205,7 @@ public enum HAR {
                 }
                 status = Int(number)
             case .string(let text)?:
-                throw fail(path, "a number (\(expected)), got the string \"\(text)\"")
+                throw fail(path, "a number, got the string \"\(text)\"")
             case nil:
                 throw fail(path, "a number (it is missing)")
             default:
