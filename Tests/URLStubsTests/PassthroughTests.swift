@@ -47,6 +47,16 @@ struct PassthroughTests {
         #expect(log.events == ["/echo"], "the stub answered once: no loop")
     }
 
+    @Test(arguments: FetchAPI.allCases)
+    func passedThroughRequestsJournalTheRealStatus(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(.any, name: "to the server") { _ in .passthrough() }
+        let result = await fetch(URLRequest(url: server.url("/no-such-page")), from: registry, using: api)
+        #expect(result.statusCode == 404)
+        try await waitUntil { registry.journal.first?.statusCode != nil }
+        #expect(registry.journal.first?.statusCode == 404)
+    }
+
     @Test func unmatchedRequestsOfAPassThroughRegistryReachTheServer() async throws {
         let registry = StubRegistry(unmatchedRequests: .passThrough)
         registry.stub(isPath("/nothing-here")) { _ in StubResponse(data: Data()) }

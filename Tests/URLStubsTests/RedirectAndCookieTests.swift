@@ -26,9 +26,8 @@ struct RedirectAndCookieTests {
         #expect(log.events == ["/old -> https://api.test/middle (301)", "/middle -> https://cdn.test/final?x=1 (302)"])
     }
 
-    #if canImport(FoundationNetworking)
     // On Apple platforms the session itself asks its delegate; on Linux URLStubs does, as
-    // corelibs' own HTTP protocol would.
+    // corelibs' own HTTP protocol would. Either way the delegate decides.
     @Test func delegateDecliningARedirectGetsTheRedirectResponse() async {
         let registry = StubRegistry()
         let log = EventLog()
@@ -46,7 +45,9 @@ struct RedirectAndCookieTests {
         #expect(result.statusCode == 302)
         #expect(result.body == "moved")
         #expect(result.response?.value(forHTTPHeaderField: "Location") == "/new")
-        #expect(log.events == ["finished /old 302"])
+        // onRedirect fires when the stub answers with a redirect, before the delegate decides
+        // (the same moment on Apple platforms, where the session asks); the 3xx then ends once.
+        #expect(log.events == ["redirect hook", "finished /old 302"])
     }
 
     @Test func delegateMayRewriteTheRedirectedRequest() async {
@@ -69,7 +70,6 @@ struct RedirectAndCookieTests {
         #expect(result.body == "elsewhere 1")
         #expect(result.response?.url?.absoluteString == "https://api.test/elsewhere")
     }
-    #endif
 
     @Test(arguments: FetchAPI.allCases)
     func cookieSetByARedirectGoesOutWithTheNextHop(api: FetchAPI) async {
@@ -147,21 +147,10 @@ struct RedirectAndCookieTests {
             StubResponse(data: Data((request.value(forHTTPHeaderField: "Cookie") ?? "no cookie").utf8))
         }
         let configuration = URLSessionConfiguration.ephemeral
-        let session: URLSession
-        let recorder = DelegateRecorder()
-        session = api == .delegate ? registry.makeSession(configuration: configuration, delegate: recorder)
-                                   : registry.makeSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        _ = await fetchWithCompletionHandler(request("https://api.test/login"), session: session)
+        _ = await fetch(request("https://api.test/login"), from: registry, using: api, configuration: configuration)
         let cookies = configuration.httpCookieStorage?.cookies(for: URL(string: "https://api.test/")!) ?? []
         #expect(Set(cookies.map(\.name)) == ["session", "theme"])
-        let echoed: String
-        switch api {
-        case .completionHandler, .delegate:
-            echoed = await fetchWithCompletionHandler(request("https://api.test/me"), session: session).body
-        case .asyncData:
-            echoed = (try? await session.data(for: request("https://api.test/me"))).map { String(decoding: $0.0, as: UTF8.self) } ?? "failed"
-        }
+        let echoed = await fetch(request("https://api.test/me"), from: registry, using: api, configuration: configuration).body
         #expect(echoed.contains("session=abc123"))
         #expect(echoed.contains("theme=dark"))
     }
@@ -190,19 +179,44 @@ struct RedirectAndCookieTests {
         #expect(configuration.httpCookieStorage?.cookies(for: URL(string: "https://nocookies.test/")!)?.isEmpty ?? true)
     }
 
-    #if canImport(FoundationNetworking)
-    @Test func sharedCookieStorageIsNeverWrittenUnlessAsked() async {
+    @Test(arguments: FetchAPI.allCases)
+    func sharedCookieStorageIsNeverWrittenUnlessAsked(api: FetchAPI) async {
         let registry = StubRegistry()
         let host = "shared-jar-\(UUID().uuidString.prefix(8).lowercased()).test"
         registry.stub(.any) { _ in StubResponse(data: Data(), headers: ["Set-Cookie": "leak=1; Path=/"]) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = HTTPCookieStorage.shared
-        let session = registry.makeSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        _ = await fetchWithCompletionHandler(request("https://\(host)/"), session: session)
+        _ = await fetch(request("https://\(host)/"), from: registry, using: api, configuration: configuration)
         let stored = HTTPCookieStorage.shared.cookies(for: URL(string: "https://\(host)/")!) ?? []
         stored.forEach(HTTPCookieStorage.shared.deleteCookie)
-        #expect(stored.isEmpty, "a stub wrote the persistent shared cookie jar")
+        #expect(stored.isEmpty, "a stub wrote the test runner's real cookie jar")
     }
-    #endif
+
+    @Test(arguments: FetchAPI.allCases)
+    func sharedCookieStorageIsUsedWhenAllowed(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.storesCookiesInSharedStorage = true
+        let host = "shared-jar-\(UUID().uuidString.prefix(8).lowercased()).test"
+        let url = URL(string: "https://\(host)/")!
+        defer { HTTPCookieStorage.shared.cookies(for: url)?.forEach(HTTPCookieStorage.shared.deleteCookie) }
+        registry.stub(isPath("/login")) { _ in StubResponse(data: Data(), headers: ["Set-Cookie": "allowed=1; Path=/"]) }
+        registry.stub(isPath("/me")) { request in StubResponse(data: Data((request.value(forHTTPHeaderField: "Cookie") ?? "none").utf8)) }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = HTTPCookieStorage.shared
+        _ = await fetch(request("https://\(host)/login"), from: registry, using: api, configuration: configuration)
+        #expect(HTTPCookieStorage.shared.cookies(for: url)?.map(\.name) == ["allowed"])
+        let echoed = await fetch(request("https://\(host)/me"), from: registry, using: api, configuration: configuration)
+        #expect(echoed.body == "allowed=1")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func configurationThatRefusesCookiesStoresNone(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(.any) { _ in StubResponse(data: Data(), headers: ["Set-Cookie": "refused=1; Path=/"]) }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        _ = await fetch(request("https://refusing.test/"), from: registry, using: api, configuration: configuration)
+        #expect(configuration.httpCookieStorage?.cookies(for: URL(string: "https://refusing.test/")!)?.isEmpty ?? true)
+    }
 }
+

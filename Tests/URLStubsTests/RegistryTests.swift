@@ -67,7 +67,8 @@ struct RegistryTests {
         #expect(await fetch("http://127.0.0.1:9/", from: registry).body == "stub")
     }
 
-    @Test func hooksFireWithTheRightArgumentsInOrder() async {
+    @Test(arguments: FetchAPI.allCases)
+    func hooksFireWithTheRightArgumentsInOrder(api: FetchAPI) async {
         let registry = StubRegistry()
         let log = EventLog()
         let descriptor = registry.stub(isPath("/hooked"), name: "hooked") { _ in
@@ -80,26 +81,27 @@ struct RegistryTests {
             log.append("finish \(request.url!.path) \(stub.name ?? "") \(response?.statusCode ?? 0) \(error == nil)")
         }
         registry.onMissing { request in log.append("missing \(request.url!.path)") }
-        let result = await fetch("https://api.test/hooked", from: registry)
+        let result = await fetch("https://api.test/hooked", from: registry, using: api)
         #expect(result.statusCode == 202)
-        _ = await fetch("https://api.test/nothing", from: registry)
+        _ = await fetch("https://api.test/nothing", from: registry, using: api)
         try? await waitUntil { log.events.count >= 3 }
         #expect(log.events == ["activation /hooked hooked 202 true", "finish /hooked hooked 202 true", "missing /nothing"])
 
         registry.onActivation(nil)
         registry.afterFinish(nil)
         registry.onMissing(nil)
-        _ = await fetch("https://api.test/hooked", from: registry)
-        _ = await fetch("https://api.test/nothing", from: registry)
+        _ = await fetch("https://api.test/hooked", from: registry, using: api)
+        _ = await fetch("https://api.test/nothing", from: registry, using: api)
         #expect(log.events.count == 3)
     }
 
-    @Test func afterFinishReportsFailures() async {
+    @Test(arguments: FetchAPI.allCases)
+    func afterFinishReportsFailures(api: FetchAPI) async {
         let registry = StubRegistry()
         let log = EventLog()
         registry.stub(isPath("/fail")) { _ in StubResponse(error: URLError(.cannotFindHost)) }
         registry.afterFinish { _, _, _, error in log.append("\((error as? URLError)?.code.rawValue ?? 0)") }
-        _ = await fetch("https://api.test/fail", from: registry)
+        _ = await fetch("https://api.test/fail", from: registry, using: api)
         try? await waitUntil { !log.events.isEmpty }
         #expect(log.events == ["\(URLError.Code.cannotFindHost.rawValue)"])
     }

@@ -196,7 +196,8 @@ extension StressTests {
         async let result = fetch("https://api.test/slow", from: registry)
         try? await waitUntil { !log.events.isEmpty }
         #expect(registry.remove(slow))
-        #expect(await result.body == "finished")
+        let finished = await result
+        #expect(finished.body == "finished", "\(String(describing: finished.error))")
         #expect(await fetch("https://api.test/slow", from: registry).stubError != nil, "later requests see it gone")
     }
 }

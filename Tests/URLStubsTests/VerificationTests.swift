@@ -145,7 +145,8 @@ struct VerificationTests {
         #expect(once.activationCount == 1)
     }
 
-    @Test func sequenceFailsTwiceThenSucceedsAndRepeatsTheLast() async {
+    @Test(arguments: FetchAPI.allCases)
+    func sequenceFailsTwiceThenSucceedsAndRepeatsTheLast(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(isPath("/flaky"), responses: [
             StubResponse(data: Data(), statusCode: 503),
@@ -153,7 +154,7 @@ struct VerificationTests {
             StubResponse(data: Data("ok".utf8), statusCode: 200),
         ])
         var codes: [Int] = []
-        for _ in 0..<5 { codes.append(await fetch("https://api.test/flaky", from: registry).statusCode ?? 0) }
+        for _ in 0..<5 { codes.append(await fetch("https://api.test/flaky", from: registry, using: api).statusCode ?? 0) }
         #expect(codes == [503, 503, 200, 200, 200])
     }
 

@@ -481,7 +481,8 @@ extension StubRegistry {
             let live = scrubbing.map { $0.scrubRequest(of: request) } ?? (url: url, body: request.body)
             let liveURL = HARRequestKey.normalizedURL(live.url)
             guard liveURL == expectedURL else { return .failed("expected URL \"\(expectedURL)\", got \"\(liveURL)\"") }
-            guard carriesBody, request.isBodyKnown else { return .matched }
+            guard carriesBody else { return .matched }
+            guard request.isBodyKnown else { return .bodyUnknown }
             let liveBody = live.body ?? Data()
             return HARRequestKey.sameBody(liveBody, expectedBody) ? .matched
                 : .failed("expected the recorded body \(describeBody(expectedBody)), got \(describeBody(request.body))")

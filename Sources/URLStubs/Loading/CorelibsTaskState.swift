@@ -1,4 +1,4 @@
-#if canImport(FoundationNetworking)
+#if !URLSTUBS_APPLE_LOADING
 @_spi(Reflection) import Swift
 import Foundation
 import FoundationNetworking
@@ -23,9 +23,9 @@ enum CorelibsTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
-            return LoadingEnvironment(scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      session: nil, isDownloadTask: false,
-                                      followsRedirectsNatively: false, delegateQueue: nil)
+            return LoadingEnvironment(path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
+                                      hidesUploadBody: false, session: nil, installedConfiguration: nil, isDownloadTask: false,
+                                      delegateQueue: nil)
         }
         var problems: [String] = []
         let layout = TaskLayout.of(task)
@@ -64,14 +64,18 @@ enum CorelibsTaskState {
         }
         if !problems.isEmpty { recordProblems(problems) }
         var environment = LoadingEnvironment(
+            path: .corelibs,
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
+            // A layout change may hide an upload body: unknown, never silently empty.
+            hidesUploadBody: task is URLSessionUploadTask && uploadBody == nil,
             session: session,
+            installedConfiguration: nil,
             isDownloadTask: task is URLSessionDownloadTask,
-            followsRedirectsNatively: false,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
         environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
+        environment.addsCookiesToFirstRequest = true
         if let session, task.delegate != nil {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
             // the session's delegate queue. Read when needed: the delegate is fixed by then.

@@ -30,29 +30,3 @@ struct DispatchQueueScheduler: DeliveryScheduler {
         }
     }
 }
-
-#if canImport(ObjectiveC)
-import CoreFoundation
-
-/// Delivers on the run loop of the thread that called `startLoading`, as Apple's URL
-/// Loading System requires; waits happen on a global queue, which then hops back.
-struct RunLoopScheduler: DeliveryScheduler, @unchecked Sendable {
-    // CFRunLoop is thread-safe for CFRunLoopPerformBlock and CFRunLoopWakeUp.
-    let runLoop: CFRunLoop
-
-    static func current() -> RunLoopScheduler { RunLoopScheduler(runLoop: CFRunLoopGetCurrent()) }
-
-    func async(_ work: @escaping @Sendable () -> Void) {
-        CFRunLoopPerformBlock(runLoop, CFRunLoopMode.commonModes.rawValue, work)
-        CFRunLoopWakeUp(runLoop)
-    }
-
-    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
-        if deadline <= .now() {
-            async(work)
-        } else {
-            DispatchQueue.global().asyncAfter(deadline: deadline) { self.async(work) }
-        }
-    }
-}
-#endif

@@ -7,17 +7,14 @@ import FoundationNetworking
 enum RequestBodyReader {
     /// The body `canInit` can see without consuming anything: `httpBody` only. A body stream is
     /// left unread there, since a request the registry passes through still needs it.
-    static func visibleBody(of request: URLRequest) -> (body: Data?, isKnown: Bool) {
+    static func visibleBody(of request: URLRequest, in task: URLSessionTask?) -> (body: Data?, isKnown: Bool) {
         if let body = request.httpBody { return (body, true) }
         if request.httpBodyStream != nil { return (nil, false) }
+        if let task { return (nil, !(task is URLSessionUploadTask)) }
+        // Asked with the request alone (corelibs always is): an upload task's body never
+        // appears in it, so a method that carries a body may have one.
         let method = request.httpMethod?.uppercased() ?? "GET"
-        // An upload task's body never appears in the request on Linux.
-        #if canImport(FoundationNetworking)
-        let bodyMayBeHidden = !["GET", "HEAD", "DELETE", "OPTIONS"].contains(method)
-        #else
-        let bodyMayBeHidden = false
-        #endif
-        return (nil, !bodyMayBeHidden)
+        return (nil, ["GET", "HEAD", "DELETE", "OPTIONS"].contains(method))
     }
 
     /// The full body in `startLoading`: `httpBody`, else the (unopened) body stream, else the

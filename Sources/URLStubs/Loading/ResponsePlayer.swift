@@ -14,7 +14,8 @@ protocol PlaybackSink: AnyObject {
     func playerDidLoad(_ data: Data)
     func playerDidFinish()
     func playerDidFail(_ error: any Error)
-    /// Apple platforms: hand the redirect to the session, which loads the new request itself.
+    /// Apple platforms: hand the redirect to the session, which asks its delegate and loads
+    /// the new request through a new protocol instance (then stops this one), or declines.
     func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse)
 }
 
@@ -22,7 +23,11 @@ protocol PlaybackSink: AnyObject {
 struct PlaybackItem: Sendable {
     let descriptor: StubDescriptor
     let request: StubRequest
-    let response: StubResponse
+    var response: StubResponse
+    /// The journal entry recording this request (0: none).
+    var journalEntry: UInt64 = 0
+    /// `true` once ``response`` holds what the real network answered.
+    var cameFromNetwork = false
 }
 
 /// How a player ended: exactly one of these per player.
@@ -40,9 +45,6 @@ enum PlaybackOutcome {
 /// while holding one. A step that finds the player ended does nothing, which is what keeps a
 /// cancelled task free of callbacks after `stopLoading`.
 final class ResponsePlayer: @unchecked Sendable {
-    /// Redirect hops followed before failing with `URLError(.httpTooManyRedirects)`
-    /// (the same bound browsers use).
-    static let maximumRedirects = 16
     /// Body chunks are read in at most this many bytes.
     static let maximumChunkSize = 256 * 1024
     /// A paced body is sent in chunks about this far apart.
@@ -57,14 +59,16 @@ final class ResponsePlayer: @unchecked Sendable {
     private let environment: LoadingEnvironment
     private let timeoutProvider: () -> TimeInterval
     private weak var sink: (any PlaybackSink)?
+    private let cookies: SessionCookies
     private let resolveRedirect: (URLRequest, PlaybackItem) -> RedirectResolution
-    private let storeCookies: (URL, [String]) -> Void
-    private let attachCookies: (inout URLRequest) -> Void
-    private let onEnd: (PlaybackOutcome) -> Void
+    private let announceRedirect: (PlaybackItem, URLRequest) -> Void
+    private let onEnd: (PlaybackItem, PlaybackOutcome) -> Void
 
     private var ended = false
     private var headSent = false
-    private var redirectCount = 0
+    /// Redirects that led here: hops of this player, plus those before it (Apple: each hop is a
+    /// new protocol instance, and the count rides in the request).
+    private var redirectCount: Int
     private var passthrough: NetworkLoader.Handle?
     private var startTime = DispatchTime.now()
     private var timeout: TimeInterval = .infinity
@@ -77,23 +81,28 @@ final class ResponsePlayer: @unchecked Sendable {
     private var byteLimit: Int?
     private var bytesPerSecond: Double?
     private var chunkSize = ResponsePlayer.maximumChunkSize
-    /// Set when the delegate declined a redirect: the 3xx is then the final response.
-    private var redirectDeclined = false
+    /// Set when a redirect response is to be delivered as it is: the delegate declined it
+    /// (Linux), or it was handed to the session, which may decline it (Apple).
+    private var playsRedirectAsFinal = false
+    /// Apple: the redirect was handed to the session; a `stopLoading` now means the session
+    /// followed it, which ends this hop normally.
+    private var handedOff = false
 
     init(item: PlaybackItem, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
+         cookies: SessionCookies, redirectsSoFar: Int,
          resolveRedirect: @escaping (URLRequest, PlaybackItem) -> RedirectResolution,
-         storeCookies: @escaping (URL, [String]) -> Void,
-         attachCookies: @escaping (inout URLRequest) -> Void = { _ in },
-         onEnd: @escaping (PlaybackOutcome) -> Void) {
+         announceRedirect: @escaping (PlaybackItem, URLRequest) -> Void,
+         onEnd: @escaping (PlaybackItem, PlaybackOutcome) -> Void) {
         self.item = item
         self.environment = environment
         self.timeoutProvider = timeout
         self.sink = sink
+        self.cookies = cookies
         self.resolveRedirect = resolveRedirect
-        self.storeCookies = storeCookies
-        self.attachCookies = attachCookies
+        self.announceRedirect = announceRedirect
         self.onEnd = onEnd
         self.currentURL = item.request.url ?? URL(fileURLWithPath: "/")
+        self.redirectCount = redirectsSoFar
     }
 
     // MARK: Control
@@ -143,7 +152,12 @@ final class ResponsePlayer: @unchecked Sendable {
     /// scheduler's context (`stopLoading`).
     func cancel() {
         guard !ended else { return }
-        end(.cancelled(headSent ? item.response : nil))
+        if handedOff {
+            // Apple stops the protocol of a redirect it follows: this hop is complete.
+            end(.finished(item.response))
+        } else {
+            end(.cancelled(headSent ? item.response : nil))
+        }
     }
 
     /// The sink, unless the task is gone or being cancelled (then the player ends quietly and
@@ -167,7 +181,7 @@ final class ResponsePlayer: @unchecked Sendable {
         passthrough = nil
         reader?.close()
         reader = nil
-        onEnd(outcome)
+        onEnd(item, outcome)
     }
 
     private func fail(_ error: any Error) {
@@ -201,7 +215,14 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         if let error = response.error, response.failureAfterBytes == nil {
-            fail(error)
+            // A failure takes as long as the response would have (OHHTTPStubs' timing).
+            let delay = max(0, response.responseTime)
+            if delay > 0 {
+                armTimeout()
+                run(at: .now() + delay) { [self] in if !ended { fail(error) } }
+            } else {
+                fail(error)
+            }
             return
         }
         do {
@@ -214,8 +235,8 @@ final class ResponsePlayer: @unchecked Sendable {
             startPassthrough(passthrough)
             return
         }
-        if !redirectDeclined, let location = response.value(forHeader: "Location"),
-           (300...399).contains(response.statusCode), response.statusCode != 304 {
+        if !playsRedirectAsFinal, RedirectHop.isRedirect(statusCode: response.statusCode),
+           let location = response.value(forHeader: "Location") {
             redirect(to: location)
             return
         }
@@ -235,7 +256,8 @@ final class ResponsePlayer: @unchecked Sendable {
             fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
             return
         }
-        storeCookies(currentURL, item.response.cookieLines)
+        // A redirect played as final already stored its cookies when it was announced.
+        if !playsRedirectAsFinal { cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest) }
         self.reader = reader
         guard let sink = liveSink else { return }
         headSent = true
@@ -366,7 +388,8 @@ final class ResponsePlayer: @unchecked Sendable {
                 return
             }
             let real = NetworkLoader.stubResponse(from: response, body: body, timing: item.response)
-            item = PlaybackItem(descriptor: item.descriptor, request: item.request, response: real)
+            item.response = real
+            item.cameFromNetwork = true
             sendHead()
         }
     }
@@ -375,43 +398,36 @@ final class ResponsePlayer: @unchecked Sendable {
 
     private func redirect(to location: String) {
         let response = item.response
-        guard let target = URL(string: location, relativeTo: currentURL)?.absoluteURL else {
+        guard let target = URL(string: location, relativeTo: currentURL)?.absoluteURL, target.scheme != nil else {
             fail(StubError.invalidRedirect(location: location, stub: item.descriptor.description))
             return
         }
-        var next = item.request.requestWithBody
-        next.url = target
-        // 301/302/303 become a bodiless GET (as browsers and URLSession do); 307/308 keep both.
-        if [301, 302, 303].contains(response.statusCode), item.request.method != "HEAD" {
-            next.httpMethod = "GET"
-            next.httpBody = nil
-            next.httpBodyStream = nil
-            next.setValue(nil, forHTTPHeaderField: "Content-Type")
-            next.setValue(nil, forHTTPHeaderField: "Content-Length")
-        }
-        if target.host?.lowercased() != currentURL.host?.lowercased() {
-            next.setValue(nil, forHTTPHeaderField: "Authorization")
+        guard redirectCount < RedirectHop.maximumHops else {
+            fail(URLError(.httpTooManyRedirects, userInfo: [
+                NSURLErrorFailingURLErrorKey: target,
+                NSLocalizedDescriptionKey: "URLStubs: more than \(RedirectHop.maximumHops) redirects, the last to \(target.absoluteString).",
+            ]))
+            return
         }
         guard let http = response.head(for: currentURL, bodyLength: response.body.knownLength) else {
             fail(StubError.invalidStatusCode(response.statusCode, stub: item.descriptor.description))
             return
         }
-        storeCookies(currentURL, item.response.cookieLines)
-        if environment.followsRedirectsNatively {
-            guard let sink = liveSink else { return }
-            end(.finished(response))
-            sink.playerWasRedirected(to: next, by: http)
-            return
-        }
-        // The next hop carries the cookies the store now holds for its URL (including any
-        // this response just set), as URLSession's own redirects do.
-        attachCookies(&next)
+        // Before the next hop: a cookie this response sets goes out with it.
+        cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest)
+        let next = RedirectHop.nextRequest(after: item.request.requestWithBody, statusCode: response.statusCode, to: target)
+        announceRedirect(item, next)
         redirectCount += 1
-        guard redirectCount <= Self.maximumRedirects else {
-            fail(URLError(.httpTooManyRedirects, userInfo: [
-                NSURLErrorFailingURLErrorKey: target,
-                NSLocalizedDescriptionKey: "URLStubs: more than \(Self.maximumRedirects) redirects, the last to \(target.absoluteString).",
-            ]))
+        if environment.handsRedirectsToSession {
+            guard let sink = liveSink else { return }
+            handedOff = true
+            playsRedirectAsFinal = true
+            sink.playerWasRedirected(to: next, by: http)
+            // Apple's loading system expects the 3xx itself next (OHHTTPStubs issue 174, PR 175):
+            // it is the final response when the delegate declines; when the session follows the
+            // redirect it stops this protocol first, and nothing more is sent.
+            guard !ended else { return }
+            sendHead()
             return
         }
         guard let approve = environment.approveRedirect else {
@@ -427,18 +443,20 @@ final class ResponsePlayer: @unchecked Sendable {
                     follow(decision)
                 } else {
                     // Declined: the redirect response, with its body, is what the caller gets.
-                    redirectDeclined = true
+                    playsRedirectAsFinal = true
                     sendHead()
                 }
             }
         }
     }
 
-    private func follow(_ next: URLRequest) {
-        guard let target = next.url else {
+    private func follow(_ request: URLRequest) {
+        guard let target = request.url else {
             fail(StubError.invalidRedirect(location: "", stub: item.descriptor.description))
             return
         }
+        var next = request
+        cookies.attach(to: &next)
         switch resolveRedirect(next, item) {
         case .play(let nextItem):
             item = nextItem

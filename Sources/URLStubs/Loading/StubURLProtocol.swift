@@ -21,10 +21,24 @@ open class StubURLProtocol: URLProtocol {
     private var player: ResponsePlayer?
     /// Set by `stopLoading`; read by a failure scheduled before it (same serial context).
     private var stopped = false
+    private var loadingPath = LoadingPath.native
+    /// Apple path: where the task's redirect count is kept between protocol instances.
+    private var taskLedger: TaskLedger?
 
     // MARK: Claiming
 
     override open class func canInit(with request: URLRequest) -> Bool {
+        decide(request, task: nil)
+    }
+
+    /// Apple's loading system asks with the task (possibly several times per task): the task
+    /// is what lets an unmatched request be reported once.
+    override open class func canInit(with task: URLSessionTask) -> Bool {
+        guard let request = task.currentRequest else { return false }
+        return decide(request, task: task)
+    }
+
+    private class func decide(_ request: URLRequest, task: URLSessionTask?) -> Bool {
         if URLProtocol.property(forKey: passthroughKey, in: request) != nil { return false }
         switch ProtocolClassPool.lookup(self) {
         case .unknown:
@@ -33,13 +47,28 @@ open class StubURLProtocol: URLProtocol {
             return true
         case .registry(let registry):
             if registry.claimsEveryRequest { return true }
-            let visible = RequestBodyReader.visibleBody(of: request)
-            let stubRequest = StubRequest(request, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
+            var withCookies = request
+            SessionCookies(configuration: registry.lastInstalledConfiguration,
+                           allowsSharedStorage: registry.storesCookiesInSharedStorage).attach(to: &withCookies)
+            let visible = RequestBodyReader.visibleBody(of: withCookies, in: task)
+            let stubRequest = StubRequest(withCookies, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
+            // A redirect hop handed to the session is this registry's, whatever it matches:
+            // it passes through or fails as the unmatched policy says, as on Linux.
             if registry.claims(stubRequest) { return true }
-            if registry.isEnabled {
+            if let task, registry.tasks.redirectCount(of: task) > 0 { return true }
+            if registry.isEnabled, shouldReport(stubRequest, of: task, to: registry) {
                 registry.reportMissing(stubRequest)
             }
             return false
+        }
+    }
+
+    /// corelibs asks once per task, with the request only. Apple may ask several times, with
+    /// the task or the request: only a task's first question is reported.
+    private class func shouldReport(_ request: StubRequest, of task: URLSessionTask?, to registry: StubRegistry) -> Bool {
+        switch LoadingPath.driving(task) {
+        case .corelibs: return true
+        case .apple: return task.map { registry.tasks.isFirstReport(of: request, in: $0) } ?? false
         }
     }
 
@@ -55,26 +84,26 @@ open class StubURLProtocol: URLProtocol {
 
     override open func startLoading() {
         stopped = false
-        #if canImport(FoundationNetworking)
-        let environment = CorelibsTaskState.environment(for: task)
-        #else
-        let environment = AppleTaskState.environment(for: task)
-        #endif
         let url = request.url?.absoluteString ?? "<no URL>"
         let registry: StubRegistry
         switch ProtocolClassPool.lookup(type(of: self)) {
         case .registry(let found):
             registry = found
         case .released, .unknown:
-            failSoon(StubError.registryReleased(url: url), environment: environment)
+            failSoon(StubError.registryReleased(url: url), environment: Self.environment(for: task, path: .native, registry: nil))
             return
         }
+        loadingPath = LoadingPath.driving(task)
+        let environment = Self.environment(for: task, path: loadingPath, registry: registry)
         if environment.isDownloadTask {
             failSoon(StubError.downloadTasksUnsupported(url: url), environment: environment)
             return
         }
+        let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
+        var urlRequest = request
+        if !environment.addsCookiesToFirstRequest { cookies.attach(to: &urlRequest) }
         let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
-        let stubRequest = StubRequest(request, body: body, pathParameters: [:], isBodyKnown: true)
+        let stubRequest = StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
 
         let item: PlaybackItem
         switch registry.makeItem(for: stubRequest) {
@@ -84,20 +113,13 @@ open class StubURLProtocol: URLProtocol {
             failSoon(error.error, environment: environment)
             return
         }
-        if environment.answersInline, answerAtOnce(item, registry: registry, environment: environment) { return }
+        if environment.answersInline, answerAtOnce(item, registry: registry, cookies: cookies, environment: environment) { return }
         let player = ResponsePlayer(
             item: item, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry),
             resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
-            storeCookies: { [weak self] url, lines in
-                guard let self else { return }
-                registry.storeCookies(lines, for: url, request: self.request, storage: environment.cookieStorage)
-            },
-            attachCookies: { next in
-                guard next.httpShouldHandleCookies, let url = next.url, let storage = environment.cookieStorage else { return }
-                let fields = HTTPCookie.requestHeaderFields(with: storage.cookies(for: url) ?? [])
-                next.setValue(fields["Cookie"], forHTTPHeaderField: "Cookie")
-            },
-            onEnd: { outcome in registry.playbackEnded(item: item, outcome: outcome) })
+            announceRedirect: { item, next in registry.announceRedirect(of: item, to: next) },
+            onEnd: { item, outcome in registry.playbackEnded(item: item, outcome: outcome) })
         self.player = player
         player.start()
     }
@@ -105,13 +127,36 @@ open class StubURLProtocol: URLProtocol {
     override open func stopLoading() {
         stopped = true
         player?.cancel()
+        player = nil
+    }
+
+    /// Redirects that led to this request. Apple's loading system runs each hop through a new
+    /// protocol instance of the same task: the count is kept per task.
+    private func redirectsSoFar(_ registry: StubRegistry) -> Int {
+        guard loadingPath == .apple, let task else { return 0 }
+        taskLedger = registry.tasks
+        return registry.tasks.redirectCount(of: task)
+    }
+
+    /// The platform edge: what the loading system that drives this protocol tells about the
+    /// task. `registry` is `nil` when it was released.
+    private static func environment(for task: URLSessionTask?, path: LoadingPath, registry: StubRegistry?) -> LoadingEnvironment {
+        #if URLSTUBS_APPLE_LOADING
+        return AppleTaskState.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
+        #else
+        switch path {
+        case .corelibs: return CorelibsTaskState.environment(for: task)
+        case .apple: return AppleTaskState.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
+        }
+        #endif
     }
 
     /// Answers the commonest stub there is (bytes in memory, no wait, no error, no redirect)
     /// inside `startLoading` without a ``ResponsePlayer``: the same callbacks and hooks in the
     /// same order, for about 25k fewer instructions per request (`Tests/Bench/bench.sh
     /// profile`). Returns `false`, having done nothing, for anything else.
-    private func answerAtOnce(_ item: PlaybackItem, registry: StubRegistry, environment: LoadingEnvironment) -> Bool {
+    private func answerAtOnce(_ item: PlaybackItem, registry: StubRegistry, cookies: SessionCookies,
+                              environment: LoadingEnvironment) -> Bool {
         let response = item.response
         guard response.playsAtOnce, let body = response.body.data,
               // A delegate gets a large body in chunks, paced by its own queue.
@@ -120,10 +165,7 @@ open class StubURLProtocol: URLProtocol {
               // An invalid response is left to the player, which reports it.
               (try? response.validate(stubName: "")) != nil,
               let head = response.head(for: url, bodyLength: body.count) else { return false }
-        let cookies = response.cookieLines
-        if !cookies.isEmpty {
-            registry.storeCookies(cookies, for: url, request: request, storage: environment.cookieStorage)
-        }
+        cookies.store(response.cookieLines, from: url, for: item.request.urlRequest)
         if isBeingCancelled {
             registry.playbackEnded(item: item, outcome: .cancelled(nil))
             return true
@@ -151,11 +193,12 @@ open class StubURLProtocol: URLProtocol {
 
 extension StubURLProtocol: PlaybackSink {
     var isBeingCancelled: Bool {
-        #if canImport(FoundationNetworking)
-        guard let task else { return false }
-        return CorelibsTaskState.isCanceling(task)
-        #else
+        #if URLSTUBS_APPLE_LOADING
+        // Apple delivers stopLoading on the thread every step runs on: `stopped` says it all.
         return false
+        #else
+        guard loadingPath == .corelibs, let task else { return false }
+        return CorelibsTaskState.isCanceling(task)
         #endif
     }
 
@@ -178,7 +221,8 @@ extension StubURLProtocol: PlaybackSink {
     }
 
     func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse) {
+        // The player goes on with the 3xx itself (see ResponsePlayer.redirect), so it stays.
+        if let task { taskLedger?.recordRedirect(of: task) }
         client?.urlProtocol(self, wasRedirectedTo: request, redirectResponse: response)
-        player = nil
     }
 }

@@ -278,11 +278,12 @@ func parseFormBody(_ body: Data) -> [String: [String]] {
     return fields
 }
 
-/// Body matchers answer "maybe" while the body is not visible yet (an upload task being
-/// claimed on Linux); the final decision is taken again once the body is known.
-private func bodyMatcher(_ description: String, _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
+/// Body matchers answer "maybe" while the body is not visible (an upload task being claimed
+/// on Linux, or any upload task on Apple platforms): the registry then decides again once the
+/// body is known, or fails the request with ``StubError/requestBodyUnavailable(stub:url:)``.
+func bodyMatcher(_ description: String, _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
     RequestMatcher(description: description) { request in
-        guard request.isBodyKnown else { return .matched }
+        guard request.isBodyKnown else { return .bodyUnknown }
         return check(request.body).map(MatchResult.failed) ?? .matched
     }
 }
@@ -307,7 +308,7 @@ private func regexMatcher(_ pattern: String, subject: String, unknownBodyPasses:
         return .invalid(description, problem: "invalid regular expression /\(pattern)/ for the \(subject): \(RegexDiagnosis.explain(pattern))")
     }
     return RequestMatcher(description: description) { request in
-        if unknownBodyPasses, !request.isBodyKnown { return .matched }
+        if unknownBodyPasses, !request.isBodyKnown { return .bodyUnknown }
         let actual = value(request) ?? ""
         return compiled.matches(actual) ? .matched : .failed("expected \(subject) matching /\(pattern)/, got \"\(actual)\"")
     }

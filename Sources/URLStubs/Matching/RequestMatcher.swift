@@ -74,12 +74,18 @@ struct MatchResult: Sendable {
     var failures: [String] = []
     /// How many elementary conditions held, to rank near misses.
     var passed: Int = 0
+    /// `true` when the outcome assumed a body matcher would accept a body that cannot be read
+    /// (an upload task on Apple platforms; on Linux, only while `canInit` decides). The final
+    /// decision must not rest on it.
+    var dependsOnUnknownBody = false
 
     var isMatch: Bool { failures.isEmpty }
 
     static let matched = MatchResult(passed: 1)
     static func failed(_ reason: String) -> MatchResult { MatchResult(failures: [reason]) }
     static func matched(captures: [String: String]) -> MatchResult { MatchResult(captures: captures, passed: 1) }
+    /// A body matcher's answer when the body cannot be read: "maybe".
+    static let bodyUnknown = MatchResult(passed: 1, dependsOnUnknownBody: true)
 }
 
 /// Exact request properties implied by a matcher, for the registry's index.
@@ -107,6 +113,7 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         if !right.captures.isEmpty { left.captures.merge(right.captures) { first, _ in first } }
         if !right.failures.isEmpty { left.failures += right.failures }
         left.passed += right.passed
+        if right.dependsOnUnknownBody { left.dependsOnUnknownBody = true }
         return left
     }
 }
@@ -128,6 +135,9 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 /// Accepts a request when the matcher does not.
 public prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
     RequestMatcher(description: "not (\(matcher.description))", problems: matcher.problems) { request in
-        matcher.evaluate(request).isMatch ? .failed("expected not (\(matcher.description))") : .matched
+        let inner = matcher.evaluate(request)
+        // "Not maybe" is still maybe.
+        if inner.dependsOnUnknownBody { return .bodyUnknown }
+        return inner.isMatch ? .failed("expected not (\(matcher.description))") : .matched
     }
 }

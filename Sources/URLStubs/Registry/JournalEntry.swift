@@ -10,48 +10,54 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let request: StubRequest
     /// The stub that answered, or `nil` when none matched.
     public let stub: StubDescriptor?
-    /// The status code answered, `nil` for an error or an unmatched request.
-    public let statusCode: Int?
+    /// The status code answered, `nil` for an error or an unmatched request. A request passed
+    /// through to the network gets the real status once the server answered.
+    public internal(set) var statusCode: Int?
     /// The error the request was answered with, if any.
-    public let errorDescription: String?
+    public internal(set) var errorDescription: String?
     /// When the request was seen.
     public let date: Date
-    /// Set by the registry: no stub matched and the registry's policy sent the request to the
-    /// network (``UnmatchedRequestPolicy/passThrough``).
+    /// Set by the registry when the request goes to the real network: no stub matched and the
+    /// registry passes unmatched requests through, or the stub answered with a passthrough.
     var wentToNetwork = false
+    /// The registry's number for this entry (set when it is recorded), to complete it later.
+    var sequence: UInt64 = 0
 
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }
 
     /// `true` when the request went to the real network: no stub matched and the registry
     /// passes unmatched requests through, or the stub that matched answered with
-    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. The network's status is not
-    /// recorded here (``StubRegistry/afterFinish(_:)`` sees the response).
-    public var isPassedThrough: Bool {
-        wentToNetwork || (stub != nil && statusCode == nil && errorDescription == nil)
-    }
+    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. ``statusCode`` (or
+    /// ``errorDescription``) is filled in once the server answered.
+    public var isPassedThrough: Bool { wentToNetwork }
 
     /// One line: the request and what answered it.
     ///
     /// ```text
     /// GET https://api.test/users -> 200 from "users" (UserTests.swift:12)
     /// GET https://api.test/down -> error from "outage" (UserTests.swift:14): URLError(-1009)
-    /// GET https://api.test/live -> passed through to the network by "live data" (UserTests.swift:16)
-    /// GET https://api.test/other -> no stub matched; passed through to the network
+    /// GET https://api.test/live -> 200 from the network (passed through by "live data" (UserTests.swift:16))
+    /// GET https://api.test/other -> 404 from the network (no stub matched)
     /// GET https://api.test/missing -> unmatched
     /// ```
+    /// A passed-through request still waiting for the server reads
+    /// `-> passed through to the network (no stub matched)`.
     public var description: String {
         let outcome: String
-        if let stub {
+        if wentToNetwork {
+            let how = stub.map { "passed through by \($0)" } ?? "no stub matched"
             if let statusCode {
-                outcome = "\(statusCode) from \(stub)"
+                outcome = "\(statusCode) from the network (\(how))"
             } else if let errorDescription {
-                outcome = "error from \(stub): \(errorDescription)"
+                outcome = "error from the network (\(how)): \(errorDescription)"
             } else {
-                outcome = "passed through to the network by \(stub)"
+                outcome = "passed through to the network (\(how))"
             }
+        } else if let stub {
+            outcome = statusCode.map { "\($0) from \(stub)" } ?? "error from \(stub): \(errorDescription ?? "")"
         } else {
-            outcome = wentToNetwork ? "no stub matched; passed through to the network" : "unmatched"
+            outcome = "unmatched"
         }
         return "\(request) -> \(outcome)"
     }

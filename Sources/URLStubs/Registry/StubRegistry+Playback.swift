@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The registry's side of loading a request: resolving it to a response, calling the hooks,
-/// writing the journal and storing cookies. ``StubURLProtocol`` calls these.
+/// The registry's side of loading a request: resolving it to a response, calling the hooks
+/// and writing the journal. ``StubURLProtocol`` and ``ResponsePlayer`` call these.
 extension StubRegistry {
     /// Resolves `request` and builds its response, or the error the task must fail with.
     func makeItem(for request: StubRequest) -> Result<PlaybackItem, SendableError> {
@@ -13,10 +13,10 @@ extension StubRegistry {
             do {
                 let response = try descriptor.responder(matched, activation)
                 hook { $0.activation }?(matched, descriptor, response)
-                record(JournalEntry(request: matched, stub: descriptor,
-                                    statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
-                                    errorDescription: response.error.map(describeError), date: Date()))
-                return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response))
+                let entry = record(JournalEntry(request: matched, stub: descriptor,
+                                                statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
+                                                errorDescription: response.error.map(describeError), date: Date()))
+                return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response, journalEntry: entry))
             } catch {
                 record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
                                     errorDescription: describeError(error), date: Date()))
@@ -27,10 +27,15 @@ extension StubRegistry {
             let error = StubError.invalidMatcher(stub: descriptor.description, problems: descriptor.matcher.problems)
             record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
             return .failure(SendableError(error: error))
+        case .bodyUnknown(let descriptor):
+            let error = StubError.requestBodyUnavailable(stub: descriptor.description, url: request.url?.absoluteString ?? "<no URL>")
+            record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
+            hook { $0.finish }?(request, descriptor, nil, error)
+            return .failure(SendableError(error: error))
         case .unmatched:
-            reportMissing(request)
+            let entry = reportMissing(request)
             if unmatchedRequestPolicy == .passThrough {
-                return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
+                return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough(), journalEntry: entry))
             }
             // A URLError, because that is what app code handles; the StubError rides along.
             let error = StubError.unmatchedRequest(report: unmatchedReport(for: request)).asURLError(url: request.url)
@@ -38,15 +43,23 @@ extension StubRegistry {
         }
     }
 
-    /// Records an unmatched request and calls the `onMissing` hook.
-    func reportMissing(_ request: StubRequest) {
-        record(JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date()))
+    /// Records an unmatched request and calls the `onMissing` hook; returns the journal entry.
+    @discardableResult
+    func reportMissing(_ request: StubRequest) -> UInt64 {
+        let entry = record(JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date()))
         hook { $0.missing }?(request)
+        return entry
     }
 
-    /// The next hop of a redirect chain answered by stubs.
+    /// Calls `onRedirect` for a redirect a stub answered with, before the session's delegate
+    /// is asked: the same moment on every platform (OHHTTPStubs' `onStubRedirect` moment).
+    func announceRedirect(of item: PlaybackItem, to next: URLRequest) {
+        hook { $0.redirect }?(item.request, next, item.descriptor, item.response)
+    }
+
+    /// The next hop of a redirect chain followed inside one protocol instance (Linux): the
+    /// previous hop is complete, the next is looked up like any request.
     func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution {
-        hook { $0.redirect }?(previous.request, next, previous.descriptor, previous.response)
         hook { $0.finish }?(previous.request, previous.descriptor, previous.response, nil)
         let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
         if !isEnabled {
@@ -58,8 +71,18 @@ extension StubRegistry {
         }
     }
 
-    /// Calls `afterFinish` once a played response ended.
+    /// Completes the journal and calls `afterFinish` once a hop ended; `item` is the hop
+    /// that ended (the last one of a redirect chain).
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome) {
+        if item.cameFromNetwork || item.response.passthrough != nil, item.journalEntry != 0 {
+            completeJournalEntry(item.journalEntry) { entry in
+                switch outcome {
+                case .finished(let response): entry.statusCode = response.statusCode
+                case .failed(let error, _): entry.errorDescription = describeError(error)
+                case .cancelled: entry.errorDescription = describeError(URLError(.cancelled))
+                }
+            }
+        }
         guard let finish = hook({ $0.finish }) else { return }
         switch outcome {
         case .finished(let response):
@@ -69,20 +92,6 @@ extension StubRegistry {
         case .cancelled(let response):
             finish(item.request, item.descriptor, response, URLError(.cancelled))
         }
-    }
-
-    /// Stores a response's cookies where the session will send them back.
-    ///
-    /// `HTTPCookieStorage.shared` on Linux is a file in the user's home directory: stubs write
-    /// there only when ``storesCookiesInSharedStorage`` says so, so a test never pollutes a
-    /// real cookie jar by accident.
-    func storeCookies(_ lines: [String], for url: URL, request: URLRequest, storage: HTTPCookieStorage?) {
-        guard !lines.isEmpty, request.httpShouldHandleCookies, let storage else { return }
-        #if canImport(FoundationNetworking)
-        if storage === HTTPCookieStorage.shared, !storesCookiesInSharedStorage { return }
-        #endif
-        let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
-        storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
     }
 }
 

@@ -53,8 +53,12 @@ public final class StubRegistry: @unchecked Sendable {
     private var hooks = Hooks()
     private var journalEntries: [JournalEntry] = []
     private var journalStart = 0
+    private var journalSequence: UInt64 = 0
     private let journalLimit = 10_000
     private var sharedCookies = false
+    private var installedConfiguration: URLSessionConfiguration?
+    /// Redirect counts and unmatched reports per task (Apple's loading system).
+    let tasks = TaskLedger()
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
@@ -178,10 +182,13 @@ public final class StubRegistry: @unchecked Sendable {
         set { lock.lock(); policy = newValue; lock.unlock() }
     }
 
-    /// Lets stubs store `Set-Cookie` cookies in `HTTPCookieStorage.shared` on Linux, which
-    /// persists them to a file under `~/.local/share`. Off by default so tests never write a
-    /// real cookie jar; sessions made by ``makeSession(configuration:delegate:delegateQueue:)``
-    /// have a cookie store of their own and need nothing.
+    /// Lets stubs read and write `HTTPCookieStorage.shared`, on every platform.
+    ///
+    /// Off by default: the shared store is the test process's real cookie jar (on Linux a file
+    /// under `~/.local/share`), and parallel tests would see each other's cookies through it.
+    /// Sessions made by ``makeSession(configuration:delegate:delegateQueue:)`` have a cookie
+    /// store of their own and need nothing. A `.default` configuration and `URLSession.shared`
+    /// use the shared store: turn this on to keep cookies working there.
     public var storesCookiesInSharedStorage: Bool {
         get { lock.lock(); defer { lock.unlock() }; return sharedCookies }
         set { lock.lock(); sharedCookies = newValue; lock.unlock() }
@@ -239,6 +246,8 @@ public final class StubRegistry: @unchecked Sendable {
     enum Resolution {
         case stub(StubDescriptor, StubRequest, activation: Int)
         case invalid(StubDescriptor)
+        /// The newest candidate matches only if the body (which cannot be read) does.
+        case bodyUnknown(StubDescriptor)
         case unmatched
     }
 
@@ -278,7 +287,12 @@ public final class StubRegistry: @unchecked Sendable {
                 return true
             }
             let result = descriptor.matcher.evaluate(request)
-            guard result.isMatch, let activation = descriptor.reserveActivation() else { return false }
+            guard result.isMatch else { return false }
+            if result.dependsOnUnknownBody {
+                resolution = .bodyUnknown(descriptor)
+                return true
+            }
+            guard let activation = descriptor.reserveActivation() else { return false }
             var matched = request
             matched.pathParameters = result.captures
             resolution = .stub(descriptor, matched, activation: activation)
@@ -312,17 +326,42 @@ public final class StubRegistry: @unchecked Sendable {
         lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
 
-    func record(_ entry: JournalEntry) {
-        var entry = entry
+    /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
+    @discardableResult
+    func record(_ entry: JournalEntry) -> UInt64 {
         lock.lock(); defer { lock.unlock() }
-        // The unmatched policy is applied right after this call, under the same policy value.
-        if entry.stub == nil, enabled, policy == .passThrough { entry.wentToNetwork = true }
+        journalSequence += 1
+        var entry = entry
+        entry.sequence = journalSequence
+        // Which requests go to the network, known only now: an unmatched one of a passThrough
+        // registry (the policy is applied right after this call), or a stub's answer with
+        // neither a status nor an error, which only a passthrough response records.
+        if entry.stub == nil ? (enabled && policy == .passThrough) : (entry.statusCode == nil && entry.errorDescription == nil) {
+            entry.wentToNetwork = true
+        }
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)
         } else {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
+        }
+        return journalSequence
+    }
+
+    /// Changes the entry numbered `sequence`, if still in the journal (a passed-through request
+    /// learns its status when the server answers). Searches from the newest entry: the one
+    /// wanted is recent.
+    func completeJournalEntry(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        let count = journalEntries.count
+        for offset in 0..<count {
+            let index = (journalStart + count - 1 - offset) % count
+            if journalEntries[index].sequence == sequence {
+                change(&journalEntries[index])
+                return
+            }
+            if journalEntries[index].sequence < sequence { return }
         }
     }
 
@@ -347,10 +386,36 @@ public final class StubRegistry: @unchecked Sendable {
     /// registry.install(into: configuration)
     /// let client = APIClient(configuration: configuration)
     /// ```
+    ///
+    /// The registry remembers this configuration: on Apple platforms a protocol cannot see its
+    /// session, so the cookie store and `timeoutIntervalForRequest` of the configuration last
+    /// installed into are the ones stubs use there (on Linux, each session's own are used).
+    /// Install a registry into one configuration, or into several that share those settings.
+    ///
+    /// - Precondition: `configuration` is not a background configuration
+    ///   (`URLSessionConfiguration.background(withIdentifier:)`): background sessions never
+    ///   consult custom protocols, so a stubbed test would silently reach the network. This
+    ///   stops with ``StubError/backgroundSessionUnsupported(identifier:)``'s message.
     public func install(into configuration: URLSessionConfiguration) {
+        if let problem = Self.installationProblem(backgroundIdentifier: configuration.identifier) {
+            preconditionFailure(problem.description)
+        }
         var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
         classes.insert(protocolClass, at: 0)
         configuration.protocolClasses = classes
+        lock.lock(); installedConfiguration = configuration; lock.unlock()
+    }
+
+    /// Why a configuration cannot be stubbed, if it cannot: only a background configuration
+    /// (one with an identifier; they exist on Apple platforms only) is refused.
+    static func installationProblem(backgroundIdentifier: String?) -> StubError? {
+        backgroundIdentifier.map { StubError.backgroundSessionUnsupported(identifier: $0) }
+    }
+
+    /// The configuration this registry was last installed into.
+    var lastInstalledConfiguration: URLSessionConfiguration? {
+        lock.lock(); defer { lock.unlock() }
+        return installedConfiguration
     }
 
     /// Removes this registry's protocol class from `configuration`.
@@ -396,7 +461,7 @@ public final class StubRegistry: @unchecked Sendable {
         guard !sharedProtocolRegistered else { return }
         sharedProtocolRegistered = true
         _ = URLProtocol.registerClass(StubURLProtocol.self)
-        #if canImport(FoundationNetworking)
+        #if !URLSTUBS_APPLE_LOADING
         // corelibs consults registered classes oldest first, and registers its own HTTP protocol
         // as soon as any session exists: move those behind ours so ours is asked first.
         for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {

@@ -48,6 +48,12 @@ public enum StubError: Error, Sendable, Equatable {
     case unmatchedRequest(report: String)
     /// A redirect pointed to a URL that could not be resolved.
     case invalidRedirect(location: String, stub: String)
+    /// A stub's matcher looks at the body of a request whose body the platform does not show
+    /// to URL protocols (an upload task on Apple platforms).
+    case requestBodyUnavailable(stub: String, url: String)
+    /// A registry was installed into a background session's configuration, which never
+    /// consults custom protocols.
+    case backgroundSessionUnsupported(identifier: String)
 
     var message: String {
         switch self {
@@ -71,6 +77,14 @@ public enum StubError: Error, Sendable, Equatable {
             return report
         case .invalidRedirect(let location, let stub):
             return "URLStubs: stub \(stub) redirects to \(location.debugDescription), which is not a valid URL."
+        case .requestBodyUnavailable(let stub, let url):
+            return "URLStubs: stub \(stub) matches on the request body, but the body of \(url) cannot be read: "
+                + "upload tasks (upload(for:from:), uploadTask(with:fromFile:)) do not show their body to URL protocols on Apple platforms. "
+                + "Send the body as the request's httpBody with a data task, or match this request without a body matcher."
+        case .backgroundSessionUnsupported(let identifier):
+            return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
+                + "background sessions never consult custom URL protocols, so every request would reach the network. "
+                + "Install into a .default or .ephemeral configuration in tests."
         }
     }
 }
@@ -95,6 +109,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .downloadTasksUnsupported: return 8
         case .unmatchedRequest: return 9
         case .invalidRedirect: return 10
+        case .requestBodyUnavailable: return 11
+        case .backgroundSessionUnsupported: return 12
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

@@ -2,13 +2,19 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+import Testing
+@testable import URLStubs
 
-/// The three ways application code reads a response; behaviour tests run through each.
+/// The ways application code reads a response; behaviour tests run through each.
 enum FetchAPI: String, CaseIterable, Sendable, CustomStringConvertible {
     case completionHandler
     case asyncData
     case delegate
+    #if !URLSTUBS_APPLE_LOADING
+    /// URLStubs' Apple loading path, driven by the model of Apple's loading client (a delegate
+    /// task: it sees chunks and redirects).
+    case appleModel
+    #endif
 
     var description: String { rawValue }
 }
@@ -35,10 +41,11 @@ struct FetchResult: @unchecked Sendable {
 let sharedStubsActivated: Void = StubRegistry.activateForSharedSession()
 
 /// Loads `request` through a real `URLSession` made by `registry`, the way `api` says.
+/// Pass `configuration` to share its cookie store between calls.
 func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
+           configuration: URLSessionConfiguration = .ephemeral,
            configure: (URLSessionConfiguration) -> Void = { _ in }) async -> FetchResult {
     sharedStubsActivated
-    let configuration = URLSessionConfiguration.ephemeral
     configure(configuration)
     switch api {
     case .completionHandler:
@@ -59,8 +66,47 @@ func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchA
         let session = registry.makeSession(configuration: configuration, delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
         return await recorder.run(session.dataTask(with: request))
+    #if !URLSTUBS_APPLE_LOADING
+    case .appleModel:
+        let recorder = DelegateRecorder()
+        let model = appleModel(for: registry, configuration: configuration, delegate: recorder)
+        let result = await recorder.run { model.dataTask(with: request).resume() }
+        expectNoViolations(of: model)
+        return result
+    #endif
     }
 }
+
+#if !URLSTUBS_APPLE_LOADING
+/// A model of Apple's loading client, with `registry` installed: requests it drives take the
+/// Apple path.
+func appleModel(for registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral,
+                delegate: (any URLSessionDelegate)? = nil) -> AppleLoadingModel {
+    sharedStubsActivated
+    registry.install(into: configuration)
+    return AppleLoadingModel(configuration: configuration, delegate: delegate)
+}
+
+/// Loads `request` through the model of Apple's loading client, as a delegate task of
+/// `recorder` (or an upload task of `uploadBody`), and checks the model saw no breach.
+func fetchThroughAppleModel(_ request: URLRequest, from registry: StubRegistry, recorder: DelegateRecorder = DelegateRecorder(),
+                            configuration: URLSessionConfiguration = .ephemeral, uploadBody: Data? = nil,
+                            sourceLocation: SourceLocation = #_sourceLocation) async -> FetchResult {
+    let model = appleModel(for: registry, configuration: configuration, delegate: recorder)
+    let result = await recorder.run {
+        (uploadBody.map { model.uploadTask(with: request, from: $0) } ?? model.dataTask(with: request)).resume()
+    }
+    expectNoViolations(of: model, sourceLocation: sourceLocation)
+    return result
+}
+
+/// Records every breach of Apple's contract the model saw as an issue of the running test.
+func expectNoViolations(of model: AppleLoadingModel, sourceLocation: SourceLocation = #_sourceLocation) {
+    for violation in model.violations {
+        Issue.record("Apple loading contract broken: \(violation)", sourceLocation: sourceLocation)
+    }
+}
+#endif
 
 func fetch(_ url: String, from registry: StubRegistry, using api: FetchAPI = .completionHandler) async -> FetchResult {
     await fetch(URLRequest(url: URL(string: url)!), from: registry, using: api)
@@ -98,11 +144,16 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func run(_ task: URLSessionTask) async -> FetchResult {
+        await run { task.resume() }
+    }
+
+    /// Runs whatever `start` resumes (a model task, for the Apple path).
+    func run(_ start: () -> Void) async -> FetchResult {
         await withCheckedContinuation { continuation in
             lock.lock()
             self.continuation = continuation
             lock.unlock()
-            task.resume()
+            start()
         }
     }
 
