@@ -28,8 +28,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
 
     /// `true` when the request went to the real network: no stub matched and the registry
     /// passes unmatched requests through, or the stub that matched answered with
-    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. ``statusCode`` (or
-    /// ``errorDescription``) is filled in once the server answered.
+    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. For a stub's passthrough,
+    /// ``statusCode`` (or ``errorDescription``) is filled in once the server answered; an
+    /// unmatched request is handed to the system's own loader, whose answer URLStubs never sees.
     public var isPassedThrough: Bool { wentToNetwork }
 
     /// One line: the request and what answered it.
@@ -38,11 +39,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// GET https://api.test/users -> 200 from "users" (UserTests.swift:12)
     /// GET https://api.test/down -> error from "outage" (UserTests.swift:14): URLError(-1009)
     /// GET https://api.test/live -> 200 from the network (passed through by "live data" (UserTests.swift:16))
-    /// GET https://api.test/other -> 404 from the network (no stub matched)
+    /// GET https://api.test/other -> passed through to the network (no stub matched)
     /// GET https://api.test/missing -> unmatched
     /// ```
-    /// A passed-through request still waiting for the server reads
-    /// `-> passed through to the network (no stub matched)`.
     public var description: String {
         let outcome: String
         if wentToNetwork {
