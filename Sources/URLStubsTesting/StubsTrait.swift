@@ -86,8 +86,8 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     ///
     /// `Issue.record(_ comment:)` would print "Issue recorded" as the headline and the problem
     /// below it; an issue recorded for an error prints the error's description as the headline
-    /// ("Caught error: "profile" (ProfileTests.swift:12) was expected exactly once, answered 0
-    /// times"), in the console and in Xcode alike. The details go in the comment.
+    /// ("Caught error: URLStubs: "profile" (ProfileTests.swift:12) was expected exactly once,
+    /// answered 0 times"). The details go in the comment, printed below it.
     @Sendable static func recordIssue(_ problem: VerificationProblem, at location: Testing.SourceLocation, testThrew: Bool) {
         let comment = commentLines(for: problem, testThrew: testThrew)
         Issue.record(BrokenStubExpectation(summary: problem.summary),

@@ -11,7 +11,19 @@ extension XCTestCase {
     /// A test that throws is verified too (tear-down runs after a thrown error), as with the
     /// Swift Testing trait: an unexpected request is often why it threw.
     ///
-    /// Call it in the test or in `setUp()`; tear-down blocks run before `tearDown()`:
+    /// ```swift
+    /// final class ProfileTests: XCTestCase {
+    ///     func testLoadsProfile() async throws {
+    ///         let registry = makeStubRegistry()
+    ///         registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }.expect(.once)
+    ///         let client = ProfileClient(session: registry.makeSession())
+    ///         let profile = try await client.load()
+    ///         XCTAssertEqual(profile.name, "Ada")
+    ///     }   // tearDown: verify(), failures at the stub's line
+    /// }
+    /// ```
+    ///
+    /// Or once for every test, in `setUp()` (tear-down blocks run before `tearDown()`):
     ///
     /// ```swift
     /// final class ProfileTests: XCTestCase {
@@ -24,18 +36,6 @@ extension XCTestCase {
     ///         registry = nil   // verified already
     ///         super.tearDown()
     ///     }
-    /// }
-    /// ```
-    ///
-    /// ```swift
-    /// final class ProfileTests: XCTestCase {
-    ///     func testLoadsProfile() async throws {
-    ///         let registry = makeStubRegistry()
-    ///         registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }.expect(.once)
-    ///         let client = ProfileClient(session: registry.makeSession())
-    ///         let profile = try await client.load()
-    ///         XCTAssertEqual(profile.name, "Ada")
-    ///     }   // tearDown: verify(), failures at the stub's line
     /// }
     /// ```
     public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
