@@ -59,6 +59,9 @@ public final class StubRegistry: @unchecked Sendable {
     private var installedConfiguration: URLSessionConfiguration?
     /// Redirect counts and unmatched reports per task (Apple's loading system).
     let tasks = TaskLedger()
+    /// Where hooks run, one at a time, in the order of the events they report: off the loading
+    /// context, which the whole process shares, so a slow hook delays only other hooks.
+    let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks", target: .global())
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
@@ -239,6 +242,26 @@ public final class StubRegistry: @unchecked Sendable {
     func hook<Hook>(_ read: (Hooks) -> Hook) -> Hook {
         lock.lock(); defer { lock.unlock() }
         return read(hooks)
+    }
+
+    /// Runs a hook (user code) on ``hookQueue``, never on the loading context: `call` receives
+    /// the hook when one is set.
+    func callHook<Hook: Sendable>(_ read: (Hooks) -> Hook?, _ call: @escaping @Sendable (Hook) -> Void) {
+        guard let hook = hook(read) else { return }
+        hookQueue.async { call(hook) }
+    }
+
+    /// Runs `work` on `scheduler` once every hook called so far has run; at once when no
+    /// hook is set.
+    func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let anyHook = hooks.activation != nil || hooks.redirect != nil || hooks.finish != nil || hooks.missing != nil
+        lock.unlock()
+        guard anyHook else {
+            work()
+            return
+        }
+        hookQueue.async { scheduler.async(work) }
     }
 
     // MARK: Matching
