@@ -41,10 +41,10 @@ extension StubRegistry {
     /// ```
     ///
     /// The URL must match exactly, query included (its parameters in any order): it is
-    /// `isMethod(method) && isAbsoluteURLString(url)`.
-    /// - Parameter json: What `JSONSerialization` accepts (dictionaries, arrays, strings,
-    ///   numbers, `Bool`, `NSNull`), as for ``hasJSONBody(_:)``. A value that is not JSON
-    ///   fails each request the stub answers with an error naming its type.
+    /// `isMethod(method) && isAbsoluteURLString(url)`, named `"GET https://…"` unless `name`
+    /// says otherwise. `json` is what `JSONSerialization` accepts (dictionaries, arrays,
+    /// strings, numbers, `Bool`, `NSNull`), as for ``hasJSONBody(_:)``; a value that is not
+    /// JSON fails each request the stub answers with an error naming its type.
     @discardableResult
     public func stub(_ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
                      headers: [String: String] = [:], json: Any,

@@ -41,6 +41,9 @@ extension StubRegistry {
     ///   - matcher: Which unmatched requests are expected.
     ///   - count: How many are expected; by default at least one, so a declaration whose
     ///     request never came is reported at this line.
+    ///   - fileID: Where the declaration is, for reports; filled in by default.
+    ///   - filePath: The same file's full path, for test frameworks; filled in by default.
+    ///   - line: The declaration's line; filled in by default.
     /// - Important: A request that some stub answers is not unmatched, whatever `matcher` says.
     ///   Other ways to keep an unmatched request out of the report: ``resetJournal()`` after it,
     ///   or no verification at all (`.stubs(verify: false) { … }`,

@@ -138,7 +138,7 @@ private func times(_ count: Int) -> String {
     count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
 }
 
-/// Thrown by ``StubRegistry/verifyOrThrow()``; its description is the report.
+/// Thrown by ``StubRegistry/verifyOrThrow(includePassedThrough:)``; its description is the report.
 public struct VerificationFailure: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The report.
     public let report: VerificationReport
