@@ -4,9 +4,9 @@ import Testing
 import URLStubs
 
 /// A Swift Testing trait that gives each test (each case of a parameterized test) a fresh
-/// ``StubRegistry``, verifies it when the test ends, and throws it away.
+/// `StubRegistry`, verifies it when the test ends, and throws it away.
 ///
-/// Problems found by ``StubRegistry/verify(includePassedThrough:)`` are recorded as issues
+/// Problems found by `StubRegistry.verify()` are recorded as issues
 /// of the running test, at the line where the offending stub was declared (unexpected
 /// requests at the test itself). Each issue's headline names the stub and what was expected
 /// (`"profile" (ProfileTests.swift:12) was expected exactly once, answered 0 times`); an
@@ -113,7 +113,7 @@ struct BrokenStubExpectation: Error, CustomStringConvertible {
 }
 
 extension Trait where Self == StubsTrait {
-    /// A fresh registry per test (``StubRegistry/current``), verified when the test ends.
+    /// A fresh registry per test (``URLStubs/StubRegistry/current``), verified when the test ends.
     /// Unmatched requests fail with a near-miss report.
     public static var stubbed: StubsTrait {
         StubsTrait(unmatchedRequests: .fail, verifies: true) { _ in }

@@ -41,10 +41,10 @@ extension XCTestCase {
     public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) -> StubRegistry {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
-        nonisolated(unsafe) weak let testCase = self
+        nonisolated(unsafe) let testCase = self  // XCTest releases its teardown blocks once they ran
         addTeardownBlock {
             defer { registry.removeAll() }
-            guard verifyOnTearDown, let testCase else { return }
+            guard verifyOnTearDown else { return }
             for problem in registry.verify().problems {
                 if let location = problem.location {
                     testCase.recordStubFailure(problem.message, filePath: location.filePath, line: location.line)

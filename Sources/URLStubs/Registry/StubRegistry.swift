@@ -28,7 +28,7 @@ public enum SequenceEnd: Sendable {
 /// The most recently added stub whose matcher accepts a request answers it. A registry
 /// answers the sessions it is installed into, and only those: two registries in two parallel
 /// tests never see each other's requests. ``shared`` is the global registry for
-/// `URLSession.shared` and for the free function ``stub(_:name:times:fileID:filePath:line:response:)``.
+/// `URLSession.shared` and for the free function ``URLStubs/stub(_:name:times:fileID:filePath:line:response:)``.
 ///
 /// ```swift
 /// let registry = StubRegistry()
@@ -106,9 +106,9 @@ public final class StubRegistry: @unchecked Sendable {
     ///   - name: Shown in reports and errors; recommended.
     ///   - times: How many requests the stub may answer before it stops matching (`nil`: no
     ///     limit). Concurrent requests never exceed it.
-    ///   - fileID: Where the stub is declared, for reports; filled in by default.
-    ///   - filePath: The same file's full path, for test frameworks; filled in by default.
-    ///   - line: The declaration's line; filled in by default.
+    ///   - fileID: Where the stub is declared, for reports; leave the default.
+    ///   - filePath: The full path of that file, where test failures are recorded; leave the default.
+    ///   - line: The line of the declaration; leave the default.
     ///   - response: Builds the response. It may `throw`: the request then fails with that
     ///     error.
     /// - Returns: The stub, to remove it or read its ``StubDescriptor/activationCount``.
