@@ -19,12 +19,19 @@ extension StubRequest {
         /// `"PROPFIND"` as a method.
         public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+        /// `GET`.
         public static let get = Method(rawValue: "GET")
+        /// `POST`.
         public static let post = Method(rawValue: "POST")
+        /// `PUT`.
         public static let put = Method(rawValue: "PUT")
+        /// `PATCH`.
         public static let patch = Method(rawValue: "PATCH")
+        /// `DELETE`.
         public static let delete = Method(rawValue: "DELETE")
+        /// `HEAD`.
         public static let head = Method(rawValue: "HEAD")
+        /// `OPTIONS`.
         public static let options = Method(rawValue: "OPTIONS")
 
         /// The raw value.
