@@ -20,6 +20,19 @@ protocol PlaybackSink: AnyObject {
     func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse)
 }
 
+/// What a player asks of the registry whose stubs it plays (``StubRegistry`` in the library;
+/// the player knows nothing about matching).
+protocol PlaybackHost: AnyObject, Sendable {
+    /// The next hop of a redirect followed inside one player (Linux).
+    func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution
+    /// A stub answered with a redirect, about to be followed or handed on.
+    func announceRedirect(of item: PlaybackItem, to next: URLRequest)
+    /// A hop ended.
+    func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome)
+    /// Runs `work` on `scheduler` once the hooks called so far have run.
+    func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void)
+}
+
 /// A stub's response for one request, ready to play.
 struct PlaybackItem: Sendable {
     let descriptor: StubDescriptor

@@ -30,7 +30,7 @@ extension ResponsePlayer {
         // Before the next hop: a cookie this response sets goes out with it.
         cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest)
         let next = RedirectHop.nextRequest(after: item.request.requestWithBody, statusCode: response.statusCode, to: target)
-        announceRedirect(item, next)
+        host.announceRedirect(of: item, to: next)
         redirectCount += 1
         if environment.handsRedirectsToSession {
             guard let sink = liveSink else { return }
@@ -73,15 +73,16 @@ extension ResponsePlayer {
         }
         var next = request
         cookies.attach(to: &next)
-        let resolve = resolveRedirect
+        let host = self.host
         let hop = next
         lastProgress = .now()
-        prepareOffContext({
-            switch resolve(hop, previous) {
+        let prepareHop: @Sendable () -> PreparedItem = {
+            switch host.resolveRedirect(to: hop, from: previous) {
             case .play(let item): return .success(item)
             case .fail(let error): return .failure(SendableError(error: error))
             }
-        }) { [self] prepared in
+        }
+        prepareOffContext(prepareHop) { [self] prepared in
             switch prepared {
             case .failure(let failure):
                 fail(failure.error)

@@ -32,14 +32,9 @@ final class ResponsePlayer: @unchecked Sendable {
     /// `nil` until the first hop is prepared.
     var item: PlaybackItem?
     let environment: LoadingEnvironment
-    let timeoutProvider: () -> TimeInterval
     weak var sink: (any PlaybackSink)?
     let cookies: SessionCookies
-    let resolveRedirect: @Sendable (URLRequest, PlaybackItem) -> RedirectResolution
-    let announceRedirect: (PlaybackItem, URLRequest) -> Void
-    let onEnd: (PlaybackItem, PlaybackOutcome) -> Void
-    /// Runs its argument once the hooks called so far have run (at once when there are none).
-    let afterHooks: (@escaping @Sendable () -> Void) -> Void
+    let host: any PlaybackHost
 
     var ended = false
     /// How the player ended before an item was ready to report it with.
@@ -50,7 +45,8 @@ final class ResponsePlayer: @unchecked Sendable {
     var redirectCount: Int
     var passthrough: NetworkLoader.Handle?
     var startTime = DispatchTime.now()
-    var timeout: TimeInterval = .infinity
+    /// The longest wait before the head, and the longest gap between body chunks.
+    let timeout: TimeInterval
     /// The last moment the request made progress (started, got its head, delivered a chunk):
     /// the timeout counts from here.
     var lastProgress = DispatchTime.now()
@@ -71,20 +67,13 @@ final class ResponsePlayer: @unchecked Sendable {
     /// followed it, which ends this hop normally.
     var handedOff = false
 
-    init(url: URL?, environment: LoadingEnvironment, timeout: @escaping () -> TimeInterval, sink: any PlaybackSink,
-         cookies: SessionCookies, redirectsSoFar: Int,
-         resolveRedirect: @escaping @Sendable (URLRequest, PlaybackItem) -> RedirectResolution,
-         announceRedirect: @escaping (PlaybackItem, URLRequest) -> Void,
-         onEnd: @escaping (PlaybackItem, PlaybackOutcome) -> Void,
-         afterHooks: @escaping (@escaping @Sendable () -> Void) -> Void = { $0() }) {
+    init(url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
+         cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost) {
         self.environment = environment
-        self.timeoutProvider = timeout
+        self.timeout = timeout
         self.sink = sink
         self.cookies = cookies
-        self.resolveRedirect = resolveRedirect
-        self.announceRedirect = announceRedirect
-        self.onEnd = onEnd
-        self.afterHooks = afterHooks
+        self.host = host
         self.currentURL = url ?? URL(fileURLWithPath: "/")
         self.redirectCount = redirectsSoFar
     }
@@ -123,7 +112,7 @@ final class ResponsePlayer: @unchecked Sendable {
             scheduler.async { [self] in
                 newStep()
                 guard !ended else {
-                    if case .success(let late) = prepared { onEnd(late, outcomeWithoutItem ?? .cancelled(nil)) }
+                    if case .success(let late) = prepared { host.playbackEnded(item: late, outcome: outcomeWithoutItem ?? .cancelled(nil)) }
                     return
                 }
                 then(prepared)
@@ -178,7 +167,7 @@ final class ResponsePlayer: @unchecked Sendable {
         reader?.close()
         reader = nil
         if let item {
-            onEnd(item, outcome)
+            host.playbackEnded(item: item, outcome: outcome)
         } else {
             outcomeWithoutItem = outcome
         }
@@ -195,7 +184,7 @@ final class ResponsePlayer: @unchecked Sendable {
     func conclude(_ outcome: PlaybackOutcome, _ lastCallback: @escaping @Sendable (any PlaybackSink) -> Void) {
         guard liveSink != nil else { return }
         end(outcome)
-        afterHooks { [self] in
+        host.afterHooks(on: environment.scheduler) { [self] in
             newStep()
             // A cancel may have come in between: then it has the last word.
             guard let sink, !sink.isStopped, !sink.isBeingCancelled else { return }
@@ -206,24 +195,23 @@ final class ResponsePlayer: @unchecked Sendable {
     // MARK: Timeout
 
     /// Watches the gap since the last progress. The first check comes after at most a second,
-    /// so the timer of a request that ended at once is gone soon (a 60 s timer per request
-    /// would pile up under load); later checks come when the gap would reach the timeout.
+    /// so a request that ended at once is let go soon; later checks come when the gap would
+    /// reach the timeout.
     private func armTimeout() {
-        timeout = timeoutProvider()
         guard timeout > 0, timeout.isFinite else { return }
-        scheduleTimeoutCheck(at: min(lastProgress + timeout, .now() + 1.0))
+        TimeoutMonitor.shared.check(self, at: min(lastProgress + timeout, .now() + 1.0))
     }
 
-    private func scheduleTimeoutCheck(at due: DispatchTime) {
-        // Weak: a finished request must not stay alive (with its registry) until its timeout.
-        environment.scheduler.at(due) { [weak self] in
-            guard let self, !self.ended else { return }
-            self.newStep()
-            let deadline = self.lastProgress + self.timeout
+    /// Called by the ``TimeoutMonitor`` when a check is due, on its queue.
+    func timeoutCheckDue() {
+        environment.scheduler.async { [self] in
+            guard !ended else { return }
+            newStep()
+            let deadline = lastProgress + timeout
             if deadline <= .now() {
-                self.timeoutElapsed()
+                timeoutElapsed()
             } else {
-                self.scheduleTimeoutCheck(at: deadline)
+                TimeoutMonitor.shared.check(self, at: deadline)
             }
         }
     }

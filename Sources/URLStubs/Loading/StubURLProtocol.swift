@@ -101,12 +101,8 @@ open class StubURLProtocol: URLProtocol {
         }
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
         let player = ResponsePlayer(
-            url: request.url, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar(registry),
-            resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
-            announceRedirect: { item, next in registry.announceRedirect(of: item, to: next) },
-            onEnd: { item, outcome in registry.playbackEnded(item: item, outcome: outcome) },
-            afterHooks: { [scheduler = environment.scheduler] work in registry.afterHooks(on: scheduler, work) })
+            url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry)
         self.player = player
         // Everything below runs user code (a body stream, the stub's response closure, hooks):
         // off the delivery context, which the whole process shares.

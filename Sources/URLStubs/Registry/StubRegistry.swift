@@ -249,8 +249,8 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Runs a hook (user code) on ``hookQueue``, never on the loading context: `call` receives
     /// the hook when one is set.
-    func callHook<Hook: Sendable>(_ read: (Hooks) -> Hook?, _ call: @escaping @Sendable (Hook) -> Void) {
-        guard let hook = hook(read) else { return }
+    func callHook<Hook: Sendable>(_ which: KeyPath<Hooks, Hook?>, _ call: @escaping @Sendable (Hook) -> Void) {
+        guard let hook = hook({ $0[keyPath: which] }) else { return }
         hookQueue.async { call(hook) }
     }
 
