@@ -63,6 +63,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// context, which the whole process shares, so a slow hook delays only other hooks.
     let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks", target: .global())
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
+    private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
@@ -340,7 +341,13 @@ public final class StubRegistry: @unchecked Sendable {
         return Array(journalEntries[journalStart...]) + journalEntries[..<journalStart]
     }
 
-    /// Empties the journal.
+    /// Empties the journal: ``verify(includePassedThrough:)`` then judges only the requests
+    /// made after this call (stubs keep their activation counts).
+    ///
+    /// ```swift
+    /// _ = try? await session.data(from: URL(string: "https://api.example.com/missing")!)  // on purpose
+    /// registry.resetJournal()   // that unmatched request is no longer reported
+    /// ```
     public func resetJournal() {
         lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
@@ -352,6 +359,12 @@ public final class StubRegistry: @unchecked Sendable {
         journalSequence += 1
         var entry = entry
         entry.sequence = journalSequence
+        // Which requests go to the network, known only now: an unmatched one of a passThrough
+        // registry (the policy is applied right after this call), or a stub's answer with
+        // neither a status nor an error, which only a passthrough response records.
+        if entry.stub == nil ? (enabled && policy == .passThrough) : (entry.statusCode == nil && entry.errorDescription == nil) {
+            entry.wentToNetwork = true
+        }
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)
@@ -376,6 +389,16 @@ public final class StubRegistry: @unchecked Sendable {
             }
             if journalEntries[index].sequence < sequence { return }
         }
+    }
+
+    /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.
+    var expectedUnmatchedRequests: [ExpectedUnmatchedRequest] {
+        lock.lock(); defer { lock.unlock() }
+        return unmatchedExpectations
+    }
+
+    func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
+        lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
     }
 
     // MARK: Sessions

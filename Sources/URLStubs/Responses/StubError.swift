@@ -150,11 +150,11 @@ extension StubError {
     }
 
     /// This error as the `URLError` an app expects from a failed load: `.resourceUnavailable`,
-    /// the message as its description, and `self` as the underlying error.
+    /// the message as its localized description, and `self` as the underlying error. Printed,
+    /// it shows the message once (see `ReportingNSError`), not Foundation's dump of the
+    /// user info, which would repeat it.
     func asURLError(url: URL?) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: self]
-        if let url { info[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(.resourceUnavailable, userInfo: info)
+        ReportingNSError.urlError(.resourceUnavailable, named: ".resourceUnavailable", report: message, underlying: self, url: url)
     }
 }
 
