@@ -1,9 +1,18 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+// Apple's loading path (run loops, `wasRedirectedTo`) is compiled where Apple's URL loading
+// system runs; everywhere else the corelibs path is. `.ci/run` also type-checks the Apple path on
+// Linux by forcing the condition on.
+let swiftSettings: [SwiftSetting] = [
+    .define("URLSTUBS_APPLE_LOADING", .when(platforms: [.macOS, .iOS, .tvOS, .visionOS, .macCatalyst]))
+]
 
 let package = Package(
     name: "URLStubs",
-    platforms: [.iOS(.v13), .macOS(.v10_15), .tvOS(.v13), .watchOS(.v6)],
+    // Custom URL protocols are unsupported on watchOS 2 and later (Apple's URLProtocol docs), so
+    // watchOS is not a platform of this package. iOS 15 / macOS 12 bring async URLSession.
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .visionOS(.v1)],
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
@@ -13,16 +22,18 @@ let package = Package(
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
-        .target(name: "URLStubs"),
+        .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
-        .target(name: "URLStubsTesting", dependencies: ["URLStubs"]),
-        .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"]),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"]),
+        .target(name: "URLStubsTesting", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // An "app" for the scenario tests: picks scenarios from its launch environment.
-        .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"]),
+        .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
-        .testTarget(name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"], resources: [.copy("Resources")]),
+        .testTarget(
+            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"], resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,11 +4,13 @@ import Testing
 import URLStubs
 
 /// A Swift Testing trait that gives each test (each case of a parameterized test) a fresh
-/// ``StubRegistry``, verifies it when the test ends, and throws it away.
+/// `StubRegistry`, verifies it when the test ends, and throws it away.
 ///
-/// Problems found by ``StubRegistry/verify(includePassedThrough:)`` are recorded as issues
+/// Problems found by `StubRegistry.verify()` are recorded as issues
 /// of the running test, at the line where the offending stub was declared (unexpected
-/// requests at the test itself).
+/// requests at the test itself). Each issue's headline names the stub and what was expected
+/// (`"profile" (ProfileTests.swift:12) was expected exactly once, answered 0 times`); an
+/// unexpected request's issue carries the closest stubs and a stub to paste.
 ///
 /// ```swift
 /// @Test(.stubbed) func loadsProfile() async throws {
@@ -23,10 +25,28 @@ import URLStubs
 /// })
 /// func alsoLoadsProfile() async throws { … }
 /// ```
+///
+/// - Important: A test that throws is verified too, and both are reported: the thrown error
+///   and the verification's problems. An unexpected request or an unused stub is often why
+///   the test threw (the app swallowed an unmatched request and the test then found no data),
+///   and XCTest's `makeStubRegistry()` behaves the same way, since tear-down runs after a
+///   thrown error.
 public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     let unmatchedRequests: UnmatchedRequestPolicy
     let verifies: Bool
     let setup: @Sendable (StubRegistry) throws -> Void
+    /// Where verification problems go: issues of the running test, or, in the trait's own
+    /// tests, a list (so the suite passes without "known issues").
+    let recordProblem: @Sendable (_ problem: VerificationProblem, _ location: Testing.SourceLocation, _ testThrew: Bool) -> Void
+
+    init(unmatchedRequests: UnmatchedRequestPolicy, verifies: Bool,
+         recordProblem: @escaping @Sendable (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue,
+         setup: @escaping @Sendable (StubRegistry) throws -> Void) {
+        self.unmatchedRequests = unmatchedRequests
+        self.verifies = verifies
+        self.recordProblem = recordProblem
+        self.setup = setup
+    }
 
     /// Applies to every test of a suite that carries it.
     public var isRecursive: Bool { true }
@@ -36,33 +56,88 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with its own registry as ``StubScope/registry``, then verifies it.
+    /// Runs the test with its own registry as ``StubScope/registry``, then verifies it, even
+    /// when the test threw (the error is rethrown after the problems are recorded).
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         try setup(registry)
         defer { registry.removeAll() }
-        try await StubScope.$registry.withValue(registry) {
-            try await function()
+        var thrown: (any Error)?
+        do {
+            try await StubScope.$registry.withValue(registry) {
+                try await function()
+            }
+        } catch {
+            thrown = error
         }
-        guard verifies else { return }
-        for problem in registry.verify().problems {
-            let location = problem.location.map {
-                Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
-            } ?? test.sourceLocation
-            Issue.record(Comment(rawValue: problem.message), sourceLocation: location)
+        if verifies {
+            for problem in registry.verify().problems {
+                let location = problem.location.map {
+                    Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
+                } ?? test.sourceLocation
+                recordProblem(problem, location, thrown != nil)
+            }
         }
+        if let thrown { throw thrown }
+    }
+
+    /// Records `problem` so that Swift Testing's headline is the problem itself.
+    ///
+    /// `Issue.record(_ comment:)` would print "Issue recorded" as the headline and the problem
+    /// below it; an issue recorded for an error prints the error's description as the headline
+    /// ("Caught error: URLStubs: "profile" (ProfileTests.swift:12) was expected exactly once,
+    /// answered 0 times"). The details go in the comment, printed below it.
+    @Sendable static func recordIssue(_ problem: VerificationProblem, at location: Testing.SourceLocation, testThrew: Bool) {
+        let comment = commentLines(for: problem, testThrew: testThrew)
+        Issue.record(BrokenStubExpectation(summary: problem.summary),
+                     comment.isEmpty ? nil : Comment(rawValue: comment.joined(separator: "\n")),
+                     sourceLocation: location)
+    }
+
+    /// The lines under an issue's headline.
+    static func commentLines(for problem: VerificationProblem, testThrew: Bool) -> [String] {
+        var lines: [String] = []
+        if let details = problem.details { lines.append(details) }
+        if testThrew {
+            lines.append("(URLStubs verified the test although it threw: a problem here may be why it threw.)")
+        }
+        return lines
     }
 }
 
+/// The error whose description is the headline of a verification issue.
+struct BrokenStubExpectation: Error, CustomStringConvertible {
+    let summary: String
+    var description: String { "URLStubs: \(summary)" }
+}
+
 extension Trait where Self == StubsTrait {
-    /// A fresh registry per test (``StubRegistry/current``), verified when the test ends.
+    /// A fresh registry per test (``URLStubs/StubRegistry/current``), verified when the test ends.
     /// Unmatched requests fail with a near-miss report.
     public static var stubbed: StubsTrait {
         StubsTrait(unmatchedRequests: .fail, verifies: true) { _ in }
     }
 
-    /// A fresh registry per test, set up by `setup` before the test runs and verified after.
+    /// A fresh registry per test with the given unmatched-request policy, verified when the
+    /// test ends (unless `verify` is `false`).
+    ///
+    /// ```swift
+    /// @Test(.stubbed(unmatchedRequests: .passThrough)) func usesTheRealNetworkForTheRest() async throws { … }
+    /// ```
+    public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy, verify: Bool = true) -> StubsTrait {
+        StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify) { _ in }
+    }
+
+    /// A fresh registry per test, set up by `setup` before the test runs and verified after
+    /// (unless `verify` is `false`).
+    ///
+    /// ```swift
+    /// @Test(.stubs { registry in
+    ///     registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }
+    /// })
+    /// func showsTheProfile() async throws { … }
+    /// ```
     public static func stubs(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
                              _ setup: @escaping @Sendable (StubRegistry) throws -> Void) -> StubsTrait {
         StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify, setup: setup)

@@ -5,7 +5,11 @@ import URLStubs
 
 extension XCTestCase {
     /// A registry for this test: verified and emptied when the test tears down, with every
-    /// problem recorded as a failure of this test at the line of the stub it concerns.
+    /// problem recorded as a failure of this test at the line of the stub it concerns (an
+    /// unexpected request at the line of this call, with the closest stubs and a stub to paste).
+    ///
+    /// A test that throws is verified too (tear-down runs after a thrown error), as with the
+    /// Swift Testing trait: an unexpected request is often why it threw.
     ///
     /// ```swift
     /// final class ProfileTests: XCTestCase {
@@ -18,13 +22,29 @@ extension XCTestCase {
     ///     }   // tearDown: verify(), failures at the stub's line
     /// }
     /// ```
+    ///
+    /// Or once for every test, in `setUp()` (tear-down blocks run before `tearDown()`):
+    ///
+    /// ```swift
+    /// final class ProfileTests: XCTestCase {
+    ///     private var registry: StubRegistry!
+    ///     override func setUp() {
+    ///         super.setUp()
+    ///         registry = makeStubRegistry()
+    ///     }
+    ///     override func tearDown() {
+    ///         registry = nil   // verified already
+    ///         super.tearDown()
+    ///     }
+    /// }
+    /// ```
     public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
                                  file: StaticString = #filePath, line: UInt = #line) -> StubRegistry {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
-        nonisolated(unsafe) weak let testCase = self
+        nonisolated(unsafe) let testCase = self  // XCTest releases its teardown blocks once they ran
         addTeardownBlock {
             defer { registry.removeAll() }
-            guard verifyOnTearDown, let testCase else { return }
+            guard verifyOnTearDown else { return }
             for problem in registry.verify().problems {
                 if let location = problem.location {
                     testCase.recordStubFailure(problem.message, filePath: location.filePath, line: location.line)

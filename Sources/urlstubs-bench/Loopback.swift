@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
+// A child process: Process exists on macOS and Linux only.
+#if os(macOS) || os(Linux)
+
 /// A real HTTP/1.1 server on 127.0.0.1 (Python's http.server with keep-alive, so the
 /// comparison is with a warm connection, the best case of "run your own mock server").
 final class LoopbackServer {
@@ -83,3 +86,4 @@ func loopbackScenario(server: LoopbackServer) -> RequestScenario {
     return RequestScenario(name: "loopback", session: URLSession(configuration: configuration),
                            request: URLRequest(url: url))
 }
+#endif

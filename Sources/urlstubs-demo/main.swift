@@ -42,13 +42,17 @@ var failures = 0
 }
 func title(_ text: String) { print("\n▸ \(text)") }
 
-/// Draws a progress bar for a download, fed by the session delegate.
+/// Draws a progress bar for a download, fed by the session delegate: redrawn in place with
+/// `\r` on a terminal; in a log or a file (CI), a whole line at each quarter instead of one
+/// endless line of redraws.
 final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var received = 0
     private var expected: Int64 = 0
     private var chunks = 0
+    private var quartersPrinted = 0
     private let start = Date()
+    private let redrawsInPlace = isatty(STDOUT_FILENO) != 0
     private var continuation: CheckedContinuation<(Data, Int, (any Error)?), Never>?
     private var body = Data()
 
@@ -71,6 +75,9 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         chunks += 1
         body.append(data)
         let (done, total) = (received, max(expected, 1))
+        let quarter = Int(Double(done) / Double(total) * 4)
+        let newQuarter = quarter > quartersPrinted
+        if newQuarter { quartersPrinted = quarter }
         lock.unlock()
         let elapsed = max(Date().timeIntervalSince(start), 0.001)
         let rate = Double(done) / elapsed / 1000
@@ -79,12 +86,16 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
         let line = String(format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
                           Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
-        print("\r" + line, terminator: "")
-        fflush(nil)   // all output streams: the bar must show now, not when the line ends
+        if redrawsInPlace {
+            print("\r" + line, terminator: "")
+            fflush(nil)   // all output streams: the bar must show now, not when the line ends
+        } else if newQuarter {
+            print(line)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        print("")
+        if redrawsInPlace { print("") }
         lock.lock()
         let result = (body, chunks, error)
         let continuation = self.continuation
@@ -154,26 +165,35 @@ do {
 }
 
 title("6. A request nobody stubbed: the near-miss report")
+// The app would show an empty list; the test learns why from the error, and again from verify().
+let unstubbedURL = "https://api.shop.example/products?page=2"
 do {
-    _ = try await session.data(from: URL(string: "https://api.shop.example/products?page=2")!)
+    _ = try await session.data(from: URL(string: unstubbedURL)!)
     check(false, "the unmatched request failed with a report")
 } catch let error as URLError {
-    // The app sees a URLError; its description is the report.
-    print(error.localizedDescription.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
+    // The app sees a URLError; printed, it is the report (its localized description too).
+    print("\(error)".split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
     check(error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
           "the report names the closest stub and why it refused")
 } catch {
     check(false, "the unmatched request failed with a report (\(error))")
 }
 
-title("7. What the backend saw, and the verification summary")
+title("7. What the backend saw, and what verify() tells a test at its end")
 for entry in registry.journal {
     print("  \(entry)")
 }
 let report = registry.verify()
+print("  A test that made step 6's request by mistake would fail with:")
 print(report.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
 check(report.unmetExpectations.isEmpty, "every stub was used as expected")
-check(report.unexpectedRequests.count == 1, "exactly one unexpected request (step 6)")
+check(report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
+      "verify() explains step 6's request even if the app swallowed the error")
+// Step 6 was on purpose: declared, the request is expected and verification passes.
+registry.expectUnmatched(isHost("api.shop.example"))
+print("  Declared with registry.expectUnmatched(isHost(\"api.shop.example\")), as a test of it would:")
+print("  │ \(registry.verify())")
+check(registry.verify().isSuccess, "an unmatched request made on purpose passes verification")
 
 progressSession.finishTasksAndInvalidate()
 session.finishTasksAndInvalidate()

@@ -1,6 +1,7 @@
 // Fuzz target: the HAR reader and the replay stubs built from what it accepts.
 import Foundation
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHAR(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)

@@ -1,6 +1,7 @@
 // Fuzz target: the HTTP message (.response) parser. Any bytes are a file.
 import Foundation
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPMessage(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)

@@ -1,6 +1,7 @@
 // Fuzz target: JSON merge and template patches. The input is "document\npatch".
 import Foundation
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONPatch(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)

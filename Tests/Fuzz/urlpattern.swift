@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzURLPattern(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)

@@ -5,6 +5,8 @@ import FoundationNetworking
 import Testing
 import URLStubs
 
+// The server is a child process (TestServer): these tests run where Process exists.
+#if os(macOS) || os(Linux)
 /// Against a real HTTP server on 127.0.0.1 (Tests/Server/stub_server.py), never a mock.
 @Suite("Passthrough, patches and recording")
 struct PassthroughTests {
@@ -325,3 +327,4 @@ struct PassthroughTests {
         #expect(replayed.body.contains("<scrubbed>"))
     }
 }
+#endif

@@ -219,4 +219,3 @@ struct RedirectAndCookieTests {
         #expect(configuration.httpCookieStorage?.cookies(for: URL(string: "https://refusing.test/")!)?.isEmpty ?? true)
     }
 }
-

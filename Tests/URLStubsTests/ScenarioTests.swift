@@ -151,11 +151,20 @@ struct ScenarioTests {
         #expect(Date().timeIntervalSince(start) >= 0.15, "latency 0.2 ± 0.05 s applies")
     }
 
-    // MARK: Selection at launch, in a child process
+    // MARK: Selection at launch, in a child process (Process: macOS and Linux only)
+
+    #if os(macOS) || os(Linux)
+    /// The probe executable, built next to the tests: the folder of the test binary on Linux,
+    /// of the test target's resource bundle on macOS (where the binary running the tests is
+    /// Xcode's `xctest` or SwiftPM's testing helper).
+    private static let probe: URL? = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        Bundle.module.bundleURL.deletingLastPathComponent(),
+    ].map { $0.appendingPathComponent("urlstubs-scenario-probe") }
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
     private func runProbe(_ arguments: [String], environment: [String: String]) throws -> String {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0])
-        let probe = testBinary.deletingLastPathComponent().appendingPathComponent("urlstubs-scenario-probe")
+        let probe = try #require(Self.probe, "urlstubs-scenario-probe is built by `swift build`")
         let process = Process()
         process.executableURL = probe
         process.arguments = [root.path] + arguments
@@ -180,5 +189,5 @@ struct ScenarioTests {
         let unknown = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "nope"])
         #expect(unknown.contains(#"unknown scenario "nope". Known scenarios: "empty-cart", "happy", "slow-network"."#))
     }
+    #endif
 }
-

@@ -3,15 +3,47 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubsTesting
+@testable import URLStubsTesting
+
+/// What the trait would have recorded as issues, captured instead of recorded: the suite stays
+/// green without "known issues" in its summary.
+final class RecordedProblems: @unchecked Sendable {
+    struct Entry {
+        let problem: VerificationProblem
+        let location: Testing.SourceLocation
+        let testThrew: Bool
+    }
+
+    private let lock = NSLock()
+    private var stored: [Entry] = []
+
+    var entries: [Entry] {
+        lock.lock(); defer { lock.unlock() }
+        return stored
+    }
+
+    func trait(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
+               setup: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }) -> StubsTrait {
+        StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify, recordProblem: { [self] problem, location, threw in
+            lock.lock(); stored.append(Entry(problem: problem, location: location, testThrew: threw)); lock.unlock()
+        }, setup: setup)
+    }
+}
+
+private struct AppFailure: Error, Equatable {}
 
 @Suite("Swift Testing trait")
 struct TraitTests {
     @Test(.stubbed) func stubbedTraitProvidesAFreshRegistry() async {
         let registry = StubRegistry.current
         #expect(registry.stubs.isEmpty)
+        #expect(registry.unmatchedRequestPolicy == .fail)
         registry.stub(isPath("/me")) { _ in StubResponse(data: Data("Ada".utf8)) }.expect(.once)
         #expect(await fetch("https://api.test/me", from: registry).body == "Ada")
+    }
+
+    @Test(.stubbed(unmatchedRequests: .passThrough)) func stubbedTraitTakesAnUnmatchedPolicy() {
+        #expect(StubRegistry.current.unmatchedRequestPolicy == .passThrough)
     }
 
     @Test(.stubs { registry in
@@ -26,25 +58,82 @@ struct TraitTests {
     }
 
     @Test func traitRecordsProblemsAtTheStubDeclaration() async throws {
-        let line = #line + 4
-        try await withKnownIssue {
-            try await StubsTrait.stubbed.provideScope(for: Test.current!, testCase: Test.Case.current) {
-                let registry = StubRegistry.current
-                registry.stub(isPath("/never-called"), name: "expected") { _ in StubResponse(data: Data()) }.expect(.once)
-            }
-        } matching: { issue in
-            issue.sourceLocation?.line == line && issue.sourceLocation?.fileName == "TraitTests.swift"
-                && "\(issue)".contains("\"expected\"")
+        let recorded = RecordedProblems()
+        let line = #line + 3
+        try await recorded.trait().provideScope(for: Test.current!, testCase: Test.Case.current) {
+            let registry = StubRegistry.current
+            registry.stub(isPath("/never-called"), name: "expected") { _ in StubResponse(data: Data()) }.expect(.once)
         }
+        let entry = try #require(recorded.entries.first)
+        #expect(recorded.entries.count == 1)
+        #expect(entry.location.line == line)
+        #expect(entry.location.fileName == "TraitTests.swift")
+        #expect(entry.problem.summary == #""expected" (URLStubsTests/TraitTests.swift:\#(line)) was expected exactly once, answered 0 times"#)
+        #expect(!entry.testThrew)
     }
 
-    @Test func traitRecordsUnexpectedRequests() async throws {
-        try await withKnownIssue {
-            try await StubsTrait.stubbed.provideScope(for: Test.current!, testCase: Test.Case.current) {
-                _ = await fetch("https://api.test/nobody-stubbed-this", from: StubRegistry.current)
-            }
-        } matching: { issue in
-            "\(issue)".contains("unexpected request: GET https://api.test/nobody-stubbed-this")
+    @Test func issueHeadlineNamesTheStubAndTheExpectation() {
+        // Swift Testing prints an issue recorded for an error as "Caught error: <description>".
+        let registry = StubRegistry()
+        let stub = registry.stub(isPath("/me"), name: "profile") { _ in StubResponse(data: Data()) }.expect(.once)
+        let problem = registry.verify().problems[0]
+        #expect("\(BrokenStubExpectation(summary: problem.summary))"
+            == #"URLStubs: "profile" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
+        #expect(StubsTrait.commentLines(for: problem, testThrew: false).isEmpty, "nothing repeated under the headline")
+    }
+
+    @Test func traitRecordsUnexpectedRequestsWithTheirNearMissAnalysis() async throws {
+        let recorded = RecordedProblems()
+        try await recorded.trait().provideScope(for: Test.current!, testCase: Test.Case.current) {
+            StubRegistry.current.stub(isPath("/somebody-stubbed-this"), name: "near") { _ in StubResponse(data: Data()) }
+            _ = await fetch("https://api.test/nobody-stubbed-this", from: StubRegistry.current)
         }
+        let entry = try #require(recorded.entries.first)
+        #expect(entry.problem.summary == "unexpected request: GET https://api.test/nobody-stubbed-this (no stub matched)")
+        #expect(entry.location == Test.current!.sourceLocation, "at the test itself")
+        let comment = StubsTrait.commentLines(for: entry.problem, testThrew: false).joined(separator: "\n")
+        #expect(comment.contains("1. \"near\""))
+        #expect(comment.contains(#"registry.stub(isMethodGET() && isHost("api.test") && isPath("/nobody-stubbed-this"))"#))
+    }
+
+    @Test func testThatThrowsIsVerifiedAndItsErrorRethrown() async throws {
+        let recorded = RecordedProblems()
+        let stubLine = #line + 5
+        var rethrown: (any Error)?
+        do {
+            try await recorded.trait().provideScope(for: Test.current!, testCase: Test.Case.current) {
+                let registry = StubRegistry.current
+                registry.stub(isPath("/users") && containsQueryParams(["page": "1"]), name: "users") { _ in StubResponse(data: Data("[]".utf8)) }
+                    .expect(.once)
+                _ = await fetch("https://api.test/users?page=2", from: registry)   // the app swallows this failure…
+                throw AppFailure()                                                  // …and the test then throws
+            }
+        } catch {
+            rethrown = error
+        }
+        #expect(rethrown is AppFailure)
+        #expect(recorded.entries.map(\.problem.summary) == [
+            #""users" (URLStubsTests/TraitTests.swift:\#(stubLine)) was expected exactly once, answered 0 times"#,
+            "unexpected request: GET https://api.test/users?page=2 (no stub matched)",
+        ])
+        #expect(recorded.entries.allSatisfy { $0.testThrew })
+        let first = try #require(recorded.entries.first)
+        let comment = StubsTrait.commentLines(for: first.problem, testThrew: true)
+        #expect(comment.last?.contains("although it threw") == true)
+    }
+
+    @Test func verifyFalseRecordsNothing() async throws {
+        let recorded = RecordedProblems()
+        try await recorded.trait(verify: false).provideScope(for: Test.current!, testCase: Test.Case.current) {
+            _ = await fetch("https://api.test/on-purpose", from: StubRegistry.current)
+        }
+        #expect(recorded.entries.isEmpty)
+    }
+
+    @Test(.stubbed) func expectedUnmatchedRequestKeepsTheTestGreen() async {
+        let registry = StubRegistry.current
+        registry.expectUnmatched(isPath("/users/999"))
+        let result = await fetch("https://api.test/users/999", from: registry)
+        #expect(result.urlError?.code == .resourceUnavailable)
     }
 }

@@ -198,12 +198,25 @@ struct VerificationTests {
         #expect(!report.isSuccess)
         #expect(report.unmetExpectations.map(\.stub.name) == ["refresh token", "poll", "delete"])
         #expect(report.unexpectedRequests.map(\.request.description) == ["GET https://api.test/surprise"])
+        let file = "URLStubsTests/VerificationTests.swift"
         #expect(report.description == """
         URLStubs verification failed (4 problems):
-        - "refresh token" (URLStubsTests/VerificationTests.swift:\(refresh.location.line)) was expected exactly once, answered 0 times
-        - "poll" (URLStubsTests/VerificationTests.swift:\(poll.location.line)) was expected at least twice, answered once
-        - "delete" (URLStubsTests/VerificationTests.swift:\(poll.location.line + 1)) was expected never, answered once
+        - "refresh token" (\(file):\(refresh.location.line)) was expected exactly once, answered 0 times
+        - "poll" (\(file):\(poll.location.line)) was expected at least twice, answered once
+        - "delete" (\(file):\(poll.location.line + 1)) was expected never, answered once
         - unexpected request: GET https://api.test/surprise (no stub matched)
+          Closest stubs:
+            1. "optional" (\(file):\(poll.location.line + 2))
+               - expected path "/optional", got "/surprise"
+            2. "delete" (\(file):\(poll.location.line + 1))
+               - expected path "/delete", got "/surprise"
+            3. "poll" (\(file):\(poll.location.line))
+               - expected path "/poll", got "/surprise"
+            (1 more stubs matched less)
+          To stub this request, add:
+              registry.stub(isMethodGET() && isHost("api.test") && isPath("/surprise")) { _ in
+                  StubResponse(data: Data(), statusCode: 200)
+              }
         """)
         #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
     }
@@ -215,7 +228,7 @@ struct VerificationTests {
         _ = await fetch("https://api.test/poll?since=1", from: registry)
         let report = registry.verify()
         #expect(report.unexpectedRequests.count == 7, "the report keeps every request")
-        #expect(report.problems.map(\.message) == [
+        #expect(report.problems.map(\.summary) == [
             "unexpected request: GET https://api.test/poll?since=1 (no stub matched, 6 times)",
             "unexpected request: GET https://api.test/other (no stub matched)",
         ])

@@ -1,22 +1,38 @@
 import Foundation
 
-/// A fixture file that could not be found: the name asked for, where it was looked for, and
-/// the closest names that do exist.
+/// A fixture file that could not be found, or was found in several folders of a bundle: the
+/// name asked for, where it was looked for, and the closest names that do exist.
 public struct FixtureNotFoundError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The name asked for (`users.json`).
     public let name: String
     /// The folder that was searched.
     public let searchedPath: String
-    /// Existing files with the most similar names, closest first.
+    /// Existing files with the most similar names, closest first; in a bundle, as paths
+    /// relative to its resources (`Fixtures/users.json`).
     public let suggestions: [String]
+    /// When the name exists in several folders of a bundle: each one, relative to the bundle's
+    /// resources. Pass `subdirectory:` to choose.
+    public internal(set) var ambiguousMatches: [String] = []
+    /// Set for a lookup in a bundle, whose resources may not be declared at all.
+    var bundleFileCount: Int?
 
-    /// One sentence with the suggestions.
+    /// One sentence with the suggestions and what to do.
     public var description: String {
+        if !ambiguousMatches.isEmpty {
+            let folders = ambiguousMatches.map { "\"\($0)\"" }.joined(separator: ", ")
+            let first = ambiguousMatches[0]
+            let folder = (first as NSString).deletingLastPathComponent
+            return "URLStubs: \"\(name)\" is in several folders of \(searchedPath): \(folders). Choose one with "
+                + "`subdirectory:`, e.g. `StubResponse(fixture: \"\((first as NSString).lastPathComponent)\", in: .module, subdirectory: \"\(folder)\")`."
+        }
         var text = "URLStubs: no fixture named \"\(name)\" in \(searchedPath)."
         if !suggestions.isEmpty {
             text += " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
         }
-        text += " Resources must be listed in the target's `resources:` (e.g. `.copy(\"Fixtures\")`)."
+        if let bundleFileCount, bundleFileCount == 0 || suggestions.isEmpty {
+            text += " Is it in the target's `resources:`? `.copy(\"Fixtures\")` copies the folder (its files are then found by"
+                + " name, or with `subdirectory: \"Fixtures\"`); `.process(\"Fixtures\")` copies the files alone."
+        }
         return text
     }
 
@@ -26,18 +42,89 @@ public struct FixtureNotFoundError: Error, Sendable, Equatable, CustomStringConv
 
 /// Finds fixture files in a bundle (SwiftPM's `Bundle.module`) or a folder.
 public enum Fixture {
-    /// The URL of `name` in `bundle`, optionally inside `subdirectory` (a folder copied with
-    /// `.copy("Fixtures")` is `subdirectory: "Fixtures"`).
-    /// - Throws: ``FixtureNotFoundError`` with the closest existing names.
+    /// How many files of a bundle are looked at to find a fixture in its folders.
+    static let bundleFileLimit = 20_000
+
+    /// The URL of `name` in `bundle`.
+    ///
+    /// Without `subdirectory`, `name` is looked for at the top of the bundle's resources, then in
+    /// every folder below (SwiftPM's `.copy("Fixtures")` keeps the folder, so `users.json` is
+    /// at `Fixtures/users.json`). With `subdirectory`, only in that folder.
+    ///
+    /// ```swift
+    /// try Fixture.url("users.json", in: .module)                            // Fixtures/users.json
+    /// try Fixture.url("users.json", in: .module, subdirectory: "Fixtures/v2") // when several hold it
+    /// ```
+    /// - Throws: ``FixtureNotFoundError`` with the closest existing names, or every folder
+    ///   that holds `name` when there are several.
     public static func url(_ name: String, in bundle: Bundle, subdirectory: String? = nil) throws -> URL {
-        let base = subdirectory.map { bundle.bundleURL.appendingPathComponent($0) } ?? bundle.bundleURL
-        if let resource = bundle.resourceURL {
-            let candidate = subdirectory.map { resource.appendingPathComponent($0) } ?? resource
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(name).path) {
-                return candidate.appendingPathComponent(name)
+        // Apple bundles keep resources in `Contents/Resources` (macOS) or at the top (iOS); on
+        // Linux `resourceURL` is a top-level `Resources` folder when one exists (as with
+        // `.copy("Resources")`), the bundle itself otherwise. Look in both.
+        var roots = [bundle.resourceURL, bundle.bundleURL].compactMap { $0?.standardizedFileURL }
+        if roots.count == 2, roots[0].path == roots[1].path { roots.removeLast() }
+        if let subdirectory {
+            for root in roots {
+                let candidate = root.appendingPathComponent(subdirectory).appendingPathComponent(name)
+                if isFile(candidate) { return candidate }
+            }
+            let folders = roots.map { $0.appendingPathComponent(subdirectory).appendingPathComponent(name).deletingLastPathComponent() }
+            let folder = folders.first { FileManager.default.fileExists(atPath: $0.path) } ?? folders[0]
+            let here = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            var suggestions = closest(to: (name as NSString).lastPathComponent, among: here)
+            let files = roots.lazy.map(bundleFiles(under:)).first { !$0.isEmpty } ?? []
+            // The right name in the wrong folder: point at the folder that has it.
+            suggestions += files.filter { $0 == name || $0.hasSuffix("/" + name) }
+            throw FixtureNotFoundError(name: name, searchedPath: folder.path, suggestions: suggestions, bundleFileCount: files.count)
+        }
+        for root in roots where isFile(root.appendingPathComponent(name)) {
+            return root.appendingPathComponent(name)
+        }
+        var listings: [[String]] = []
+        for root in roots {
+            let files = bundleFiles(under: root)
+            listings.append(files)
+            let matches = files.filter { $0.hasSuffix("/" + name) }
+            if matches.count == 1 { return root.appendingPathComponent(matches[0]) }
+            if matches.count > 1 {
+                throw FixtureNotFoundError(name: name, searchedPath: root.path, suggestions: [], ambiguousMatches: matches,
+                                           bundleFileCount: files.count)
             }
         }
-        return try url(name, inDirectory: base)
+        let files = listings.first { !$0.isEmpty } ?? []
+        throw FixtureNotFoundError(name: name, searchedPath: roots[0].path,
+                                   suggestions: closestPaths(to: name, among: files), bundleFileCount: files.count)
+    }
+
+    private static func isFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
+    /// Every file below `root` as a relative path, shallowest first, then alphabetically.
+    static func bundleFiles(under root: URL) -> [String] {
+        let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                                                              options: [.skipsHiddenFiles]) else { return [] }
+        var files: [String] = []
+        for case let url as URL in enumerator {
+            guard files.count < bundleFileLimit else { break }
+            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
+            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+            guard path.hasPrefix(rootPath + "/") else { continue }
+            files.append(String(path.dropFirst(rootPath.count + 1)))
+        }
+        return files.sorted { lhs, rhs in
+            let (left, right) = (lhs.split(separator: "/").count, rhs.split(separator: "/").count)
+            return left != right ? left < right : lhs < rhs
+        }
+    }
+
+    /// Up to three paths whose file name is close to `name`'s, closest first.
+    private static func closestPaths(to name: String, among paths: [String]) -> [String] {
+        let wanted = (name as NSString).lastPathComponent
+        let byFileName = Dictionary(grouping: paths) { ($0 as NSString).lastPathComponent }
+        return closest(to: wanted, among: Array(byFileName.keys)).flatMap { byFileName[$0] ?? [] }.prefix(3).map { $0 }
     }
 
     /// The URL of `name` (a relative path) inside `directory`.
@@ -105,11 +192,15 @@ extension StubResponse {
     /// from its extension (unless `headers` has one). A `.response` file is parsed as a whole
     /// HTTP message instead (status and headers from the file; `statusCode` is then ignored).
     ///
+    /// The file is looked up as ``Fixture/url(_:in:subdirectory:)`` says: with the target's
+    /// `resources: [.copy("Fixtures")]`, `"users.json"` finds `Fixtures/users.json`.
+    ///
     /// ```swift
-    /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "users.json", in: .module, subdirectory: "Fixtures") }
+    /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "users.json", in: .module) }
     /// ```
     /// - Throws: ``FixtureNotFoundError`` naming the file, the folder searched and the
-    ///   closest names; ``HTTPMessageError`` for a malformed `.response` file.
+    ///   closest names (or the folders to choose from with `subdirectory:`);
+    ///   ``HTTPMessageError`` for a malformed `.response` file.
     public init(fixture name: String, in bundle: Bundle, subdirectory: String? = nil,
                 statusCode: Int = 200, headers: [String: String] = [:]) throws {
         try self.init(fixtureAt: try Fixture.url(name, in: bundle, subdirectory: subdirectory),

@@ -189,14 +189,30 @@ public enum HAR {
             return text
         }
 
-        func number(_ value: JSONValue?, at path: String) throws -> Double {
+        /// A status code: a JSON number without a fraction, from 100 to 599, or 0 for a request
+        /// that got no response. A string (`"200"`) or a fraction (`200.5`) is an error, not a
+        /// guess: a tool that writes them writes something else wrong too.
+        func statusCode(_ value: JSONValue?, at path: String) throws -> Int {
+            let expected = "a status code from 100 to 599 (or 0 for a failed request)"
+            let status: Int
             switch value {
-            case .number(let number)?: return number
-            case .integer(let number)?: return Double(number)
-            case .string(let text)?: if let number = Double(text) { return number }
-            default: break
+            case .integer(let number)?:
+                status = number
+            case .number(let number)?:
+                // Range-check the Double first: Int(_:) traps on infinity, NaN and huge values.
+                guard number >= 0, number < 600, number.rounded() == number else {
+                    throw fail(path, "\(expected), got \(number)")
+                }
+                status = Int(number)
+            case .string(let text)?:
+                throw fail(path, "a number, got the string \"\(text)\"")
+            case nil:
+                throw fail(path, "a number (it is missing)")
+            default:
+                throw fail(path, "a number")
             }
-            throw fail(path, "a number")
+            guard status == 0 || (100...599).contains(status) else { throw fail(path, "\(expected), got \(status)") }
+            return status
         }
 
         func headers(_ value: JSONValue?, at path: String) throws -> [HAREntry.Header] {
@@ -247,20 +263,16 @@ public enum HAR {
                !responseHeaders.contains(where: { $0.name.lowercased() == "location" }) {
                 responseHeaders.append(.init(name: "Location", value: redirect))
             }
-            let rawStatus = try number(response["status"], at: "\(path).response.status")
+            let status = try statusCode(response["status"], at: "\(path).response.status")
             // Status 0: the request got no response (Chrome records the reason in `_error`).
             var failure: String?
-            if rawStatus == 0 {
+            if status == 0 {
                 if case .string(let reason)? = optional("_error", of: response) ?? optional("_error", of: entry), !reason.isEmpty {
                     failure = reason
                 } else {
                     failure = "no response (status 0)"
                 }
-            } else if !(rawStatus >= 100 && rawStatus < 600) {
-                // Range-check the Double first: Int(_:) traps on infinity, NaN and huge values.
-                throw fail("\(path).response.status", "a status code from 100 to 599 (or 0 for a failed request), got \(rawStatus)")
             }
-            let status = Int(rawStatus)
             let started = optional("startedDateTime", of: entry).flatMap { value -> Date? in
                 if case .string(let text) = value { return HAR.parseDate(text) }
                 return nil

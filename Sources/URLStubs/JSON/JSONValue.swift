@@ -124,7 +124,37 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     public func serialized(pretty: Bool = false) -> Data {
         var options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
         if pretty { options.insert(.prettyPrinted) }
-        return (try? JSONSerialization.data(withJSONObject: anyValue, options: options)) ?? Data("null".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: anyValue, options: options)) ?? Data("null".utf8)
+        return pretty ? Self.collapsingEmptyContainers(data) : data
+    }
+
+    /// `JSONSerialization` pretty-prints an empty object or array as `{`, a blank line and `}`;
+    /// this writes `{}` and `[]`. Only whitespace made of newlines and spaces between the
+    /// brackets is removed, and a string never holds a raw newline (JSON escapes it), so no
+    /// string is changed.
+    private static func collapsingEmptyContainers(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            output.append(byte)
+            index += 1
+            guard byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") else { continue }
+            let closing = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            var end = index
+            var sawNewline = false
+            while end < bytes.count, bytes[end] == UInt8(ascii: " ") || bytes[end] == UInt8(ascii: "\n") {
+                if bytes[end] == UInt8(ascii: "\n") { sawNewline = true }
+                end += 1
+            }
+            if sawNewline, end < bytes.count, bytes[end] == closing {
+                output.append(closing)
+                index = end + 1
+            }
+        }
+        return Data(output)
     }
 
     /// Compact JSON with sorted keys.

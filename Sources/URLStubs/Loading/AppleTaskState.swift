@@ -18,7 +18,7 @@ import FoundationNetworking
 /// Apple's loading client.
 enum AppleTaskState {
     static func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
-        var environment = LoadingEnvironment(
+        LoadingEnvironment(
             path: .apple,
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
@@ -28,8 +28,5 @@ enum AppleTaskState {
             installedConfiguration: installedConfiguration,
             isDownloadTask: false,
             delegateQueue: nil)
-        // The task is known to the session before startLoading: answering inside it is fine.
-        environment.answersInline = true
-        return environment
     }
 }

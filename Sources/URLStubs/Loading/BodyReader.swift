@@ -3,52 +3,80 @@ import Dispatch
 
 /// Reads a stubbed body in chunks without ever blocking the delivery context.
 ///
-/// On Linux every session's work queue targets one process-wide serial queue: a file read
-/// there stalls every session in the process. So stream and file bodies are read on a global
-/// queue, one read at a time, and each result hops back to the delivery context. In-memory
-/// bodies need no I/O and answer at once, which keeps the common small-body path free of hops.
+/// On Linux every session's work queue targets one process-wide serial queue, and on Apple
+/// platforms one thread loads every custom protocol: a read there stalls every session in the
+/// process. So a file or stream body is opened and read on a global queue, one read at a time,
+/// and each result hops back to the delivery context. In-memory bodies need no I/O and answer
+/// at once, which keeps the common small-body path free of hops.
+///
+/// ``close()`` never waits for a read in progress (a stream may block for ever): it marks the
+/// reader closed, and whichever side finishes last closes the stream.
 final class BodyReader: @unchecked Sendable {
     enum Chunk: Sendable {
         case data(Data)
         case end
+        /// The stream failed mid-read.
         case failure(String)
+        /// The body could not be opened (a missing file, a stream closure that threw): the
+        /// error itself, which the request fails with.
+        case unopenable(SendableError)
     }
 
     private enum Source {
         case memory(Data, offset: Int)
+        /// Not opened yet: opening runs user code (a stream's closure) or touches the disk.
+        case unopened(StubBody)
         case stream(InputStream)
+        case unopenable(SendableError)
     }
 
-    // Guards `source` and `closed`: a read on the global queue may meet a close from
-    // `stopLoading` on the delivery context.
+    // Guards the fields below, never held during a read or an open.
     private let lock = NSLock()
     private var source: Source
     private var closed = false
-    /// The body's length when known (`Content-Length`).
+    private var busy = false
+    /// The body's length when known without reading it (`Content-Length`).
     let length: Int?
 
-    init(_ body: StubBody) throws {
+    init(_ body: StubBody) {
         if let data = body.data {
             source = .memory(data, offset: 0)
-            length = data.count
         } else {
-            let opened = try body.open()
-            opened.stream.open()
-            source = .stream(opened.stream)
-            length = opened.length
+            source = .unopened(body)
         }
+        length = body.knownLength
     }
 
     deinit { close() }
 
-    /// Reads up to `maximum` bytes; `completion` runs on `scheduler` (at once for memory).
-    func read(upTo maximum: Int, on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable (Chunk) -> Void) {
-        if case .memory = currentSource {
-            completion(readNow(upTo: maximum))
+    /// Opens a file or stream body on a global queue (user code, disk); `completion` runs on
+    /// `scheduler` with `nil`, or the error that kept the body from opening. Memory bodies
+    /// answer at once.
+    func open(on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable ((any Error)?) -> Void) {
+        lock.lock()
+        let needsOpening: Bool
+        if case .unopened = source { needsOpening = true } else { needsOpening = false }
+        lock.unlock()
+        guard needsOpening else {
+            completion(nil)
             return
         }
         DispatchQueue.global().async { [self] in
-            let chunk = readNow(upTo: maximum)
+            let chunk = readFromStream(upTo: 0, openOnly: true)
+            scheduler.async {
+                if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
+            }
+        }
+    }
+
+    /// Reads up to `maximum` bytes; `completion` runs on `scheduler` (at once for memory).
+    func read(upTo maximum: Int, on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable (Chunk) -> Void) {
+        if let chunk = readFromMemory(upTo: maximum) {
+            completion(chunk)
+            return
+        }
+        DispatchQueue.global().async { [self] in
+            let chunk = readFromStream(upTo: maximum)
             scheduler.async { completion(chunk) }
         }
     }
@@ -56,8 +84,7 @@ final class BodyReader: @unchecked Sendable {
     /// Reads everything up to `limit` bytes as one `Data`; `completion` runs on `scheduler`.
     /// An in-memory body is handed over without a copy.
     func readAll(limit: Int?, on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable (Chunk) -> Void) {
-        if case .memory(let data, 0) = currentSource {
-            let whole = limit.map { $0 < data.count ? Data(data.prefix($0)) : data } ?? data
+        if let whole = wholeMemoryBody(limit: limit) {
             completion(whole.isEmpty ? .end : .data(whole))
             return
         }
@@ -67,7 +94,7 @@ final class BodyReader: @unchecked Sendable {
             while true {
                 let wanted = limit.map { min(ResponsePlayer.maximumChunkSize, $0 - whole.count) } ?? ResponsePlayer.maximumChunkSize
                 guard wanted > 0 else { break }
-                let chunk = readNow(upTo: wanted)
+                let chunk = readFromMemory(upTo: wanted) ?? readFromStream(upTo: wanted)
                 if case .data(let data) = chunk {
                     whole.append(data)
                     continue
@@ -81,39 +108,90 @@ final class BodyReader: @unchecked Sendable {
         }
     }
 
-    /// Closes the stream; later reads return `.end`.
+    /// Closes the stream, now or when the read in progress returns; later reads return `.end`.
     func close() {
-        lock.lock(); defer { lock.unlock() }
-        guard !closed else { return }
+        lock.lock()
+        guard !closed else { lock.unlock(); return }
         closed = true
-        if case .stream(let stream) = source { stream.close() }
+        let idleStream = busy ? nil : openedStream
+        lock.unlock()
+        idleStream?.close()
     }
 
-    private var currentSource: Source {
-        lock.lock(); defer { lock.unlock() }
-        return source
+    private var openedStream: InputStream? {
+        if case .stream(let stream) = source { return stream }
+        return nil
     }
 
-    private func readNow(upTo maximum: Int) -> Chunk {
+    private func wholeMemoryBody(limit: Int?) -> Data? {
         lock.lock(); defer { lock.unlock() }
-        guard !closed, maximum > 0 else { return .end }
-        switch source {
-        case .memory(let data, let offset):
-            let count = min(maximum, data.count - offset)
-            guard count > 0 else { return .end }
-            source = .memory(data, offset: offset + count)
-            return .data(data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count)))
-        case .stream(let stream):
-            var chunk = Data(count: maximum)
-            let count = chunk.withUnsafeMutableBytes { raw in
+        guard !closed, case .memory(let data, 0) = source else { return nil }
+        return limit.map { $0 < data.count ? Data(data.prefix($0)) : data } ?? data
+    }
+
+    /// The next chunk of an in-memory body; `nil` for a stream body (read it on a global queue).
+    private func readFromMemory(upTo maximum: Int) -> Chunk? {
+        lock.lock(); defer { lock.unlock() }
+        if closed || maximum <= 0 { return .end }
+        guard case .memory(let data, let offset) = source else { return nil }
+        let count = min(maximum, data.count - offset)
+        guard count > 0 else { return .end }
+        source = .memory(data, offset: offset + count)
+        return .data(data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count)))
+    }
+
+    /// Opens the stream if need be and reads from it, outside the lock. Call off the delivery
+    /// context: either may block.
+    private func readFromStream(upTo maximum: Int, openOnly: Bool = false) -> Chunk {
+        lock.lock()
+        if closed || (maximum <= 0 && !openOnly) { lock.unlock(); return .end }
+        if case .unopenable(let failure) = source { lock.unlock(); return .unopenable(failure) }
+        busy = true
+        let current = source
+        lock.unlock()
+
+        var stream: InputStream?
+        var opened: Source?
+        switch current {
+        case .stream(let existing):
+            stream = existing
+        case .unopened(let body):
+            do {
+                let made = try body.open().stream
+                made.open()
+                stream = made
+                opened = .stream(made)
+            } catch {
+                opened = .unopenable(SendableError(error: error))
+            }
+        case .memory, .unopenable:
+            break
+        }
+        var chunk = Chunk.end
+        if openOnly {
+            if case .unopenable(let failure)? = opened { chunk = .unopenable(failure) }
+        } else if let stream {
+            var buffer = Data(count: maximum)
+            let count = buffer.withUnsafeMutableBytes { raw in
                 stream.read(raw.bindMemory(to: UInt8.self).baseAddress!, maxLength: maximum)
             }
             if count < 0 {
-                return .failure(stream.streamError.map { $0.localizedDescription } ?? "the stream reported an error")
+                chunk = .failure(stream.streamError.map { $0.localizedDescription } ?? "the stream reported an error")
+            } else if count > 0 {
+                buffer.count = count
+                chunk = .data(buffer)
             }
-            if count == 0 { return .end }
-            chunk.count = count
-            return .data(chunk)
+        } else if case .unopenable(let failure)? = opened {
+            chunk = .unopenable(failure)
         }
+
+        lock.lock()
+        busy = false
+        if let opened { source = opened }
+        let wasClosed = closed
+        let closeNow = wasClosed ? openedStream : nil
+        lock.unlock()
+        closeNow?.close()
+        return wasClosed ? .end : chunk
     }
 }

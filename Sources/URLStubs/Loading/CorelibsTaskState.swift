@@ -39,19 +39,13 @@ enum CorelibsTaskState {
         let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
-        // chunks. The behaviour is read anyway: its presence says the task is registered.
+        // chunks.
         var deliversChunks = false
-        var isRegistered = false
-        if let session {
-            if task.delegate != nil {
-                if let taskBehaviour = behaviour(of: task, in: session) {
-                    isRegistered = true
-                    deliversChunks = isCallDelegate(taskBehaviour)
-                } else {
-                    problems.append("URLSession.taskRegistry.behaviours")
-                }
+        if let session, task.delegate != nil {
+            if let taskBehaviour = behaviour(of: task, in: session) {
+                deliversChunks = isCallDelegate(taskBehaviour)
             } else {
-                isRegistered = hasBehaviour(task, in: session)
+                problems.append("URLSession.taskRegistry.behaviours")
             }
         }
         var uploadBody: Data?
@@ -74,7 +68,7 @@ enum CorelibsTaskState {
             installedConfiguration: nil,
             isDownloadTask: task is URLSessionDownloadTask,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil)
-        environment.answersInline = isRegistered && !(scheduler is InlineScheduler)
+        environment.preparesInline = scheduler is InlineScheduler
         environment.addsCookiesToFirstRequest = true
         if let session, task.delegate != nil {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
@@ -108,12 +102,6 @@ enum CorelibsTaskState {
     private static func asSession(_ object: AnyObject) -> URLSession? {
         if type(of: object) == URLSession.self { return unsafeDowncast(object, to: URLSession.self) }
         return object as? URLSession
-    }
-
-    /// Whether the session has registered the task yet (without boxing its behaviour).
-    private static func hasBehaviour(_ task: URLSessionTask, in session: URLSession) -> Bool {
-        guard let (registry, behaviours) = taskRegistry(of: session) else { return false }
-        return behaviours.dictionaryType.containsKey(task.taskIdentifier, in: registry, atOffset: behaviours.field.offset)
     }
 
     /// `task.state == .canceling`. Call on the task's work queue (inside `startLoading`, or a
@@ -332,8 +320,6 @@ struct SessionLayout {
 protocol IntKeyedDictionary {
     /// The value for `key` in the dictionary stored at `offset` in `object`, boxed.
     static func boxedValue(in object: AnyObject, atOffset offset: Int, forKey key: Int) -> Any?
-    /// Whether the dictionary stored at `offset` in `object` has `key`.
-    static func containsKey(_ key: Int, in object: AnyObject, atOffset offset: Int) -> Bool
 }
 
 extension Dictionary: IntKeyedDictionary where Key == Int {
@@ -341,13 +327,6 @@ extension Dictionary: IntKeyedDictionary where Key == Int {
         withExtendedLifetime(object) {
             UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
                 .load(fromByteOffset: offset, as: Self.self)[key].map { $0 as Any }
-        }
-    }
-
-    static func containsKey(_ key: Int, in object: AnyObject, atOffset offset: Int) -> Bool {
-        withExtendedLifetime(object) {
-            UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                .load(fromByteOffset: offset, as: Self.self).index(forKey: key) != nil
         }
     }
 }

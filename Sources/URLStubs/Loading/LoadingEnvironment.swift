@@ -80,10 +80,9 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// (corelibs does when the task is created; Apple's system does not for custom protocols).
     /// Redirect hops get theirs from URLStubs on every platform.
     var addsCookiesToFirstRequest = false
-    /// `true` when the platform already knows the task, so a callback may be made inside
-    /// `startLoading` itself (corelibs registers a task asynchronously and crashes on a
-    /// callback for a task it has not registered yet).
-    var answersInline = false
+    /// `true` when everything must happen inside `startLoading` (corelibs' fallback when the
+    /// task's work queue cannot be found: no other place is known to be safe for callbacks).
+    var preparesInline = false
 
     /// The configuration of the task's session: its own where the platform shows it, else the
     /// one the registry was installed into. A getter, because corelibs copies the

@@ -1,30 +1,32 @@
 import Foundation
 import Dispatch
-#if canImport(Darwin)
+#if canImport(CoreFoundation)
 import CoreFoundation
 #endif
 
 /// Delivers on the run loop of the thread that called `startLoading`, as Apple's URL Loading
 /// System requires (Apple's `URLProtocol` documentation; OHHTTPStubs' `HTTPStubs.m` captures
 /// that run loop and performs each callback there). Waits happen on a global queue, which
-/// then hops back, so no timer is ever added to a run loop from another thread.
+/// then hops back, so nothing is ever scheduled on a run loop from another thread but blocks.
 ///
-/// Every CoreFoundation call of URLStubs is in this file. On Apple platforms a block is
-/// performed with `CFRunLoopPerformBlock` and the loop woken with `CFRunLoopWakeUp`. Elsewhere
-/// (the test suite's model of Apple's loading client, on Linux) a `Timer` due now, added to
-/// the captured `RunLoop`, stands in: corelibs' `RunLoop.perform(inModes:block:)` performs on
-/// the calling thread's loop, not the receiver's. Timers due at once fire in the order they
-/// were added, so steps keep their order.
+/// Every CoreFoundation call of URLStubs is in this file: `CFRunLoopPerformBlock` then
+/// `CFRunLoopWakeUp`, on Apple platforms and on Linux alike (corelibs ships CoreFoundation;
+/// the test suite's model of Apple's loading client runs this very code). Only the spelling
+/// of the common modes differs. A toolchain without CoreFoundation falls back to a `Timer`
+/// due now, which works but which corelibs never frees.
 struct RunLoopScheduler: DeliveryScheduler, @unchecked Sendable {
-    // @unchecked: a run loop may be handed blocks from any thread (CFRunLoopPerformBlock and
-    // CFRunLoopWakeUp are thread-safe; so is adding a timer on corelibs, which locks).
-    #if canImport(Darwin)
+    // @unchecked: CFRunLoopPerformBlock and CFRunLoopWakeUp may be called from any thread.
+    #if canImport(CoreFoundation)
     let runLoop: CFRunLoop
 
     static func current() -> RunLoopScheduler { RunLoopScheduler(runLoop: CFRunLoopGetCurrent()) }
 
     func async(_ work: @escaping @Sendable () -> Void) {
+        #if canImport(Darwin)
         CFRunLoopPerformBlock(runLoop, CFRunLoopMode.commonModes.rawValue, work)
+        #else
+        CFRunLoopPerformBlock(runLoop, kCFRunLoopCommonModes, work)
+        #endif
         CFRunLoopWakeUp(runLoop)
     }
     #else

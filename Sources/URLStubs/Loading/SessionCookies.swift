@@ -14,8 +14,8 @@ import FoundationNetworking
 /// (``StubRegistry/storesCookiesInSharedStorage``): it is the test runner's real cookie jar
 /// (a file in the home directory on Linux), and parallel tests would leak cookies into each
 /// other through it.
-struct SessionCookies {
-    private let configuration: () -> URLSessionConfiguration?
+struct SessionCookies: Sendable {
+    private let configuration: @Sendable () -> URLSessionConfiguration?
     private let allowsSharedStorage: Bool
 
     /// - Parameters:
@@ -23,7 +23,7 @@ struct SessionCookies {
     ///     or stored; `nil` stands for `URLSession.shared` (the shared registry, registered
     ///     with `URLProtocol.registerClass`).
     ///   - allowsSharedStorage: Whether `HTTPCookieStorage.shared` may be read and written.
-    init(configuration: @escaping @autoclosure () -> URLSessionConfiguration?, allowsSharedStorage: Bool) {
+    init(configuration: @escaping @Sendable @autoclosure () -> URLSessionConfiguration?, allowsSharedStorage: Bool) {
         self.configuration = configuration
         self.allowsSharedStorage = allowsSharedStorage
     }

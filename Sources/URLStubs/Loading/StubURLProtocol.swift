@@ -100,28 +100,20 @@ open class StubURLProtocol: URLProtocol {
             return
         }
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
-        var urlRequest = request
-        if !environment.addsCookiesToFirstRequest { cookies.attach(to: &urlRequest) }
-        let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
-        let stubRequest = StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
-
-        let item: PlaybackItem
-        switch registry.makeItem(for: stubRequest) {
-        case .success(let made):
-            item = made
-        case .failure(let error):
-            failSoon(error.error, environment: environment)
-            return
-        }
-        if environment.answersInline, answerAtOnce(item, registry: registry, cookies: cookies, environment: environment) { return }
         let player = ResponsePlayer(
-            item: item, environment: environment, timeout: { [request] in environment.timeout(for: request) }, sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar(registry),
-            resolveRedirect: { next, previous in registry.resolveRedirect(to: next, from: previous) },
-            announceRedirect: { item, next in registry.announceRedirect(of: item, to: next) },
-            onEnd: { item, outcome in registry.playbackEnded(item: item, outcome: outcome) })
+            url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry)
         self.player = player
-        player.start()
+        // Everything below runs user code (a body stream, the stub's response closure, hooks):
+        // off the delivery context, which the whole process shares.
+        let request = self.request
+        player.start {
+            var urlRequest = request
+            if !environment.addsCookiesToFirstRequest { cookies.attach(to: &urlRequest) }
+            let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
+            let stubRequest = StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
+            return registry.makeItem(for: stubRequest)
+        }
     }
 
     override open func stopLoading() {
@@ -151,34 +143,6 @@ open class StubURLProtocol: URLProtocol {
         #endif
     }
 
-    /// Answers the commonest stub there is (bytes in memory, no wait, no error, no redirect)
-    /// inside `startLoading` without a ``ResponsePlayer``: the same callbacks and hooks in the
-    /// same order, for about 25k fewer instructions per request (`Tests/Bench/bench.sh
-    /// profile`). Returns `false`, having done nothing, for anything else.
-    private func answerAtOnce(_ item: PlaybackItem, registry: StubRegistry, cookies: SessionCookies,
-                              environment: LoadingEnvironment) -> Bool {
-        let response = item.response
-        guard response.playsAtOnce, let body = response.body.data,
-              // A delegate gets a large body in chunks, paced by its own queue.
-              !environment.deliversChunks || body.count <= ResponsePlayer.maximumChunkSize,
-              let url = request.url,
-              // An invalid response is left to the player, which reports it.
-              (try? response.validate(stubName: "")) != nil,
-              let head = response.head(for: url, bodyLength: body.count) else { return false }
-        cookies.store(response.cookieLines, from: url, for: item.request.urlRequest)
-        if isBeingCancelled {
-            registry.playbackEnded(item: item, outcome: .cancelled(nil))
-            return true
-        }
-        client?.urlProtocol(self, didReceive: head, cacheStoragePolicy: .notAllowed)
-        if !body.isEmpty, item.request.method != "HEAD" {
-            client?.urlProtocol(self, didLoad: body)
-        }
-        registry.playbackEnded(item: item, outcome: .finished(response))
-        client?.urlProtocolDidFinishLoading(self)
-        return true
-    }
-
     /// Fails from the delivery context rather than from inside `startLoading`, the way every
     /// other callback is made.
     private func failSoon(_ error: any Error, environment: LoadingEnvironment) {
@@ -192,6 +156,8 @@ open class StubURLProtocol: URLProtocol {
 }
 
 extension StubURLProtocol: PlaybackSink {
+    var isStopped: Bool { stopped }
+
     var isBeingCancelled: Bool {
         #if URLSTUBS_APPLE_LOADING
         // Apple delivers stopLoading on the thread every step runs on: `stopped` says it all.

@@ -307,7 +307,7 @@ private func regexMatcher(_ pattern: String, subject: String, unknownBodyPasses:
     do {
         compiled = CompiledRegex(try NSRegularExpression(pattern: pattern))
     } catch {
-        return .invalid(description, problem: "invalid regular expression /\(pattern)/ for the \(subject): \((error as NSError).localizedDescription)")
+        return .invalid(description, problem: "invalid regular expression /\(pattern)/ for the \(subject): \(RegexDiagnosis.explain(pattern))")
     }
     return RequestMatcher(description: description) { request in
         if unknownBodyPasses, !request.isBodyKnown { return .bodyUnknown }

@@ -17,16 +17,43 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public internal(set) var errorDescription: String?
     /// When the request was seen.
     public let date: Date
+    /// Set by the registry when the request goes to the real network: no stub matched and the
+    /// registry passes unmatched requests through, or the stub answered with a passthrough.
+    var wentToNetwork = false
     /// The registry's number for this entry (set when it is recorded), to complete it later.
     var sequence: UInt64 = 0
 
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }
 
-    /// `GET https://api.test/users -> 200 from "users" (File.swift:12)`.
+    /// `true` when the request went to the real network: no stub matched and the registry
+    /// passes unmatched requests through, or the stub that matched answered with
+    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``. For a stub's passthrough,
+    /// ``statusCode`` (or ``errorDescription``) is filled in once the server answered; an
+    /// unmatched request is handed to the system's own loader, whose answer URLStubs never sees.
+    public var isPassedThrough: Bool { wentToNetwork }
+
+    /// One line: the request and what answered it.
+    ///
+    /// ```text
+    /// GET https://api.test/users -> 200 from "users" (UserTests.swift:12)
+    /// GET https://api.test/down -> error from "outage" (UserTests.swift:14): URLError(-1009)
+    /// GET https://api.test/live -> 200 from the network (passed through by "live data" (UserTests.swift:16))
+    /// GET https://api.test/other -> passed through to the network (no stub matched)
+    /// GET https://api.test/missing -> unmatched
+    /// ```
     public var description: String {
         let outcome: String
-        if let stub {
+        if wentToNetwork {
+            let how = stub.map { "passed through by \($0)" } ?? "no stub matched"
+            if let statusCode {
+                outcome = "\(statusCode) from the network (\(how))"
+            } else if let errorDescription {
+                outcome = "error from the network (\(how)): \(errorDescription)"
+            } else {
+                outcome = "passed through to the network (\(how))"
+            }
+        } else if let stub {
             outcome = statusCode.map { "\($0) from \(stub)" } ?? "error from \(stub): \(errorDescription ?? "")"
         } else {
             outcome = "unmatched"

@@ -2,7 +2,7 @@ import Foundation
 
 /// One registered stub: a matcher, a way to build the response, and its usage.
 ///
-/// ``StubRegistry/stub(_:name:file:line:response:)`` returns it; keep it to remove the stub
+/// ``StubRegistry/stub(_:name:times:fileID:filePath:line:response:)`` returns it; keep it to remove the stub
 /// later or to check how often it answered.
 ///
 /// ```swift
@@ -44,14 +44,14 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activations
     }
 
-    /// How often the stub is expected to answer, checked by ``StubRegistry/verify()``;
+    /// How often the stub is expected to answer, checked by ``StubRegistry/verify(includePassedThrough:)``;
     /// `nil` when the stub is optional.
     public var expectation: ExpectedCount? {
         lock.lock(); defer { lock.unlock() }
         return expectedCount
     }
 
-    /// Declares how often this stub must answer; ``StubRegistry/verify()`` reports a stub
+    /// Declares how often this stub must answer; ``StubRegistry/verify(includePassedThrough:)`` reports a stub
     /// whose ``activationCount`` breaks it.
     ///
     /// ```swift

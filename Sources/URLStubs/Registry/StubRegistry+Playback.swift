@@ -5,14 +5,14 @@ import FoundationNetworking
 
 /// The registry's side of loading a request: resolving it to a response, calling the hooks
 /// and writing the journal. ``StubURLProtocol`` and ``ResponsePlayer`` call these.
-extension StubRegistry {
+extension StubRegistry: PlaybackHost {
     /// Resolves `request` and builds its response, or the error the task must fail with.
     func makeItem(for request: StubRequest) -> Result<PlaybackItem, SendableError> {
         switch resolve(request) {
         case .stub(let descriptor, let matched, let activation):
             do {
                 let response = try descriptor.responder(matched, activation)
-                hook { $0.activation }?(matched, descriptor, response)
+                callHook(\.activation) { $0(matched, descriptor, response) }
                 let entry = record(JournalEntry(request: matched, stub: descriptor,
                                                 statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
                                                 errorDescription: response.error.map(describeError), date: Date()))
@@ -20,7 +20,8 @@ extension StubRegistry {
             } catch {
                 record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
                                     errorDescription: describeError(error), date: Date()))
-                hook { $0.finish }?(matched, descriptor, nil, error)
+                let failure = SendableError(error: error)
+                callHook(\.finish) { $0(matched, descriptor, nil, failure.error) }
                 return .failure(SendableError(error: error))
             }
         case .invalid(let descriptor):
@@ -30,7 +31,7 @@ extension StubRegistry {
         case .bodyUnknown(let descriptor):
             let error = StubError.requestBodyUnavailable(stub: descriptor.description, url: request.url?.absoluteString ?? "<no URL>")
             record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
-            hook { $0.finish }?(request, descriptor, nil, error)
+            callHook(\.finish) { $0(request, descriptor, nil, error) }
             return .failure(SendableError(error: error))
         case .unmatched:
             let entry = reportMissing(request)
@@ -47,20 +48,20 @@ extension StubRegistry {
     @discardableResult
     func reportMissing(_ request: StubRequest) -> UInt64 {
         let entry = record(JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date()))
-        hook { $0.missing }?(request)
+        callHook(\.missing) { $0(request) }
         return entry
     }
 
     /// Calls `onRedirect` for a redirect a stub answered with, before the session's delegate
     /// is asked: the same moment on every platform (OHHTTPStubs' `onStubRedirect` moment).
     func announceRedirect(of item: PlaybackItem, to next: URLRequest) {
-        hook { $0.redirect }?(item.request, next, item.descriptor, item.response)
+        callHook(\.redirect) { $0(item.request, next, item.descriptor, item.response) }
     }
 
     /// The next hop of a redirect chain followed inside one protocol instance (Linux): the
     /// previous hop is complete, the next is looked up like any request.
     func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution {
-        hook { $0.finish }?(previous.request, previous.descriptor, previous.response, nil)
+        callHook(\.finish) { $0(previous.request, previous.descriptor, previous.response, nil) }
         let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
         if !isEnabled {
             return .play(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
@@ -83,15 +84,13 @@ extension StubRegistry {
                 }
             }
         }
-        guard let finish = hook({ $0.finish }) else { return }
+        let (response, error): (StubResponse?, SendableError?)
         switch outcome {
-        case .finished(let response):
-            finish(item.request, item.descriptor, response, nil)
-        case .failed(let error, let response):
-            finish(item.request, item.descriptor, response, error)
-        case .cancelled(let response):
-            finish(item.request, item.descriptor, response, URLError(.cancelled))
+        case .finished(let finished): (response, error) = (finished, nil)
+        case .failed(let failure, let failed): (response, error) = (failed, SendableError(error: failure))
+        case .cancelled(let cancelled): (response, error) = (cancelled, SendableError(error: URLError(.cancelled)))
         }
+        callHook(\.finish) { $0(item.request, item.descriptor, response, error?.error) }
     }
 }
 

@@ -28,7 +28,7 @@ public enum SequenceEnd: Sendable {
 /// The most recently added stub whose matcher accepts a request answers it. A registry
 /// answers the sessions it is installed into, and only those: two registries in two parallel
 /// tests never see each other's requests. ``shared`` is the global registry for
-/// `URLSession.shared` and for the free function ``stub(_:name:file:line:response:)``.
+/// `URLSession.shared` and for the free function ``URLStubs/stub(_:name:times:fileID:filePath:line:response:)``.
 ///
 /// ```swift
 /// let registry = StubRegistry()
@@ -59,7 +59,11 @@ public final class StubRegistry: @unchecked Sendable {
     private var installedConfiguration: URLSessionConfiguration?
     /// Redirect counts and unmatched reports per task (Apple's loading system).
     let tasks = TaskLedger()
+    /// Where hooks run, one at a time, in the order of the events they report: off the loading
+    /// context, which the whole process shares, so a slow hook delays only other hooks.
+    let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks", target: .global())
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
+    private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
@@ -102,6 +106,9 @@ public final class StubRegistry: @unchecked Sendable {
     ///   - name: Shown in reports and errors; recommended.
     ///   - times: How many requests the stub may answer before it stops matching (`nil`: no
     ///     limit). Concurrent requests never exceed it.
+    ///   - fileID: Where the stub is declared, for reports; leave the default.
+    ///   - filePath: The full path of that file, where test failures are recorded; leave the default.
+    ///   - line: The line of the declaration; leave the default.
     ///   - response: Builds the response. It may `throw`: the request then fails with that
     ///     error.
     /// - Returns: The stub, to remove it or read its ``StubDescriptor/activationCount``.
@@ -240,6 +247,26 @@ public final class StubRegistry: @unchecked Sendable {
         return read(hooks)
     }
 
+    /// Runs a hook (user code) on ``hookQueue``, never on the loading context: `call` receives
+    /// the hook when one is set.
+    func callHook<Hook: Sendable>(_ which: KeyPath<Hooks, Hook?>, _ call: @escaping @Sendable (Hook) -> Void) {
+        guard let hook = hook({ $0[keyPath: which] }) else { return }
+        hookQueue.async { call(hook) }
+    }
+
+    /// Runs `work` on `scheduler` once every hook called so far has run; at once when no
+    /// hook is set.
+    func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let anyHook = hooks.activation != nil || hooks.redirect != nil || hooks.finish != nil || hooks.missing != nil
+        lock.unlock()
+        guard anyHook else {
+            work()
+            return
+        }
+        hookQueue.async { scheduler.async(work) }
+    }
+
     // MARK: Matching
 
     enum Resolution {
@@ -330,7 +357,13 @@ public final class StubRegistry: @unchecked Sendable {
         return Array(journalEntries[journalStart...]) + journalEntries[..<journalStart]
     }
 
-    /// Empties the journal.
+    /// Empties the journal: ``verify(includePassedThrough:)`` then judges only the requests
+    /// made after this call (stubs keep their activation counts).
+    ///
+    /// ```swift
+    /// _ = try? await session.data(from: URL(string: "https://api.example.com/missing")!)  // on purpose
+    /// registry.resetJournal()   // that unmatched request is no longer reported
+    /// ```
     public func resetJournal() {
         lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
     }
@@ -342,6 +375,12 @@ public final class StubRegistry: @unchecked Sendable {
         journalSequence += 1
         var entry = entry
         entry.sequence = journalSequence
+        // Which requests go to the network, known only now: an unmatched one of a passThrough
+        // registry (the policy is applied right after this call), or a stub's answer with
+        // neither a status nor an error, which only a passthrough response records.
+        if entry.stub == nil ? (enabled && policy == .passThrough) : (entry.statusCode == nil && entry.errorDescription == nil) {
+            entry.wentToNetwork = true
+        }
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)
@@ -366,6 +405,16 @@ public final class StubRegistry: @unchecked Sendable {
             }
             if journalEntries[index].sequence < sequence { return }
         }
+    }
+
+    /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.
+    var expectedUnmatchedRequests: [ExpectedUnmatchedRequest] {
+        lock.lock(); defer { lock.unlock() }
+        return unmatchedExpectations
+    }
+
+    func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
+        lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
     }
 
     // MARK: Sessions

@@ -54,6 +54,13 @@ public enum StubError: Error, Sendable, Equatable {
     /// A registry was installed into a background session's configuration, which never
     /// consults custom protocols.
     case backgroundSessionUnsupported(identifier: String)
+    /// A body delivered a different number of bytes than its response head announced (a file
+    /// that shrank while it was served, a stream that ended early, a `Content-Length` header
+    /// that does not match the body). ``StubResponse/truncated(afterBytes:)`` is the way to
+    /// send a short body on purpose.
+    case bodyLengthMismatch(stub: String, declared: Int, delivered: Int)
+    /// A `Content-Length` header that is not a whole number of bytes.
+    case invalidContentLength(value: String, stub: String)
     /// A GraphQL response could not be built: values that are not JSON, an error without a
     /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
     case invalidGraphQLResponse(reason: String)
@@ -84,6 +91,14 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: stub \(stub) matches on the request body, but the body of \(url) cannot be read: "
                 + "upload tasks (upload(for:from:), uploadTask(with:fromFile:)) do not show their body to URL protocols on Apple platforms. "
                 + "Send the body as the request's httpBody with a data task, or match this request without a body matcher."
+        case .bodyLengthMismatch(let stub, let declared, let delivered):
+            let shape = delivered < declared ? "ended after \(delivered) bytes" : "went on past them (\(delivered) bytes so far)"
+            return "URLStubs: stub \(stub) announced a body of \(declared) bytes (Content-Length) but it \(shape). "
+                + "Fix or remove the Content-Length header, keep the file from changing while it is served, "
+                + "or use .truncated(afterBytes:) to send a short body on purpose."
+        case .invalidContentLength(let value, let stub):
+            return "URLStubs: stub \(stub) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
+                + "Remove the header (URLStubs sets it from the body) or give the body's size."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
@@ -116,7 +131,9 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidRedirect: return 10
         case .requestBodyUnavailable: return 11
         case .backgroundSessionUnsupported: return 12
-        case .invalidGraphQLResponse: return 13
+        case .bodyLengthMismatch: return 13
+        case .invalidContentLength: return 14
+        case .invalidGraphQLResponse: return 15
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
@@ -139,11 +156,11 @@ extension StubError {
     }
 
     /// This error as the `URLError` an app expects from a failed load: `.resourceUnavailable`,
-    /// the message as its description, and `self` as the underlying error.
+    /// the message as its localized description, and `self` as the underlying error. Printed,
+    /// it shows the message once (see `ReportingNSError`), not Foundation's dump of the
+    /// user info, which would repeat it.
     func asURLError(url: URL?) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message, NSUnderlyingErrorKey: self]
-        if let url { info[NSURLErrorFailingURLErrorKey] = url }
-        return URLError(.resourceUnavailable, userInfo: info)
+        ReportingNSError.urlError(.resourceUnavailable, named: ".resourceUnavailable", report: message, underlying: self, url: url)
     }
 }
 

@@ -179,6 +179,14 @@ public struct StubResponse: Sendable {
         for line in setCookieHeaders where !Self.isValidHeader(name: "Set-Cookie", value: line) {
             throw StubError.invalidHeader(name: "Set-Cookie", value: line, stub: stubName())
         }
+        if let length = value(forHeader: "Content-Length"), Int(length.trimmingCharacters(in: .whitespaces)).map({ $0 < 0 }) ?? true {
+            throw StubError.invalidContentLength(value: length, stub: stubName())
+        }
+    }
+
+    /// The `Content-Length` the stub's own headers give, if any.
+    var declaredContentLength: Int? {
+        value(forHeader: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// Checked on UTF-8 bytes, not Characters: this runs for every header of every response,

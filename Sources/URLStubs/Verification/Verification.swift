@@ -1,14 +1,23 @@
 import Foundation
 
-/// The outcome of ``StubRegistry/verify()``: requests no stub expected, and stubs whose use
-/// broke their ``ExpectedCount``.
+/// The outcome of ``StubRegistry/verify(includePassedThrough:)``: requests no stub expected,
+/// and stubs whose use broke their ``ExpectedCount``.
 ///
-/// `description` is one report meant to be read in a test failure:
+/// `description` is one report meant to be read in a test failure. An unexpected request
+/// carries the same analysis as the error it failed with: the closest stubs, why each refused,
+/// and a stub to paste (the app may have swallowed that error):
 ///
 /// ```text
 /// URLStubs verification failed (2 problems):
 /// - "refresh token" (AuthTests.swift:12) was expected exactly once, answered 0 times
-/// - unexpected request: GET https://api.example.com/profile (no stub matched)
+/// - unexpected request: GET https://api.example.com/users?page=2 (no stub matched)
+///   Closest stubs:
+///     1. "users" (AuthTests.swift:14)
+///        - expected query parameter "page" = "1", got "2"
+///   To stub this request, add:
+///       registry.stub(isMethodGET() && isHost("api.example.com") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
+///           StubResponse(data: Data(), statusCode: 200)
+///       }
 /// ```
 public struct VerificationReport: Sendable, CustomStringConvertible {
     /// A stub whose activation count broke its expectation.
@@ -22,48 +31,114 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
         /// One line: the stub, where it was declared, and the counts.
         public var description: String {
-            "\(stub) was expected \(expected), answered \(actual == 1 ? "once" : "\(actual) times")"
+            "\(stub) was expected \(expected), answered \(times(actual))"
         }
     }
 
-    /// Requests that no stub matched, in the order they arrived.
+    /// An ``ExpectedUnmatchedRequest`` whose requests came more or less often than declared.
+    public struct UnmetUnmatchedExpectation: Sendable, CustomStringConvertible {
+        /// The declaration.
+        public let expectation: ExpectedUnmatchedRequest
+        /// How many unmatched requests it accepted.
+        public let actual: Int
+
+        /// One line: the declaration, where it was written, and the counts.
+        public var description: String {
+            "an \(expectation) was expected \(expectation.count), seen \(times(actual))"
+        }
+    }
+
+    /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted, in the order
+    /// they arrived.
     public let unexpectedRequests: [JournalEntry]
     /// Stubs used more or less often than declared.
     public let unmetExpectations: [UnmetExpectation]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
     public let invalidStubs: [StubDescriptor]
+    /// Declarations of expected unmatched requests whose count was broken.
+    public let unmetUnmatchedExpectations: [UnmetUnmatchedExpectation]
+    /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
+    let nearMisses: [String: String]
 
     /// `true` when there is nothing to report.
-    public var isSuccess: Bool { unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty }
+    public var isSuccess: Bool {
+        unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
+    }
 
-    /// Every problem, one sentence each, with the source location it belongs to (the stub's
-    /// declaration, or `nil` for an unexpected request), for test frameworks to record.
-    /// Identical unexpected requests (a polling loop, a retry) are one problem with a count.
-    public var problems: [(message: String, location: StubLocation?)] {
+    /// Unexpected requests are reported once per method, URL and body.
+    static func groupingKey(_ request: StubRequest) -> String {
+        guard let body = request.body, !body.isEmpty else { return request.description }
+        return request.description + "\n" + String(decoding: body.prefix(4_096), as: UTF8.self)
+    }
+
+    /// Every problem, with the source location it belongs to (the stub's declaration, or
+    /// `nil` for an unexpected request), for test frameworks to record. Identical unexpected
+    /// requests (a polling loop, a retry) are one problem with a count.
+    public var problems: [VerificationProblem] {
         var counts: [String: Int] = [:]
-        var order: [String] = []
+        var order: [(key: String, entry: JournalEntry)] = []
         for entry in unexpectedRequests {
-            let text = entry.request.description
-            if counts[text] == nil { order.append(text) }
-            counts[text, default: 0] += 1
+            let key = Self.groupingKey(entry.request)
+            if counts[key] == nil { order.append((key, entry)) }
+            counts[key, default: 0] += 1
         }
-        return unmetExpectations.map { ($0.description, $0.stub.location) }
-            + invalidStubs.map { ("\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))", $0.location) }
-            + order.map { text in
-                let times = counts[text]!
-                return ("unexpected request: \(text) (no stub matched\(times > 1 ? ", \(times) times" : ""))", nil)
+        return unmetExpectations.map { VerificationProblem(summary: $0.description, location: $0.stub.location) }
+            + invalidStubs.map {
+                VerificationProblem(summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                                    location: $0.location)
+            }
+            + unmetUnmatchedExpectations.map { VerificationProblem(summary: $0.description, location: $0.expectation.location) }
+            + order.map { key, entry in
+                let times = counts[key]!
+                return VerificationProblem(
+                    summary: "unexpected request: \(entry.request) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
+                    details: nearMisses[key], location: nil)
             }
     }
 
     /// The whole report.
     public var description: String {
         if isSuccess { return "URLStubs verification passed." }
-        let lines = problems.map { "- " + $0.message }
-        return "URLStubs verification failed (\(lines.count) problem\(lines.count == 1 ? "" : "s")):\n" + lines.joined(separator: "\n")
+        let problems = self.problems
+        let lines = problems.map { problem in
+            "- " + problem.message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
+        }
+        return "URLStubs verification failed (\(problems.count) problem\(problems.count == 1 ? "" : "s")):\n"
+            + lines.joined(separator: "\n")
     }
 }
 
-/// Thrown by ``StubRegistry/verifyOrThrow()``; its description is the report.
+/// One problem found by ``StubRegistry/verify(includePassedThrough:)``.
+public struct VerificationProblem: Sendable, CustomStringConvertible {
+    /// One line: what broke (`"login" (LoginTests.swift:12) was expected exactly once,
+    /// answered 0 times`, `unexpected request: GET https://… (no stub matched)`).
+    public let summary: String
+    /// More lines, for an unexpected request: the closest stubs, why each refused, and a stub
+    /// that would have matched.
+    public let details: String?
+    /// Where the problem was declared (the stub, the ``ExpectedUnmatchedRequest``), `nil` for
+    /// an unexpected request.
+    public let location: StubLocation?
+
+    init(summary: String, details: String? = nil, location: StubLocation?) {
+        self.summary = summary
+        self.details = details
+        self.location = location
+    }
+
+    /// The summary, then the details on the following lines.
+    public var message: String { details.map { summary + "\n" + $0 } ?? summary }
+
+    /// Same as ``message``.
+    public var description: String { message }
+}
+
+/// "once", "twice", "3 times".
+private func times(_ count: Int) -> String {
+    count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
+}
+
+/// Thrown by ``StubRegistry/verifyOrThrow(includePassedThrough:)``; its description is the report.
 public struct VerificationFailure: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The report.
     public let report: VerificationReport
@@ -76,16 +151,26 @@ public struct VerificationFailure: Error, Sendable, CustomStringConvertible, Loc
 extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
     /// (passthrough requests of a `.passThrough` registry count as unexpected only when
-    /// `includePassedThrough` is `true`), and every stub with an ``ExpectedCount`` must have
-    /// answered accordingly.
+    /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
+    /// declaration, and every stub with an ``ExpectedCount`` must have answered accordingly.
     ///
     /// ```swift
     /// let report = registry.verify()
     /// #expect(report.isSuccess, "\(report)")
     /// ```
+    ///
+    /// Each distinct unexpected request is explained against the stubs the registry holds now
+    /// (the closest ones, why each refused, a stub to paste), as the error it failed with was.
     public func verify(includePassedThrough: Bool = false) -> VerificationReport {
-        let unexpected = journal.filter { entry in
-            entry.isUnmatched && (includePassedThrough || unmatchedRequestPolicy == .fail)
+        let declarations = expectedUnmatchedRequests
+        var accepted = Array(repeating: 0, count: declarations.count)
+        var unexpected: [JournalEntry] = []
+        for entry in journal where entry.isUnmatched {
+            if let index = declarations.firstIndex(where: { $0.matcher.matches(entry.request) }) {
+                accepted[index] += 1
+            } else if includePassedThrough || !entry.wentToNetwork {
+                unexpected.append(entry)
+            }
         }
         let stubs = self.stubs
         let unmet = stubs.compactMap { stub -> VerificationReport.UnmetExpectation? in
@@ -93,8 +178,32 @@ extension StubRegistry {
             let actual = stub.activationCount
             return expected.isSatisfied(by: actual) ? nil : .init(stub: stub, expected: expected, actual: actual)
         }
+        let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
+            declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
+        }
         return VerificationReport(unexpectedRequests: unexpected, unmetExpectations: unmet,
-                                  invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty })
+                                  invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
+                                  unmetUnmatchedExpectations: unmetUnmatched,
+                                  nearMisses: nearMisses(for: unexpected, stubs: stubs))
+    }
+
+    /// How many distinct unexpected requests get a near-miss analysis: each one ranks every
+    /// stub, and a report past this many is read no further.
+    static let explainedUnexpectedRequests = 20
+
+    /// The near-miss report of each distinct request without its headline, which the problem's
+    /// summary already says.
+    private func nearMisses(for entries: [JournalEntry], stubs: [StubDescriptor]) -> [String: String] {
+        var analyses: [String: String] = [:]
+        for entry in entries {
+            let key = VerificationReport.groupingKey(entry.request)
+            guard analyses[key] == nil else { continue }
+            guard analyses.count < Self.explainedUnexpectedRequests else { break }
+            var lines = UnmatchedReport(request: entry.request, stubs: stubs).text.split(separator: "\n", omittingEmptySubsequences: false)
+            if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
+            analyses[key] = lines.joined(separator: "\n")
+        }
+        return analyses
     }
 
     /// ``verify(includePassedThrough:)``, throwing a ``VerificationFailure`` when it finds a

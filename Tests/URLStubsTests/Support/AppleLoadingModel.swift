@@ -99,15 +99,15 @@ final class AppleLoadingModel: @unchecked Sendable {
 final class LoadingThread: @unchecked Sendable {
     private var thread: Thread?
     private var threadID: pthread_t?
-    private(set) var runLoop: RunLoop!
+    private var scheduler: RunLoopScheduler!
 
     init() {
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [unowned self] in
             threadID = pthread_self()
-            runLoop = RunLoop.current
+            scheduler = RunLoopScheduler.current()
             // A timer far away keeps the loop from returning at once when it has no work.
-            runLoop.add(Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }, forMode: .default)
+            RunLoop.current.add(Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }, forMode: .default)
             ready.signal()
             while true { _ = RunLoop.current.run(mode: .default, before: .distantFuture) }
         }
@@ -122,7 +122,7 @@ final class LoadingThread: @unchecked Sendable {
     /// Runs `work` on the thread, after what is already queued: the same scheduler the
     /// library's Apple path uses to call back on a captured run loop.
     func perform(_ work: @escaping @Sendable () -> Void) {
-        RunLoopScheduler(runLoop: runLoop).async(work)
+        scheduler.async(work)
     }
 }
 

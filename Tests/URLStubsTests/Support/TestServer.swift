@@ -3,6 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
+// A child process: Process exists on macOS and Linux only (not on iOS, tvOS or visionOS).
+#if os(macOS) || os(Linux)
+
 /// The real HTTP server of `Tests/Server/stub_server.py`, started once per test process on a
 /// free loopback port and stopped when the process ends (the server exits when its standard
 /// input closes).
@@ -52,3 +55,4 @@ final class TestServer: @unchecked Sendable {
 }
 
 import URLStubs
+#endif

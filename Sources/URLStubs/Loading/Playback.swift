@@ -1,0 +1,55 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a player's output goes (the protocol's client, or a test double).
+protocol PlaybackSink: AnyObject {
+    /// `true` once the task is being cancelled but `stopLoading` has not run yet. corelibs
+    /// marks the task `.canceling`, then calls `stopLoading` in a later work-queue step; a
+    /// finish in between crashes it ("a task that is not in the registry").
+    var isBeingCancelled: Bool { get }
+    /// `true` once `stopLoading` ran: not one callback after that.
+    var isStopped: Bool { get }
+    func playerDidReceive(_ response: HTTPURLResponse)
+    func playerDidLoad(_ data: Data)
+    func playerDidFinish()
+    func playerDidFail(_ error: any Error)
+    /// Apple platforms: hand the redirect to the session, which asks its delegate and loads
+    /// the new request through a new protocol instance (then stops this one), or declines.
+    func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse)
+}
+
+/// What a player asks of the registry whose stubs it plays (``StubRegistry`` in the library;
+/// the player knows nothing about matching).
+protocol PlaybackHost: AnyObject, Sendable {
+    /// The next hop of a redirect followed inside one player (Linux).
+    func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> ResponsePlayer.RedirectResolution
+    /// A stub answered with a redirect, about to be followed or handed on.
+    func announceRedirect(of item: PlaybackItem, to next: URLRequest)
+    /// A hop ended.
+    func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome)
+    /// Runs `work` on `scheduler` once the hooks called so far have run.
+    func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void)
+}
+
+/// A stub's response for one request, ready to play.
+struct PlaybackItem: Sendable {
+    let descriptor: StubDescriptor
+    let request: StubRequest
+    var response: StubResponse
+    /// The journal entry recording this request (0: none).
+    var journalEntry: UInt64 = 0
+    /// `true` once ``response`` holds what the real network answered.
+    var cameFromNetwork = false
+}
+
+/// How a player ended: exactly one of these per player.
+enum PlaybackOutcome {
+    case finished(StubResponse)
+    case failed(any Error, StubResponse?)
+    case cancelled(StubResponse?)
+}
+
+/// What preparing a hop produced: the item to play, or the error the task fails with.
+typealias PreparedItem = Result<PlaybackItem, SendableError>

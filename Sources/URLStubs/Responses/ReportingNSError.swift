@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The `NSError` inside the `URLError` of a request that no stub matched: prints the near-miss
+/// report once, readably.
+///
+/// App code handles `URLError`, so an unmatched request must stay one. But the description
+/// Foundation builds for an `NSError` dumps its whole `userInfo`: on Linux
+/// (`Error Domain=NSURLErrorDomain Code=-1008 "(null)"UserInfo={NSLocalizedDescription=<report>,
+/// NSUnderlyingError=<report>, …}`) and on Apple platforms (the localized description in
+/// quotes, then again under `NSLocalizedDescription`, then the underlying error's) the report
+/// comes out two or three times, run together. A `URLError` is a thin wrapper around its
+/// `NSError` (`_nsError`): its `description` on Linux is that object's `description`, and on
+/// Apple platforms the loading system hands the app the object itself, which `print` and
+/// string interpolation describe with `description`. So overriding `description` here is
+/// what `print(error)`, `String(describing:)`, `#expect(throws:)`, Swift Testing's "Caught
+/// error" and XCTest's thrown-error text all show.
+///
+/// One path is out of reach: on Linux `error as NSError` builds a new `NSError` from the user
+/// info instead of returning this object, and that one prints Foundation's dump (the report is
+/// still its `localizedDescription`). On Apple platforms `as NSError` returns this object.
+final class ReportingNSError: NSError, @unchecked Sendable {
+    /// The text `description` shows after the code's name.
+    private let report: String
+    private let codeName: String
+
+    /// A `URLError` of `code` (spelled `codeName` in its description) whose localized
+    /// description is `report`, carrying `underlying` under `NSUnderlyingErrorKey`.
+    static func urlError(_ code: URLError.Code, named codeName: String, report: String,
+                         underlying: any Error, url: URL?) -> URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: report, NSUnderlyingErrorKey: underlying]
+        if let url { info[NSURLErrorFailingURLErrorKey] = url }
+        let object = ReportingNSError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info, codeName: codeName, report: report)
+        return URLError(_nsError: object)
+    }
+
+    private init(domain: String, code: Int, userInfo: [String: Any], codeName: String, report: String) {
+        self.report = report
+        self.codeName = codeName
+        super.init(domain: domain, code: code, userInfo: userInfo)
+    }
+
+    required init?(coder: NSCoder) {
+        // Archived copies (background sessions only) decode as a plain NSError's fields.
+        report = ""
+        codeName = ""
+        super.init(coder: coder)
+    }
+
+    /// `URLError(.resourceUnavailable): ` then the report, each line once.
+    override var description: String {
+        report.isEmpty ? super.description : "URLError(\(codeName)): \(report)"
+    }
+
+    override var debugDescription: String { description }
+}

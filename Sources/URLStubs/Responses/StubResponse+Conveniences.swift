@@ -1,0 +1,30 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension StubResponse {
+    /// A response with no body: a status and, optionally, headers.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
+    /// registry.stub(isMethodDELETE()) { _ in StubResponse(statusCode: 204) }
+    /// ```
+    public init(statusCode: Int, headers: [String: String] = [:]) {
+        self.init(data: Data(), statusCode: statusCode, headers: headers)
+    }
+
+    /// A text response: `string` as UTF-8, `Content-Type: text/plain; charset=utf-8` unless
+    /// `headers` gives one.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/greeting")) { _ in StubResponse(string: "héllo") }
+    /// ```
+    public init(string: String, statusCode: Int = 200, headers: [String: String] = [:]) {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
+            headers["Content-Type"] = "text/plain; charset=utf-8"
+        }
+        self.init(data: Data(string.utf8), statusCode: statusCode, headers: headers)
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+/// The spellings people migrating from OHHTTPStubs and Mocker reach for first.
+@Suite("Conveniences and migration spellings")
+struct ConvenienceTests {
+    @Test func statusCodeOnlyResponseHasNoBody() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
+        registry.stub(isPath("/moved")) { _ in StubResponse(statusCode: 204, headers: ["X-Reason": "none"]) }
+        let missing = await fetch("https://api.test/users/999", from: registry)
+        #expect(missing.statusCode == 404)
+        #expect(missing.data == Data())
+        #expect(missing.response?.value(forHTTPHeaderField: "Content-Length") == "0")
+        let empty = await fetch("https://api.test/moved", from: registry)
+        #expect(empty.statusCode == 204)
+        #expect(empty.response?.value(forHTTPHeaderField: "X-Reason") == "none")
+    }
+
+    @Test func stringResponseIsUTF8Text() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/greeting")) { _ in StubResponse(string: "héllo") }
+        registry.stub(isPath("/html")) { _ in StubResponse(string: "<p>hi</p>", statusCode: 201, headers: ["content-type": "text/html"]) }
+        let greeting = await fetch("https://api.test/greeting", from: registry)
+        #expect(greeting.data == Data("héllo".utf8))
+        #expect(greeting.response?.value(forHTTPHeaderField: "Content-Type") == "text/plain; charset=utf-8")
+        let html = await fetch("https://api.test/html", from: registry)
+        #expect(html.statusCode == 201)
+        #expect(html.response?.value(forHTTPHeaderField: "Content-Type") == "text/html", "a given Content-Type wins")
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func oneLineStubsKeyedByMethodAndURL(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        let users = registry.stub(.get, "https://api.test/users?page=1&sort=name", json: ["users": [["id": 1, "name": "Ada"]]])
+        registry.stub(.post, "https://api.test/users", statusCode: 201, json: ["id": 2])
+        registry.stub(.delete, "https://api.test/users/1", statusCode: 204)
+        registry.stub("PROPFIND", "https://dav.test/files", data: Data("<multistatus/>".utf8))
+
+        let list = await fetch("https://api.test/users?sort=name&page=1", from: registry, using: api)
+        #expect(try JSONValue(data: #require(list.data)) == JSONValue.object(["users": .array([.object(["id": .integer(1), "name": .string("Ada")])])]))
+        #expect(list.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(users.name == "GET https://api.test/users?page=1&sort=name")
+
+        let created = await fetch(request("https://api.test/users", method: "POST", body: Data("{}".utf8)), from: registry, using: api)
+        #expect(created.statusCode == 201)
+        #expect(created.body == #"{"id":2}"#)
+        #expect(await fetch(request("https://api.test/users/1", method: "DELETE"), from: registry, using: api).statusCode == 204)
+        #expect(await fetch(request("https://dav.test/files", method: "PROPFIND"), from: registry, using: api).body == "<multistatus/>")
+
+        let wrongMethod = await fetch(request("https://api.test/users/1", method: "GET"), from: registry, using: api)
+        guard case .unmatchedRequest(let report)? = wrongMethod.stubError else {
+            Issue.record("expected an unmatched request, got \(String(describing: wrongMethod.error))")
+            return
+        }
+        #expect(report.contains(#""DELETE https://api.test/users/1""#), "the stub is named after its method and URL")
+        #expect(report.contains("expected method DELETE, got GET"))
+    }
+
+    @Test func oneLineJSONThatIsNotJSONFailsTheRequestWithTheReason() async {
+        let registry = StubRegistry()
+        registry.stub(.get, "https://api.test/date", json: ["when": Date()])
+        let result = await fetch("https://api.test/date", from: registry)
+        #expect(result.error != nil)
+        #expect(String(describing: result.error).contains("Date"))
+    }
+
+    @Test func deprecatedOHHTTPStubsSpellingsStillWork() async {
+        let registry = StubRegistry()
+        let spellings: any OHHTTPStubsSpelling.Type = OHHTTPStubsSpellings.self
+        spellings.stubWithCondition(in: registry)
+        let result = await fetch(request("https://api.test/a", method: "POST", body: Data(#"{"k":"v"}"#.utf8)), from: registry)
+        #expect(result.body == "condition")
+    }
+}
+
+/// Calls the deprecated spellings through a protocol requirement that is not deprecated, so the
+/// suite builds without warnings while still compiling and running them.
+private protocol OHHTTPStubsSpelling {
+    static func stubWithCondition(in registry: StubRegistry)
+}
+
+private enum OHHTTPStubsSpellings: OHHTTPStubsSpelling {
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    static func stubWithCondition(in registry: StubRegistry) {
+        registry.stub(condition: isPath("/a") && hasJsonBody(["k": "v"])) { _ in StubResponse(string: "condition") }
+    }
+}

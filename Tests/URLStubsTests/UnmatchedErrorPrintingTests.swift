@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+/// The error of an unmatched request stays a `URLError` (app code handles those), and every
+/// way of printing it shows the near-miss report once.
+@Suite("Printing the unmatched-request error")
+struct UnmatchedErrorPrintingTests {
+    private func occurrences(of needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    @Test(arguments: FetchAPI.allCases)
+    func printedErrorShowsTheReportOnce(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "1"]), name: "first page") { _ in
+            StubResponse(data: Data("[]".utf8))
+        }
+        let result = await fetch("https://api.myapp.test/users?page=2", from: registry, using: api)
+        let error = try #require(result.error)
+        let urlError = try #require(error as? URLError, "still a URLError: app code handles those")
+        #expect(urlError.code == .resourceUnavailable)
+        let report = try #require(StubError.from(error).flatMap { error -> String? in
+            if case .unmatchedRequest(let report) = error { return report }
+            return nil
+        })
+        #expect(error.localizedDescription == report)
+
+        // (On Linux, `error as NSError` builds a new NSError from the user info, whose
+        // description is Foundation's dump; the report is its localized description.)
+        #expect((error as NSError).localizedDescription == report)
+        for printed in [String(describing: error), "\(error)", String(describing: urlError), String(reflecting: error)] {
+            #expect(printed.hasPrefix("URLError(.resourceUnavailable): URLStubs: no stub matches GET https://api.myapp.test/users?page=2"),
+                    "\(printed)")
+            #expect(occurrences(of: "no stub matches", in: printed) == 1, "\(printed)")
+            #expect(occurrences(of: "Closest stubs:", in: printed) == 1)
+            #expect(printed.contains("\"first page\""))
+            #expect(!printed.contains("UserInfo="), "no dump of the user info")
+        }
+        // What `print(error)` writes, line by line: the report, readable as it is.
+        var printed = ""
+        print(error, to: &printed)
+        #expect(printed == "URLError(.resourceUnavailable): \(report)\n")
+    }
+
+    @Test func errorKeepsItsFailingURLAndUnderlyingStubError() async throws {
+        let registry = StubRegistry()
+        let result = await fetch("https://api.test/nothing", from: registry)
+        let urlError = try #require(result.urlError)
+        #expect(urlError.failingURL == URL(string: "https://api.test/nothing"))
+        guard case .unmatchedRequest? = StubError.from(urlError) else {
+            Issue.record("no StubError under NSUnderlyingErrorKey: \(urlError)")
+            return
+        }
+    }
+}
