@@ -230,3 +230,44 @@ final class StallingInputStream: InputStream {
         return 0
     }
 }
+
+/// A matcher runs where the loading system asks (`canInit`, synchronously) and where the
+/// registry resolves a request: this measures what a slow one costs others.
+@Suite("Slow matchers")
+struct SlowMatcherTests {
+    // A `.passThrough` registry also runs its matchers in `canInit`, to decide whether to claim
+    // a request, and corelibs calls `canInit` on its shared queue: there a slow matcher delays
+    // everyone (the README gives the figures, measured with URLSTUBS_MEASURE_PASSTHROUGH=1).
+    static let policies: [UnmatchedRequestPolicy] =
+        ProcessInfo.processInfo.environment["URLSTUBS_MEASURE_PASSTHROUGH"] == nil ? [.fail] : [.passThrough]
+
+    @Test(arguments: policies)
+    func aSlowMatcherDelaysItsOwnRequestsNotAnotherRegistrys(policy: UnmatchedRequestPolicy) async throws {
+        let slow = StubRegistry(unmatchedRequests: policy)
+        slow.stub(RequestMatcher("takes a second") { _ in Thread.sleep(forTimeInterval: 1); return true }) { _ in
+            StubResponse(data: Data("slow".utf8))
+        }
+        let other = StubRegistry()
+        other.stub(.any) { _ in StubResponse(data: Data("quick".utf8)) }
+        let started = Date()
+        let slowTimes = EventLog()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let result = await fetch("https://slow.test/", from: slow)
+                    slowTimes.append(String(format: "%.2f", Date().timeIntervalSince(started)))
+                    #expect(result.body == "slow")
+                }
+            }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            let begin = Date()
+            #expect(await fetch("https://other.test/", from: other).body == "quick")
+            let otherTime = Date().timeIntervalSince(begin)
+            print("slow matcher figures (\(policy)): unrelated registry \(String(format: "%.3f", otherTime)) s while 4 slow requests ran")
+            if policy == .fail {
+                #expect(slowTimes.events.isEmpty, "the unrelated request finished before any slow one (took \(otherTime) s)")
+            }
+        }
+        print("slow matcher figures (\(policy)): 4 concurrent requests finished at \(slowTimes.events) s")
+    }
+}

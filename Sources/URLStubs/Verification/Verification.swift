@@ -55,7 +55,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// How often each unexpected request came, by ``groupingKey(_:)``.
     let unexpectedCounts: [String: Int]
     /// Unexpected requests beyond the distinct ones the registry keeps (see
-    /// ``UnmatchedLedger/maximumGroups``), counted only.
+    /// 1,000), counted only.
     public let uncountedUnexpectedRequests: Int
     /// Stubs used more or less often than declared.
     public let unmetExpectations: [UnmetExpectation]

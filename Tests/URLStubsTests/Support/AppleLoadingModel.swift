@@ -151,7 +151,13 @@ final class ModelTask: @unchecked Sendable {
         self.originalRequest = request
         self.uploadBody = uploadBody
         self.completionHandler = completionHandler
-        let task = uploadBody.map { model.taskFactory.uploadTask(with: request, from: $0) } ?? model.taskFactory.dataTask(with: request)
+        // Without its body: corelibs never frees the body (or body stream) of a task that never
+        // runs, which AddressSanitizer reports. So `canInit(with: task)` sees no body here,
+        // where Apple's would see `httpBody`; the protocol instance gets the body (as a stream).
+        var bodiless = request
+        bodiless.httpBody = nil
+        bodiless.httpBodyStream = nil
+        let task = uploadBody.map { model.taskFactory.uploadTask(with: bodiless, from: $0) } ?? model.taskFactory.dataTask(with: bodiless)
         // Tells URLStubs (on Linux) to take its Apple path for this task.
         task.taskDescription = LoadingPath.appleModelTaskDescription
         self.sessionTask = task
@@ -179,7 +185,7 @@ final class ModelTask: @unchecked Sendable {
         var prepared = request
         if let body = prepared.httpBody {
             prepared.httpBody = nil
-            prepared.httpBodyStream = InputStream(data: body)
+            prepared.httpBodyStream = DataStream(body)
         }
         return prepared
     }
@@ -329,6 +335,32 @@ final class ModelTask: @unchecked Sendable {
         } else if let delegate = model.delegate as? URLSessionTaskDelegate {
             model.delegateQueue.addOperation { delegate.urlSession(session, task: task, didCompleteWithError: error) }
         }
+    }
+}
+
+/// An input stream over bytes in memory. (corelibs' `InputStream(data:)` never frees the data
+/// it is given: AddressSanitizer reports every body the model sent that way.)
+final class DataStream: InputStream {
+    private let bytes: Data
+    private var offset = 0
+    private var status: Stream.Status = .notOpen
+
+    init(_ bytes: Data) {
+        self.bytes = bytes
+        super.init(data: Data())
+    }
+
+    override func open() { status = .open }
+    override func close() { status = .closed }
+    override var streamStatus: Stream.Status { status }
+    override var hasBytesAvailable: Bool { offset < bytes.count }
+
+    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength length: Int) -> Int {
+        let count = min(length, bytes.count - offset)
+        guard count > 0 else { return 0 }
+        bytes.copyBytes(to: buffer, from: (bytes.startIndex + offset)..<(bytes.startIndex + offset + count))
+        offset += count
+        return count
     }
 }
 
