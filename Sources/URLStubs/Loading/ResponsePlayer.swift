@@ -36,8 +36,9 @@ final class ResponsePlayer: @unchecked Sendable {
     let cookies: SessionCookies
     /// Where this request's user code and body reads run: a serial queue of its own, so a
     /// closure or a stream that blocks holds one thread (dispatch makes another for the next
-    /// queue) and never the global pool, whose few threads every other request needs.
-    let workQueue = DispatchQueue(label: "URLStubs.request")
+    /// queue) and never the loading context or the global pool, whose few threads every other
+    /// request needs. A closure may even wait for another request of its own registry.
+    let workQueue: DispatchQueue
     /// Weak: a session must not keep its registry alive (a released registry fails its
     /// sessions' requests clearly instead).
     weak var host: (any PlaybackHost)?
@@ -75,9 +76,10 @@ final class ResponsePlayer: @unchecked Sendable {
 
     init(
         url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
-        cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost
+        cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost, workQueue: DispatchQueue
     ) {
         self.environment = environment
+        self.workQueue = workQueue
         self.timeout = timeout
         self.sink = sink
         self.cookies = cookies

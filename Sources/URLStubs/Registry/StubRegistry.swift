@@ -64,6 +64,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// Where hooks run, one at a time, in the order of the events they report: off the loading
     /// context, which the whole process shares, so a slow hook delays only other hooks.
     let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks")
+
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
