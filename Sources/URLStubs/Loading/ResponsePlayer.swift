@@ -68,6 +68,10 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Apple: the redirect was handed to the session; a `stopLoading` now means the session
     /// followed it, which ends this hop normally.
     var handedOff = false
+    /// The gate holding this hop, until it is released (``ResponseGate``).
+    var heldAt: (gate: ResponseGate, request: HeldRequest)?
+    /// The test-fed or scripted body being played (``LiveStream``).
+    var streamPlayback: StreamPlayback?
 
     init(url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
          cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost) {
@@ -164,6 +168,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     func end(_ outcome: PlaybackOutcome) {
         ended = true
+        leaveGate()
+        streamPlayback?.stop()
         passthrough?.cancel()
         passthrough = nil
         reader?.close()
@@ -224,7 +230,8 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func timeoutElapsed() {
-        let gap = headSent ? "between two parts of the body" : "before the response"
+        let gap = heldAt.map { "while held by the \($0.gate); release it sooner or give the request a longer timeout" }
+            ?? (headSent ? "between two parts of the body" : "before the response")
         fail(URLError(.timedOut, userInfo: [
             NSURLErrorFailingURLErrorKey: currentURL,
             NSLocalizedDescriptionKey: "The request timed out (URLStubs: nothing for \(timeout) s \(gap)).",
@@ -236,7 +243,7 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Plays the current item: at once when nothing needs waiting for, else after its
     /// request time (counted from the start of the request).
     func play() {
-        guard let item else { return }
+        guard let item, !holdIfGated() else { return }
         let response = item.response
         if response.requestTime > 0 {
             environment.scheduler.at(startTime + response.requestTime) { [self] in newStep(); sendHead() }
@@ -292,6 +299,10 @@ final class ResponsePlayer: @unchecked Sendable {
         if !playsRedirectAsFinal, RedirectHop.isRedirect(statusCode: response.statusCode),
            let location = response.value(forHeader: "Location") {
             redirect(to: location)
+            return
+        }
+        if response.body.isStreamed {
+            startStream()
             return
         }
         let reader = BodyReader(response.body)
