@@ -31,10 +31,19 @@ final class JournalWaiters: @unchecked Sendable {
         }
     }
 
+    /// `true` when no test is waiting.
+    var isEmpty: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return waiters.isEmpty
+    }
+
+    /// Stops `waiter`, after its start (both run on the queue, in order).
     func remove(_ waiter: JournalWaiter) {
-        lock.lock()
-        waiters.removeAll { $0 === waiter }
-        lock.unlock()
+        queue.async { [self] in
+            lock.lock()
+            waiters.removeAll { $0 === waiter }
+            lock.unlock()
+        }
     }
 }
 
