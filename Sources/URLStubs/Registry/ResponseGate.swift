@@ -40,6 +40,11 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     /// A gate of its own, for holding chosen responses with ``StubResponse/held(by:)``
     /// (``StubDescriptor/held()`` makes one for every response of a stub).
+    /// - Parameters:
+    ///   - name: Shown in errors and in ``description``.
+    ///   - fileID: Where the gate is created; leave the default.
+    ///   - filePath: The full path of that file; leave the default.
+    ///   - line: The line of the creation; leave the default.
     public init(name: String? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
         self.name = name
         self.stub = nil

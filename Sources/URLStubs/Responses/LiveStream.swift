@@ -27,14 +27,14 @@ import Foundation
 /// connection, for example `registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
-/// receive everything at ``finish()``; delegates receive each write as it is sent. On Apple
+/// receive everything at ``finish(fileID:line:)``; delegates receive each write as it is sent. On Apple
 /// platforms every consumer, `bytes(for:)` included, sees each write as it is sent.
 ///
 /// **Timeout:** the request's timeout applies to the gaps between writes: a stream the test
 /// never finishes fails with `URLError(.timedOut)` once no write came for that long.
 ///
-/// - Important: Misuse throws at the line that made it: a write after ``finish()`` or
-///   ``fail(_:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
+/// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
+///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// The name given at creation, shown in errors.
     public let name: String?
@@ -51,7 +51,11 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     private var connectionWaiters: [PendingWait<StubRequest>] = []
 
     /// A stream to answer requests with.
-    /// - Parameter name: Shown in errors (`live stream "prices" (PriceTests.swift:8)`).
+    /// - Parameters:
+    ///   - name: Shown in errors (`live stream "prices" (PriceTests.swift:8)`).
+    ///   - fileID: Where the stream is created, for errors; leave the default.
+    ///   - filePath: The full path of that file; leave the default.
+    ///   - line: The line of the creation; leave the default.
     public init(name: String? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
         self.name = name
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
@@ -65,13 +69,13 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     // MARK: Writing
 
     /// Sends `data` as it is.
-    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish()`` or ``fail(_:)``.
+    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
     }
 
     /// Sends `text` as UTF-8.
-    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish()`` or ``fail(_:)``.
+    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
     public func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
@@ -106,6 +110,9 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Ends the body: the request finishes normally once the writes before it are delivered.
+    /// - Parameters:
+    ///   - fileID: Where the stream ends, for a later error; leave the default.
+    ///   - line: The line where the stream ends; leave the default.
     /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
     public func finish(fileID: String = #fileID, line: Int = #line) throws {
         try write(.finish, ending: "finished at \(fileID):\(line)")
@@ -113,6 +120,10 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// Ends the body with `error`, like a connection lost mid-stream: the request fails with
     /// it once the writes before it are delivered.
+    /// - Parameters:
+    ///   - error: What the request fails with.
+    ///   - fileID: Where the stream ends, for a later error; leave the default.
+    ///   - line: The line where the stream ends; leave the default.
     /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
     public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
         try write(.failure(SendableError(error: error)), ending: "failed at \(fileID):\(line)")
@@ -126,7 +137,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return connection != nil
     }
 
-    /// `true` once ``finish()`` or ``fail(_:)`` was called.
+    /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called.
     public var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
