@@ -117,16 +117,16 @@ struct AppleLoadingPathTests {
 
     @Test func cancelledTaskGetsNoCallbackAfterStopLoading() async throws {
         let registry = StubRegistry()
-        // 5 s of body: the cancel lands mid-body however loaded the machine is.
-        registry.stub(.any) { _ in StubResponse(data: patternData(2_000_000)).downloadSpeed(.kilobytesPerSecond(400)) }
+        // 50 s of body: the cancel lands mid-body however loaded the machine is.
+        registry.stub(.any) { _ in StubResponse(data: patternData(20_000_000)).downloadSpeed(.kilobytesPerSecond(400)) }
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
         let task = model.dataTask(with: request("https://api.test/big"))
         async let result = recorder.run { task.resume() }
-        try await waitUntil { recorder.chunkCount >= 2 }
+        try await waitUntil(timeout: 40) { recorder.chunkCount >= 2 }
         task.cancel()
         let finished = await result
-        #expect(finished.urlError?.code == .cancelled)
+        #expect(finished.urlError?.code == .cancelled, "\(String(describing: finished.error)), \(recorder.chunkCount) chunks")
         // Paced chunks were due every 50 ms: any that still came would be seen by now.
         try await Task.sleep(nanoseconds: 300_000_000)
         expectNoViolations(of: model)

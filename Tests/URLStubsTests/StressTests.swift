@@ -111,7 +111,8 @@ final class MultiTaskRecorder: NSObject, URLSessionDataDelegate, @unchecked Send
 extension StressTests {
     /// The reliability bar: 10,000 requests over many sessions and registries at once, stubs
     /// added and removed meanwhile, random cancels, paced and unpaced bodies, completion
-    /// handlers and delegates: 0 crashes, 0 hangs, 0 corrupted bodies.
+    /// handlers and delegates, and one stub whose closure blocks all along: 0 crashes, 0 hangs,
+    /// 0 corrupted bodies, and the blocked request times out.
     @Test func tenThousandRequestsAcrossRegistriesAndSessions() async throws {
         let registries = (0..<5).map { _ in StubRegistry() }
         let bodies = (0..<6).map { patternData(512 + $0 * 7_919, seed: UInt8(40 + $0)) }
@@ -126,6 +127,14 @@ extension StressTests {
                 }
             }
         }
+        let stall = StallControl()
+        defer { stall.unblock() }
+        registries[0].stub(isPath("/blocked")) { _ in
+            stall.markBlocked()
+            stall.wait()   // until the 10,000 requests are done
+            return StubResponse(data: Data())
+        }
+        async let blocked = fetch(request("https://stress.test/blocked"), from: registries[0]) { $0.timeoutIntervalForRequest = 1 }
         let recorders = registries.map { _ in MultiTaskRecorder() }
         let sessions: [(URLSession, MultiTaskRecorder?)] = registries.enumerated().flatMap { index, registry in
             [(registry.makeSession(), nil), (registry.makeSession(delegate: recorders[index]), recorders[index])]
@@ -162,6 +171,8 @@ extension StressTests {
             #expect(tally.callbacks.values.allSatisfy { $0 == 1 }, "exactly one completion per task")
         }
         #expect(Date().timeIntervalSince(start) < 120, "no task hung")
+        #expect(await blocked.urlError?.code == .timedOut, "the blocked request timed out")
+        #expect(stall.isStillBlocked, "while its closure was still blocked")
     }
 
     private static func runOne(_ index: Int, sessions: [(URLSession, MultiTaskRecorder?)], bodies: [Data], tally: Tally) async {

@@ -5,8 +5,9 @@ import Dispatch
 ///
 /// On Linux every session's work queue targets one process-wide serial queue, and on Apple
 /// platforms one thread loads every custom protocol: a read there stalls every session in the
-/// process. So a file or stream body is opened and read on a global queue, one read at a time,
-/// and each result hops back to the delivery context. In-memory bodies need no I/O and answer
+/// process. So a file or stream body is opened and read on the request's own queue (see
+/// ``ResponsePlayer/workQueue``), one read at a time, and each result hops back to the
+/// delivery context. In-memory bodies need no I/O and answer
 /// at once, which keeps the common small-body path free of hops.
 ///
 /// ``close()`` never waits for a read in progress (a stream may block for ever): it marks the
@@ -37,8 +38,11 @@ final class BodyReader: @unchecked Sendable {
     private var busy = false
     /// The body's length when known without reading it (`Content-Length`).
     let length: Int?
+    /// Where opening and reading happen.
+    private let ioQueue: DispatchQueue
 
-    init(_ body: StubBody) {
+    init(_ body: StubBody, ioQueue: DispatchQueue) {
+        self.ioQueue = ioQueue
         if let data = body.data {
             source = .memory(data, offset: 0)
         } else {
@@ -61,7 +65,7 @@ final class BodyReader: @unchecked Sendable {
             completion(nil)
             return
         }
-        DispatchQueue.global().async { [self] in
+        ioQueue.async { [self] in
             let chunk = readFromStream(upTo: 0, openOnly: true)
             scheduler.async {
                 if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
@@ -75,7 +79,7 @@ final class BodyReader: @unchecked Sendable {
             completion(chunk)
             return
         }
-        DispatchQueue.global().async { [self] in
+        ioQueue.async { [self] in
             let chunk = readFromStream(upTo: maximum)
             scheduler.async { completion(chunk) }
         }
@@ -88,7 +92,7 @@ final class BodyReader: @unchecked Sendable {
             completion(whole.isEmpty ? .end : .data(whole))
             return
         }
-        DispatchQueue.global().async { [self] in
+        ioQueue.async { [self] in
             var whole = Data()
             var outcome = Chunk.end
             while true {

@@ -105,10 +105,14 @@ extension ResponsePlayer {
         guard let item else { return }
         let scheduler = environment.scheduler
         let timing = item.response
-        passthrough = NetworkLoader.start(item.request.requestWithBody) { [self] result in
-            // Still off the delivery context: the transforms are user code.
-            let transformed = Self.applying(spec, to: result, timing: timing)
-            scheduler.async { [self] in newStep(); passthroughLoaded(transformed) }
+        let queue = workQueue
+        passthrough = NetworkLoader.start(item.request.requestWithBody, on: queue) { [self] result in
+            // The transforms are user code: on the request's own queue, not the loader's
+            // (shared by every passthrough) nor the delivery context.
+            queue.async { [self] in
+                let transformed = Self.applying(spec, to: result, timing: timing)
+                scheduler.async { [self] in newStep(); passthroughLoaded(transformed) }
+            }
         }
     }
 

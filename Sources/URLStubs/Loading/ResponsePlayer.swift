@@ -14,8 +14,8 @@ import FoundationNetworking
 ///
 /// That context is shared by the whole process (corelibs' work queues all target one serial
 /// queue; Apple loads every custom protocol on one thread), so nothing slow runs there: a
-/// stub's response closure, a passthrough transform, opening or reading a body all run on a
-/// global queue and hop back with their result. The request's timeout clock starts in
+/// stub's response closure, a passthrough transform, opening or reading a body all run on the
+/// request's own queue and hop back with their result. The request's timeout clock starts in
 /// `start` and covers them; once the head is sent it bounds the gap between body chunks, as
 /// URLSession's `timeoutIntervalForRequest` does.
 final class ResponsePlayer: @unchecked Sendable {
@@ -34,6 +34,10 @@ final class ResponsePlayer: @unchecked Sendable {
     let environment: LoadingEnvironment
     weak var sink: (any PlaybackSink)?
     let cookies: SessionCookies
+    /// Where this request's user code and body reads run: a serial queue of its own, so a
+    /// closure or a stream that blocks holds one thread (dispatch makes another for the next
+    /// queue) and never the global pool, whose few threads every other request needs.
+    let workQueue = DispatchQueue(label: "URLStubs.request")
     /// Weak: a session must not keep its registry alive (a released registry fails its
     /// sessions' requests clearly instead).
     weak var host: (any PlaybackHost)?
@@ -86,8 +90,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     // MARK: Control
 
-    /// Starts the request: `prepare` (which runs the stub's response closure) runs on a global
-    /// queue, and its item is played once it is back. Call on the scheduler's context (inside
+    /// Starts the request: `prepare` (which runs the stub's response closure) runs on
+    /// ``workQueue``, and its item is played once it is back. Call on the scheduler's context (inside
     /// `startLoading`).
     func start(prepare: @escaping @Sendable () -> PreparedItem) {
         startTime = .now()
@@ -105,7 +109,7 @@ final class ResponsePlayer: @unchecked Sendable {
         }
     }
 
-    /// Runs `prepare` on a global queue and hands its result to `then` on the scheduler, unless
+    /// Runs `prepare` on ``workQueue`` and hands its result to `then` on the scheduler, unless
     /// the player ended meanwhile: the item is then ended with the player's outcome.
     func prepareOffContext(_ prepare: @escaping @Sendable () -> PreparedItem, then: @escaping @Sendable (PreparedItem) -> Void) {
         if environment.preparesInline {
@@ -113,7 +117,7 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         let scheduler = environment.scheduler
-        DispatchQueue.global().async { [self] in
+        workQueue.async { [self] in
             let prepared = prepare()
             scheduler.async { [self] in
                 newStep()
@@ -305,7 +309,7 @@ final class ResponsePlayer: @unchecked Sendable {
             startStream()
             return
         }
-        let reader = BodyReader(response.body)
+        let reader = BodyReader(response.body, ioQueue: workQueue)
         self.reader = reader
         // A file or stream body is opened first, so a missing file fails the request before
         // any response is seen.

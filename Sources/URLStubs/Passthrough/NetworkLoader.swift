@@ -54,13 +54,14 @@ enum NetworkLoader {
         }
     }
 
-    /// Starts fetching `request` from a global queue: on Linux every session's work queue
-    /// targets one serial queue, and `resume()` does a `sync` onto it, which would deadlock
-    /// when called from a stub's own delivery step. `completion` runs on an arbitrary queue.
-    static func start(_ request: URLRequest,
+    /// Starts fetching `request` from `queue` (never the delivery context: on Linux every
+    /// session's work queue targets one serial queue, and `resume()` does a `sync` onto it,
+    /// which would deadlock when called from a stub's own delivery step). `completion` runs on
+    /// an arbitrary queue.
+    static func start(_ request: URLRequest, on queue: DispatchQueue,
                       completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void) -> Handle {
         let handle = Handle()
-        DispatchQueue.global().async {
+        queue.async {
             let task = load(request, resume: false, completion: completion)
             if handle.attach(task) { task.resume() }
         }

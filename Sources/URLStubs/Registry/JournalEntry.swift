@@ -6,8 +6,9 @@ import Foundation
 /// #expect(registry.journal.map(\.request.description) == ["GET https://api.example.com/users"])
 /// ```
 public struct JournalEntry: Sendable, CustomStringConvertible {
-    /// The request, body included.
-    public let request: StubRequest
+    /// The request, body included (its first ``StubRegistry/journalBodyLimit`` bytes; see
+    /// ``isBodyCut``).
+    public private(set) var request: StubRequest
     /// The stub that answered, or `nil` when none matched.
     public let stub: StubDescriptor?
     /// The status code answered, `nil` for an error or an unmatched request. A request passed
@@ -22,6 +23,23 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var wentToNetwork = false
     /// The registry's number for this entry (set when it is recorded), to complete it later.
     var sequence: UInt64 = 0
+    /// The size of the request body as sent, when ``request`` holds only its first
+    /// ``StubRegistry/journalBodyLimit`` bytes; `nil` when it holds all of it.
+    public private(set) var cutBodySize: Int?
+
+    /// `true` when ``request``'s body was cut to ``StubRegistry/journalBodyLimit`` bytes.
+    public var isBodyCut: Bool { cutBodySize != nil }
+
+    /// Keeps at most `limit` bytes of the body.
+    mutating func limitBody(to limit: Int) {
+        guard let body = request.body, body.count > limit else { return }
+        var urlRequest = request.urlRequest
+        urlRequest.httpBody = nil
+        urlRequest.httpBodyStream = nil
+        cutBodySize = body.count
+        request = StubRequest(urlRequest, body: Data(body.prefix(limit)), pathParameters: request.pathParameters,
+                              isBodyKnown: request.isBodyKnown)
+    }
 
     /// `true` when no stub answered the request.
     public var isUnmatched: Bool { stub == nil }

@@ -54,6 +54,8 @@ public final class StubRegistry: @unchecked Sendable {
     private var journalEntries: [JournalEntry] = []
     private var journalStart = 0
     private var journalSequence: UInt64 = 0
+    private var unmatchedLedger = UnmatchedLedger()
+    private var journalBodyLimitValue = 32 * 1024
     private let journalLimit = 10_000
     /// Tests waiting for requests (``waitForRequests(matching:count:timeout:)``).
     let journalWaiters = JournalWaiters()
@@ -63,7 +65,7 @@ public final class StubRegistry: @unchecked Sendable {
     let tasks = TaskLedger()
     /// Where hooks run, one at a time, in the order of the events they report: off the loading
     /// context, which the whole process shares, so a slow hook delays only other hooks.
-    let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks", target: .global())
+    let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks")
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
@@ -338,6 +340,10 @@ public final class StubRegistry: @unchecked Sendable {
     // MARK: Journal
 
     /// Every request this registry saw, matched or not, oldest first (the newest 10,000).
+    ///
+    /// Entries keep request bodies up to ``journalBodyLimit`` bytes (``JournalEntry/isBodyCut``
+    /// says when one was cut). Verification does not read this ring: unexpected requests are
+    /// counted apart from it, so none is forgotten however many requests follow.
     public var journal: [JournalEntry] {
         lock.lock(); defer { lock.unlock() }
         guard journalStart > 0 else { return journalEntries }
@@ -352,7 +358,26 @@ public final class StubRegistry: @unchecked Sendable {
     /// registry.resetJournal()   // that unmatched request is no longer reported
     /// ```
     public func resetJournal() {
-        lock.lock(); journalEntries.removeAll(); journalStart = 0; lock.unlock()
+        lock.lock()
+        journalEntries.removeAll()
+        journalStart = 0
+        unmatchedLedger.removeAll()
+        lock.unlock()
+    }
+
+    /// How many bytes of each request body the journal keeps (32 KiB by default): 10,000
+    /// uploads of a megabyte must not hold 10 GB. Matchers, response closures and hooks always
+    /// see the whole body; the first time each unexpected request came is also kept whole, for
+    /// ``verify(includePassedThrough:)``'s analysis.
+    public var journalBodyLimit: Int {
+        get { lock.lock(); defer { lock.unlock() }; return journalBodyLimitValue }
+        set { lock.lock(); journalBodyLimitValue = max(0, newValue); lock.unlock() }
+    }
+
+    /// Unmatched requests since the journal was last reset, each distinct one once.
+    var unmatchedRequestGroups: (groups: [UnmatchedLedger.Group], overflow: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (unmatchedLedger.groups, unmatchedLedger.overflow)
     }
 
     /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
@@ -368,6 +393,8 @@ public final class StubRegistry: @unchecked Sendable {
         if entry.stub == nil ? (enabled && policy == .passThrough) : (entry.statusCode == nil && entry.errorDescription == nil) {
             entry.wentToNetwork = true
         }
+        if entry.isUnmatched { unmatchedLedger.add(entry) }
+        entry.limitBody(to: journalBodyLimitValue)
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if journalEntries.count < journalLimit {
             journalEntries.append(entry)

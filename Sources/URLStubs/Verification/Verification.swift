@@ -48,9 +48,15 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         }
     }
 
-    /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted, in the order
-    /// they arrived.
+    /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted: each
+    /// distinct one (method, URL and body) once, the first time it came, in the order they
+    /// first arrived. ``count(of:)`` says how often each came.
     public let unexpectedRequests: [JournalEntry]
+    /// How often each unexpected request came, by ``groupingKey(_:)``.
+    let unexpectedCounts: [String: Int]
+    /// Unexpected requests beyond the distinct ones the registry keeps (see
+    /// 1,000), counted only.
+    public let uncountedUnexpectedRequests: Int
     /// Stubs used more or less often than declared.
     public let unmetExpectations: [UnmetExpectation]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
@@ -63,6 +69,12 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
         unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
+            && uncountedUnexpectedRequests == 0
+    }
+
+    /// How many times the unexpected request `entry` (one of ``unexpectedRequests``) came.
+    public func count(of entry: JournalEntry) -> Int {
+        unexpectedCounts[Self.groupingKey(entry.request)] ?? 0
     }
 
     /// Unexpected requests are reported once per method, URL and body.
@@ -75,13 +87,10 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// `nil` for an unexpected request), for test frameworks to record. Identical unexpected
     /// requests (a polling loop, a retry) are one problem with a count.
     public var problems: [VerificationProblem] {
-        var counts: [String: Int] = [:]
-        var order: [(key: String, entry: JournalEntry)] = []
-        for entry in unexpectedRequests {
-            let key = Self.groupingKey(entry.request)
-            if counts[key] == nil { order.append((key, entry)) }
-            counts[key, default: 0] += 1
-        }
+        let order = unexpectedRequests.map { (key: Self.groupingKey($0.request), entry: $0) }
+        let overflow = uncountedUnexpectedRequests == 0 ? [] : [VerificationProblem(
+            summary: "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
+            location: nil)]
         return unmetExpectations.map { VerificationProblem(summary: $0.description, location: $0.stub.location) }
             + invalidStubs.map {
                 VerificationProblem(summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
@@ -89,11 +98,12 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             }
             + unmetUnmatchedExpectations.map { VerificationProblem(summary: $0.description, location: $0.expectation.location) }
             + order.map { key, entry in
-                let times = counts[key]!
+                let times = unexpectedCounts[key] ?? 1
                 return VerificationProblem(
                     summary: "unexpected request: \(entry.request) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
                     details: nearMisses[key], location: nil)
             }
+            + overflow
     }
 
     /// The whole report.
@@ -165,11 +175,15 @@ extension StubRegistry {
         let declarations = expectedUnmatchedRequests
         var accepted = Array(repeating: 0, count: declarations.count)
         var unexpected: [JournalEntry] = []
-        for entry in journal where entry.isUnmatched {
+        var counts: [String: Int] = [:]
+        let (groups, overflow) = unmatchedRequestGroups
+        for group in groups {
+            let entry = group.first
             if let index = declarations.firstIndex(where: { $0.matcher.matches(entry.request) }) {
-                accepted[index] += 1
+                accepted[index] += group.count
             } else if includePassedThrough || !entry.wentToNetwork {
                 unexpected.append(entry)
+                counts[VerificationReport.groupingKey(entry.request)] = group.count
             }
         }
         let stubs = self.stubs
@@ -181,7 +195,8 @@ extension StubRegistry {
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
             declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
         }
-        return VerificationReport(unexpectedRequests: unexpected, unmetExpectations: unmet,
+        return VerificationReport(unexpectedRequests: unexpected, unexpectedCounts: counts,
+                                  uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
                                   invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
                                   unmetUnmatchedExpectations: unmetUnmatched,
                                   nearMisses: nearMisses(for: unexpected, stubs: stubs))

@@ -9,7 +9,8 @@ import Dispatch
 final class JournalWaiters: @unchecked Sendable {
     private let lock = NSLock()
     private var waiters: [JournalWaiter] = []
-    private let queue = DispatchQueue(label: "URLStubs.JournalWaiters", target: .global())
+    /// Not the global pool: a slow matcher holds this queue's thread only.
+    private let queue = DispatchQueue(label: "URLStubs.JournalWaiters")
 
     /// Called by the journal for each entry it records.
     func recorded(_ entry: JournalEntry) {

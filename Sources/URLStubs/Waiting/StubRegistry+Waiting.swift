@@ -25,7 +25,9 @@ extension StubRegistry {
     /// - Throws: ``RequestWaitTimeout`` when they have not all arrived in time: it lists what
     ///   did arrive and why each other request the registry saw does not match, closest first.
     ///   `CancellationError` when the waiting task is cancelled.
-    /// - Important: ``resetJournal()`` forgets earlier requests: they no longer count.
+    /// - Important: ``resetJournal()`` forgets earlier requests: they no longer count. The
+    ///   matcher sees each request as the journal keeps it, so a body matcher sees at most
+    ///   ``journalBodyLimit`` bytes of a body (``JournalEntry/isBodyCut``).
     public func waitForRequests(matching matcher: RequestMatcher, count: Int = 1, timeout: TimeInterval = 10) async throws -> [JournalEntry] {
         guard count > 0 else { return [] }
         let waiters = journalWaiters
