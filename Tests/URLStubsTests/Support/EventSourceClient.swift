@@ -22,6 +22,7 @@ final class EventSourceClient: NSObject, URLSessionDataDelegate, @unchecked Send
 
     private let lock = NSLock()
     private var received: [Event] = []
+    private var receivedAt: [Date] = []
     private var headResponse: HTTPURLResponse?
     private var completion: (error: (any Error)?, Void)?
     private var chunkCount = 0
@@ -38,6 +39,8 @@ final class EventSourceClient: NSObject, URLSessionDataDelegate, @unchecked Send
     private var lastEventIDBuffer = ""
 
     var events: [Event] { lock.lock(); defer { lock.unlock() }; return received }
+    /// When each event was dispatched.
+    var arrivals: [Date] { lock.lock(); defer { lock.unlock() }; return receivedAt }
     var response: HTTPURLResponse? { lock.lock(); defer { lock.unlock() }; return headResponse }
     var isOpen: Bool { lock.lock(); defer { lock.unlock() }; return headResponse != nil && completion == nil }
     var isComplete: Bool { lock.lock(); defer { lock.unlock() }; return completion != nil }
@@ -116,6 +119,6 @@ final class EventSourceClient: NSObject, URLSessionDataDelegate, @unchecked Send
         guard !dataBuffer.isEmpty else { return }
         let event = Event(type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer, data: String(dataBuffer.dropLast()),
                           lastEventID: lastEventIDBuffer)
-        lock.lock(); received.append(event); lock.unlock()
+        lock.lock(); received.append(event); receivedAt.append(Date()); lock.unlock()
     }
 }
