@@ -33,6 +33,11 @@ import Foundation
 /// **Timeout:** the request's timeout applies to the gaps between writes: a stream the test
 /// never finishes fails with `URLError(.timedOut)` once no write came for that long.
 ///
+/// **Timing:** `requestTime` delays the head (and the connection); the body's pacing modifiers
+/// (`responseTime`, `downloadSpeed`, `failing(afterBytes:)`, `truncated(afterBytes:)`) do not
+/// apply, since each write goes out when the test makes it. Use ``fail(_:fileID:line:)`` to
+/// drop the connection mid-stream.
+///
 /// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
 ///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {

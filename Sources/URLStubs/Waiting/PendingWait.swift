@@ -5,6 +5,10 @@ import Dispatch
 /// timeout, or by the cancellation of its task. Whoever comes first wins; the others find it
 /// resolved and do nothing. Nothing blocks a thread while it waits.
 final class PendingWait<Value: Sendable>: @unchecked Sendable {
+    /// Where timeouts fire and their reports are written (they run matchers, which are user
+    /// code): a queue of their own, never the global pool.
+    private static var timeoutQueue: DispatchQueue { pendingWaitTimeouts }
+
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, any Error>?
     private var outcome: Result<Value, SendableError>?
@@ -61,7 +65,7 @@ final class PendingWait<Value: Sendable>: @unchecked Sendable {
         start(wait)
         if timeout.isFinite, !wait.isResolved {
             let deadline = DispatchTime.now() + max(0, timeout)
-            DispatchQueue.global().asyncAfter(deadline: deadline) { [weak wait] in
+            timeoutQueue.asyncAfter(deadline: deadline) { [weak wait] in
                 guard let wait, !wait.isResolved else { return }
                 wait.resolve(.failure(timeoutError()))
             }
@@ -75,3 +79,6 @@ final class PendingWait<Value: Sendable>: @unchecked Sendable {
         }
     }
 }
+
+/// ``PendingWait``'s timeout queue (a generic type cannot hold a stored static property).
+private let pendingWaitTimeouts = DispatchQueue(label: "URLStubs.PendingWait.timeouts")
