@@ -262,6 +262,28 @@ struct LiveStreamTests {
         #expect(client.events.count == 1)
         expectNoViolations(of: model)
     }
+
+    @Test func appleModelCompletionHandlersAccumulateEveryWrite() async throws {
+        let registry = StubRegistry()
+        let stream = LiveStream()
+        registry.stub(.any) { _ in .eventStream(stream) }
+        let model = appleModel(for: registry)
+        let outcome = Outcome()
+        let task = Task {
+            do {
+                let (data, response) = try await model.data(for: request("https://api.test/whole"))
+                outcome.set(FetchResult(data: data, response: response as? HTTPURLResponse))
+            } catch {
+                outcome.set(FetchResult(error: error))
+            }
+        }
+        try await stream.waitForConnection()
+        for index in 1...3 { try stream.send(event: ServerSentEvent(data: "\(index)")) }
+        try stream.finish()
+        await task.value
+        #expect(outcome.result?.body == "data: 1\n\ndata: 2\n\ndata: 3\n\n")
+        expectNoViolations(of: model)
+    }
     #endif
 
     @Test func aStreamServesOneConnectionAtATime() async throws {
