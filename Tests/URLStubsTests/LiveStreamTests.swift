@@ -99,6 +99,8 @@ struct LiveStreamTests {
         let result = await fetch("https://api.test/early", from: registry, using: .delegate)
         #expect(result.body == "early bird")
         #expect(result.chunks.count == 2)
+        // A connection that has come and gone is still the first one a wait returns.
+        #expect(try await stream.waitForConnection(timeout: 30).url?.path == "/early")
     }
 
     @Test func misuseThrowsWhereItHappens() throws {

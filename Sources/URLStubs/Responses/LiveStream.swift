@@ -54,6 +54,10 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     private var endDelivered = false
     private var connection: LiveConnection?
     private var connectionWaiters: [PendingWait<StubRequest>] = []
+    /// Every request that connected, oldest first.
+    private var connected: [StubRequest] = []
+    /// How many of `connected` a `waitForConnection` call returned.
+    private var handedOut = 0
 
     /// A stream to answer requests with.
     /// - Parameters:
@@ -148,8 +152,12 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return ending != nil
     }
 
-    /// Waits until a request is connected, and returns it (at once when one is).
-    /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError`.
+    /// Waits for the next request to connect and returns it: the first call returns the first
+    /// request that connected, the second call the second, and so on, at once when that
+    /// request has already connected (even if it has finished since).
+    /// - Parameter timeout: Seconds to wait before throwing.
+    /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError` when the
+    ///   waiting task is cancelled.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 10) async throws -> StubRequest {
         let awaited = "a request connected to the \(description)"
@@ -157,15 +165,25 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
             RequestWaitTimeout(awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
                                hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
         }, start: { wait in
-            lock.lock(); defer { lock.unlock() }
-            if let connection {
-                wait.resolve(.success(connection.request))
-            } else {
-                connectionWaiters.append(wait)
-            }
+            self.register(wait)
         }, finish: { wait in
-            lock.lock(); connectionWaiters.removeAll { $0 === wait }; lock.unlock()
+            self.unregister(wait)
         })
+    }
+
+    private func register(_ wait: PendingWait<StubRequest>) {
+        lock.lock(); defer { lock.unlock() }
+        if handedOut < connected.count {
+            wait.resolve(.success(connected[handedOut]))
+            handedOut += 1
+        } else {
+            connectionWaiters.append(wait)
+        }
+    }
+
+    private func unregister(_ wait: PendingWait<StubRequest>) {
+        lock.lock(); defer { lock.unlock() }
+        connectionWaiters.removeAll { $0 === wait }
     }
 
     private func write(_ write: LiveWrite, ending newEnding: String?) throws {
@@ -199,11 +217,12 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         if endDelivered { lock.unlock(); return .failure(.ended) }
         let made = LiveConnection(request: request, wake: wake)
         connection = made
-        let waiters = connectionWaiters
-        connectionWaiters.removeAll()
+        connected.append(request)
+        while handedOut < connected.count, !connectionWaiters.isEmpty {
+            if connectionWaiters.removeFirst().resolve(.success(connected[handedOut])) { handedOut += 1 }
+        }
         let wakeNow = pending.isEmpty ? nil : made.takeWake()
         lock.unlock()
-        for waiter in waiters { waiter.resolve(.success(request)) }
         wakeNow?()
         return .success(made)
     }
