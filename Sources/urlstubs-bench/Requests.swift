@@ -88,3 +88,27 @@ func stubbedScenario(name: String, others: Int) -> (RequestScenario, StubRegistr
     let session = registry.makeSession()
     return (RequestScenario(name: name, session: session, request: URLRequest(url: benchURL)), registry)
 }
+
+/// URLStubs with its stub among 10,000 others on the same host and path, all newer than it,
+/// told apart by method, query parameter, JSON body or GraphQL operation: a lookup that
+/// scanned the path's stubs would evaluate every one of them first.
+func sharedPathScenario(name: String) -> (RequestScenario, StubRegistry) {
+    let registry = StubRegistry()
+    let endpoint = isHost("api.bench.local") && isPath("/v1/shared")
+    registry.stub(endpoint && isMethodGET() && containsQueryParams(["item": "42"]), name: "bench item") { _ in
+        StubResponse(data: oneKilobyte)
+    }
+    let methods = ["PUT", "PATCH", "DELETE"]
+    for index in 0..<10_000 {
+        let matcher: RequestMatcher
+        switch index % 4 {
+        case 0: matcher = endpoint && isMethod(methods[(index / 4) % methods.count])
+        case 1: matcher = endpoint && isMethodGET() && containsQueryParams(["item": "other\(index)"])
+        case 2: matcher = endpoint && isMethodPOST() && hasJSONBody(["item": index])
+        default: matcher = endpoint && isMethodPOST() && isGraphQLOperation("Operation\(index)")
+        }
+        registry.stub(matcher, name: "other \(index)") { _ in StubResponse(data: Data("x".utf8)) }
+    }
+    let url = URL(string: "https://api.bench.local/v1/shared?item=42")!
+    return (RequestScenario(name: name, session: registry.makeSession(), request: URLRequest(url: url)), registry)
+}

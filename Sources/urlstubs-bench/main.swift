@@ -45,7 +45,7 @@ struct Options {
             case "-h", "--help":
                 print("""
                 usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                      [--only requests,stream,pacing,live | baseline | stubbed | stubbed10k]
+                                      [--only requests,stream,pacing,live | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
                 """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -65,7 +65,10 @@ func runOnly(_ name: String, requests: Int) async throws {
     case "stubbed10k":
         let (made, registry) = stubbedScenario(name: name, others: 10_000)
         scenario = made; keepAlive.append(registry)
-    default: throw BenchError("--only takes baseline, stubbed or stubbed10k")
+    case "stubbed10kSharedPath":
+        let (made, registry) = sharedPathScenario(name: name)
+        scenario = made; keepAlive.append(registry)
+    default: throw BenchError("--only takes baseline, stubbed, stubbed10k or stubbed10kSharedPath")
     }
     _ = try await scenario.run(min(200, requests))
     let (perRequest, cpu) = try await scenario.run(requests)
@@ -122,7 +125,8 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
     defer { server.stop() }
     let (stubbed, registry1) = stubbedScenario(name: "stubbed", others: 0)
     let (stubbed10k, registry10k) = stubbedScenario(name: "stubbed10k", others: 10_000)
-    let scenarios = [baselineScenario(), stubbed, stubbed10k, loopbackScenario(server: server)]
+    let (sharedPath, registryShared) = sharedPathScenario(name: "stubbed10kSharedPath")
+    let scenarios = [baselineScenario(), stubbed, stubbed10k, sharedPath, loopbackScenario(server: server)]
     var samples: [String: [Double]] = [:]
     var cpuSamples: [String: [Double]] = [:]
     progress("warming up…")
@@ -142,7 +146,7 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         }
     }
     server.stop()
-    withExtendedLifetime((registry1, registry10k)) {}
+    withExtendedLifetime((registry1, registry10k, registryShared)) {}
     /// The median of the per-round ratios: each round's scenarios ran a few milliseconds
     /// apart, so the machine's slow drifts (other builds on shared cores) cancel out.
     func ratio(_ top: String, _ bottom: String) -> Double {
@@ -152,9 +156,12 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(name: "baseline", value: median(samples["baseline"]!), unit: "µs/request"),
         Figure(name: "stubbed", value: median(samples["stubbed"]!), unit: "µs/request"),
         Figure(name: "stubbed10k", value: median(samples["stubbed10k"]!), unit: "µs/request"),
+        Figure(name: "stubbed10kSharedPath", value: median(samples["stubbed10kSharedPath"]!), unit: "µs/request"),
         Figure(name: "loopback", value: median(samples["loopback"]!), unit: "µs/request"),
         Figure(name: "stubbed/baseline", value: ratio("stubbed", "baseline"), unit: "ratio", target: target("≤ 1.15") { $0 <= 1.15 }),
         Figure(name: "stubbed10k/stubbed", value: ratio("stubbed10k", "stubbed"), unit: "ratio", target: target("≤ 1.3") { $0 <= 1.3 }),
+        Figure(name: "stubbed10kSharedPath/stubbed", value: ratio("stubbed10kSharedPath", "stubbed"), unit: "ratio",
+               target: target("≤ 1.3") { $0 <= 1.3 }),
         Figure(name: "loopback/stubbed", value: ratio("loopback", "stubbed"), unit: "ratio", target: target("≥ 6") { $0 >= 6 }),
         Figure(name: "loopback/baseline", value: ratio("loopback", "baseline"), unit: "ratio"),
         // Process CPU time (all threads): steady on a noisy shared host, where wall time is
@@ -162,6 +169,7 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(name: "baseline.cpu", value: median(cpuSamples["baseline"]!), unit: "µs CPU/request"),
         Figure(name: "stubbed.cpu", value: median(cpuSamples["stubbed"]!), unit: "µs CPU/request"),
         Figure(name: "stubbed10k.cpu", value: median(cpuSamples["stubbed10k"]!), unit: "µs CPU/request"),
+        Figure(name: "stubbed10kSharedPath.cpu", value: median(cpuSamples["stubbed10kSharedPath"]!), unit: "µs CPU/request"),
         Figure(name: "stubbed/baseline.cpu",
                value: median(zip(cpuSamples["stubbed"]!, cpuSamples["baseline"]!).map { $0 / $1 }), unit: "ratio"),
     ]
@@ -213,7 +221,7 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
 func benchMain(_ arguments: [String]) async -> Int32 {
     do {
         let options = try Options(arguments)
-        if let only = options.only, ["baseline", "stubbed", "stubbed10k"].contains(only) {
+        if let only = options.only, ["baseline", "stubbed", "stubbed10k", "stubbed10kSharedPath"].contains(only) {
             try await runOnly(only, requests: options.requests ?? 2000)
             return 0
         }

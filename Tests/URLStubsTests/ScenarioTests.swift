@@ -77,6 +77,7 @@ struct ScenarioTests {
                 "api/users/POST.response: POST.response:1: expected a status code from 100 to 599",
                 "api/users/PUT: the file needs an extension",
                 "api/_bad-name_/GET.json: path parameter folder \"_bad-name_\"",
+                "api/graphql/2Fast.json: \"2Fast\" is not a GraphQL operation name",
             ]
             for fragment in expectedFragments where !text.contains(fragment) {
                 Issue.record("missing problem: \(fragment)\nin:\n\(text)")

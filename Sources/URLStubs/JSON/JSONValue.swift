@@ -202,3 +202,48 @@ public enum JSONValueError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension JSONValue: Hashable {
+    /// Consistent with ``==(_:_:)``: a whole number hashes alike as ``integer(_:)`` or
+    /// ``number(_:)``, and members hash without regard to order. The registry's index files
+    /// stubs by the JSON body they require, so equal documents must land in one bucket.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null:
+            hasher.combine(0)
+        case .bool(let flag):
+            hasher.combine(1)
+            hasher.combine(flag)
+        case .integer(let number):
+            hasher.combine(2)
+            hasher.combine(number)
+        case .number(let number):
+            if let whole = Int(exactly: number) {
+                hasher.combine(2)
+                hasher.combine(whole)
+            } else {
+                hasher.combine(3)
+                hasher.combine(number)
+            }
+        case .string(let text):
+            hasher.combine(4)
+            hasher.combine(text)
+        case .array(let elements):
+            hasher.combine(5)
+            hasher.combine(elements.count)
+            for element in elements { hasher.combine(element) }
+        case .object(let members):
+            hasher.combine(6)
+            hasher.combine(members.count)
+            // Order-independent: the sum of each member's own hash.
+            var sum = 0
+            for (key, value) in members {
+                var member = Hasher()
+                member.combine(key)
+                member.combine(value)
+                sum &+= member.finalize()
+            }
+            hasher.combine(sum)
+        }
+    }
+}

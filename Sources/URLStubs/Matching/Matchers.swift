@@ -6,7 +6,7 @@ import FoundationNetworking
 // Every matcher explains a mismatch as "expected X, got Y", because that sentence is what a
 // developer reads in a near-miss report when a request went unanswered.
 
-private func quoted(_ value: String?) -> String {
+func quoted(_ value: String?) -> String {
     value.map { "\"\($0)\"" } ?? "none"
 }
 
@@ -126,8 +126,8 @@ public func isAbsoluteURLString(_ urlString: String) -> RequestMatcher {
 /// Accepts requests with the HTTP method `method` (case-insensitive).
 public func isMethod(_ method: String) -> RequestMatcher {
     let expected = method.uppercased()
-    return RequestMatcher("method is \(expected)") { request in
-        request.method == expected ? nil : "expected method \(expected), got \(request.method)"
+    return RequestMatcher(description: "method is \(expected)", keys: MatchKeys(method: expected)) { request in
+        request.method == expected ? .matched : .failed("expected method \(expected), got \(request.method)")
     }
 }
 
@@ -155,7 +155,8 @@ public func isMethodHEAD() -> RequestMatcher { isMethod("HEAD") }
 public func containsQueryParams(_ parameters: [String: String?]) -> RequestMatcher {
     let sorted = parameters.sorted { $0.key < $1.key }
     let words = sorted.map { name, value in value.map { "\(name)=\($0)" } ?? name }.joined(separator: "&")
-    return RequestMatcher(description: "query contains \(words)") { request in
+    let required = sorted.compactMap { name, value in value.map { MatchKeys.QueryParameter(name: name, value: $0) } }
+    return RequestMatcher(description: "query contains \(words)", keys: MatchKeys(queryParameters: required)) { request in
         let items = request.queryItems
         var failures: [String] = []
         for (name, expected) in sorted {
@@ -186,7 +187,7 @@ public func hasHeaderNamed(_ name: String, value: String? = nil) -> RequestMatch
 
 /// Accepts requests whose body is exactly `body`.
 public func hasBody(_ body: Data) -> RequestMatcher {
-    bodyMatcher("body is \(describeBody(body))") { actual in
+    bodyMatcher("body is \(describeBody(body))", keys: MatchKeys(body: body)) { actual in
         actual == body ? nil : "expected body \(describeBody(body)), got \(describeBody(actual))"
     }
 }
@@ -197,7 +198,7 @@ public func hasJSONBody(_ json: Any) -> RequestMatcher {
     guard let expected = try? JSONValue(any: json) else {
         return .invalid("JSON body", problem: "hasJSONBody was given a value that is not JSON: \(json)")
     }
-    return bodyMatcher("JSON body \(expected)") { actual in
+    return bodyMatcher("JSON body \(expected)", keys: MatchKeys(jsonBody: expected)) { actual in
         guard let actual, !actual.isEmpty else { return "expected JSON body \(expected), got no body" }
         guard let got = try? JSONValue(data: actual) else {
             return "expected JSON body \(expected), got a body that is not JSON: \(describeBody(actual))"
@@ -281,8 +282,9 @@ func parseFormBody(_ body: Data) -> [String: [String]] {
 /// Body matchers answer "maybe" while the body is not visible (an upload task being claimed
 /// on Linux, or any upload task on Apple platforms): the registry then decides again once the
 /// body is known, or fails the request with ``StubError/requestBodyUnavailable(stub:url:)``.
-func bodyMatcher(_ description: String, _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
-    RequestMatcher(description: description) { request in
+func bodyMatcher(_ description: String, keys: MatchKeys = MatchKeys(),
+                 _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
+    RequestMatcher(description: description, keys: keys) { request in
         guard request.isBodyKnown else { return .bodyUnknown }
         return check(request.body).map(MatchResult.failed) ?? .matched
     }

@@ -88,13 +88,55 @@ struct MatchResult: Sendable {
     static let bodyUnknown = MatchResult(passed: 1, dependsOnUnknownBody: true)
 }
 
-/// Exact request properties implied by a matcher, for the registry's index.
+/// Exact request properties implied by a matcher, for the registry's index: a request that
+/// lacks one of them can never be accepted. `&&` keeps both sides' keys, `||` only those both
+/// sides require, `!` and closures none (their stubs are scanned).
 struct MatchKeys: Sendable, Equatable {
     var host: String?
     var path: String?
+    /// The upper-cased method (`isMethod`).
+    var method: String?
+    /// Query parameters with the exact value required (`containsQueryParams`).
+    var queryParameters: [QueryParameter] = []
+    /// The GraphQL operation name (`isGraphQLOperation`).
+    var graphQLOperation: String?
+    /// The whole JSON body (`hasJSONBody(_:)`).
+    var jsonBody: JSONValue?
+    /// The whole body, byte for byte (`hasBody`).
+    var body: Data?
 
+    struct QueryParameter: Sendable, Hashable {
+        let name: String
+        let value: String
+    }
+
+    init(host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
+         graphQLOperation: String? = nil, jsonBody: JSONValue? = nil, body: Data? = nil) {
+        self.host = host
+        self.path = path
+        self.method = method
+        self.queryParameters = queryParameters
+        self.graphQLOperation = graphQLOperation
+        self.jsonBody = jsonBody
+        self.body = body
+    }
+
+    /// Both sets of keys (for `&&`). Where both name a value, either is a valid key: a
+    /// request must then have both, which no request has, and the stub never matches.
     func merged(with other: MatchKeys) -> MatchKeys {
-        MatchKeys(host: host ?? other.host, path: path ?? other.path)
+        MatchKeys(host: host ?? other.host, path: path ?? other.path, method: method ?? other.method,
+                  queryParameters: queryParameters + other.queryParameters.filter { !queryParameters.contains($0) },
+                  graphQLOperation: graphQLOperation ?? other.graphQLOperation,
+                  jsonBody: jsonBody ?? other.jsonBody, body: body ?? other.body)
+    }
+
+    /// The keys both sides require (for `||`: a request accepted by either side has them).
+    func common(with other: MatchKeys) -> MatchKeys {
+        func same<Value: Equatable>(_ left: Value?, _ right: Value?) -> Value? { left == right ? left : nil }
+        return MatchKeys(host: same(host, other.host), path: same(path, other.path), method: same(method, other.method),
+                         queryParameters: queryParameters.filter { other.queryParameters.contains($0) },
+                         graphQLOperation: same(graphQLOperation, other.graphQLOperation),
+                         jsonBody: same(jsonBody, other.jsonBody), body: same(body, other.body))
     }
 }
 
@@ -121,6 +163,7 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 /// Accepts a request when either matcher does.
 public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
     RequestMatcher(description: "(\(lhs.description) or \(rhs.description))",
+                   keys: lhs.keys.common(with: rhs.keys),
                    problems: lhs.problems + rhs.problems) { request in
         let left = lhs.evaluate(request)
         if left.isMatch { return left }

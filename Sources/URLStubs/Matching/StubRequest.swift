@@ -33,6 +33,9 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     let urlPath: String?
     /// The lowercased host, computed once: the host index and every host matcher read it.
     let urlHost: String?
+    /// The query items, once the registry's index has parsed them for this lookup, so the
+    /// matchers it then runs do not parse the URL again.
+    var parsedQueryItems: [URLQueryItem]?
 
     /// Creates a request value, for unit-testing a matcher without a session.
     public init(_ urlRequest: URLRequest, body: Data? = nil, pathParameters: [String: String] = [:]) {
@@ -67,6 +70,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
 
     /// The query items of the URL, in the order they appear.
     public var queryItems: [URLQueryItem] {
+        if let parsedQueryItems { return parsedQueryItems }
         guard let url = urlRequest.url else { return [] }
         return URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
     }

@@ -100,6 +100,13 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activations - 1
     }
 
+    /// Gives back an activation taken by ``reserveActivation()`` that was not used (a GraphQL
+    /// batch whose other operations found no stub).
+    func releaseActivation() {
+        lock.lock(); defer { lock.unlock() }
+        if activations > 0 { activations -= 1 }
+    }
+
     /// `"users list" (UsersTests.swift:12)`, or the matcher when the stub has no name.
     public var description: String {
         if let name { return "\"\(name)\" (\(location))" }

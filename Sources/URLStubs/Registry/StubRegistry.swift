@@ -299,8 +299,15 @@ public final class StubRegistry: @unchecked Sendable {
         let (table, enabled, policy) = snapshot()
         guard enabled else { return false }
         if policy == .fail { return true }
+        if Self.hasCandidate(for: request, in: table) { return true }
+        // A GraphQL batch is answered operation by operation.
+        guard case .batch(let operations) = GraphQLRequest.read(request) else { return false }
+        return operations.allSatisfy { Self.hasCandidate(for: request.answering($0), in: table) }
+    }
+
+    private static func hasCandidate(for request: StubRequest, in table: StubTable) -> Bool {
         var found = false
-        table.forEachCandidate(path: request.urlPath, host: request.urlHost) { descriptor in
+        table.forEachCandidate(for: request) { descriptor, request in
             if !descriptor.matcher.problems.isEmpty { found = true; return true }
             if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
             return false
@@ -311,8 +318,17 @@ public final class StubRegistry: @unchecked Sendable {
     /// Finds the stub that answers `request` and takes one of its activations.
     func resolve(_ request: StubRequest) -> Resolution {
         let table = snapshot().0
+        let resolution = Self.firstMatch(for: request, in: table)
+        if case .unmatched = resolution, let batch = resolveGraphQLBatch(request, in: table) {
+            return batch
+        }
+        return resolution
+    }
+
+    /// The newest stub that accepts `request`, with one of its activations taken.
+    static func firstMatch(for request: StubRequest, in table: StubTable) -> Resolution {
         var resolution = Resolution.unmatched
-        table.forEachCandidate(path: request.urlPath, host: request.urlHost) { descriptor in
+        table.forEachCandidate(for: request) { descriptor, request in
             if !descriptor.matcher.problems.isEmpty {
                 resolution = .invalid(descriptor)
                 return true

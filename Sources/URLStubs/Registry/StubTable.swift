@@ -6,14 +6,18 @@ import FoundationNetworking
 /// The registry's stubs, indexed so a lookup does not evaluate every matcher.
 ///
 /// A stub whose matcher implies an exact path is filed under that path, else under an exact
-/// host, else in the unindexed list. A lookup merges the three candidate lists newest first,
-/// so precedence is exactly "most recently added matching stub" whatever the index did.
+/// host, else in the unindexed bucket. Inside each, a ``StubBucket`` files it again by the most
+/// selective exact value it requires (a GraphQL operation, a JSON body, a query parameter, a
+/// method), so 10,000 stubs on one endpoint cost a few dictionary lookups, not 10,000 matchers.
+/// A lookup merges the candidate lists newest first, so precedence is exactly "most recently
+/// added matching stub" whatever the index did; matchers that promise no exact value
+/// (closures, `!`, patterns) are always candidates.
 /// The table is a value: readers take a copy under the registry's lock and match without it.
 struct StubTable: Sendable {
     private(set) var all: [StubDescriptor] = []
-    private var byPath: [String: [StubDescriptor]] = [:]
-    private var byHost: [String: [StubDescriptor]] = [:]
-    private var unindexed: [StubDescriptor] = []
+    private var byPath: [String: StubBucket] = [:]
+    private var byHost: [String: StubBucket] = [:]
+    private var unindexed = StubBucket()
 
     var isEmpty: Bool { all.isEmpty }
 
@@ -21,20 +25,12 @@ struct StubTable: Sendable {
         all.append(descriptor)
         let keys = descriptor.matcher.keys
         if let path = keys.path {
-            Self.insert(descriptor, into: &byPath[path, default: []])
+            byPath[path, default: StubBucket()].add(descriptor)
         } else if let host = keys.host {
-            Self.insert(descriptor, into: &byHost[host, default: []])
+            byHost[host, default: StubBucket()].add(descriptor)
         } else {
-            Self.insert(descriptor, into: &unindexed)
+            unindexed.add(descriptor)
         }
-    }
-
-    /// Keeps a list in sequence order (a lookup walks it from the end, newest first), even
-    /// when two threads took their sequence numbers in one order and added in the other.
-    private static func insert(_ descriptor: StubDescriptor, into list: inout [StubDescriptor]) {
-        var position = list.count
-        while position > 0, list[position - 1].sequence > descriptor.sequence { position -= 1 }
-        list.insert(descriptor, at: position)
     }
 
     @discardableResult
@@ -47,13 +43,13 @@ struct StubTable: Sendable {
         } else if let host = keys.host {
             Self.remove(descriptor, from: &byHost, key: host)
         } else {
-            unindexed.removeAll { $0 === descriptor }
+            unindexed.remove(descriptor)
         }
         return true
     }
 
-    private static func remove(_ descriptor: StubDescriptor, from index: inout [String: [StubDescriptor]], key: String) {
-        index[key]?.removeAll { $0 === descriptor }
+    private static func remove(_ descriptor: StubDescriptor, from index: inout [String: StubBucket], key: String) {
+        index[key]?.remove(descriptor)
         if index[key]?.isEmpty == true { index[key] = nil }
     }
 
@@ -61,24 +57,38 @@ struct StubTable: Sendable {
         self = StubTable()
     }
 
-    /// Calls `body` with every stub that could match `url`, newest first, until it returns
-    /// `true`.
+    /// Calls `body` with every stub that could match a request for `url` (no body, GET),
+    /// newest first, until it returns `true`.
     func forEachCandidate(for url: URL?, _ body: (StubDescriptor) -> Bool) {
-        forEachCandidate(path: url.map(Self.indexPath), host: url.flatMap(hostOf), body)
+        let request = StubRequest(URLRequest(url: url ?? URL(string: "about:blank")!))
+        forEachCandidate(for: request) { descriptor, _ in body(descriptor) }
     }
 
-    /// Calls `body` with every stub that could match a request with this path (as
-    /// ``pathOf(_:)`` computes it) and lowercased host, newest first, until it returns `true`.
+    /// Calls `body` with every stub that could match `request`, newest first, until it
+    /// returns `true`. `body` also gets the request to match against: `request` itself, or a
+    /// copy carrying what the index parsed (the query items), so matchers do not parse it again.
     ///
-    /// Per request this costs two dictionary lookups and no allocation.
-    func forEachCandidate(path: String?, host: String?, _ body: (StubDescriptor) -> Bool) {
-        var pathList: [StubDescriptor] = []
-        var hostList: [StubDescriptor] = []
-        if !byPath.isEmpty, let path, let list = byPath[path] { pathList = list }
-        if !byHost.isEmpty, let host, let list = byHost[host] { hostList = list }
+    /// When no bucket involved holds keyed stubs this costs two dictionary lookups and no
+    /// allocation; otherwise, one list per dimension in use, merged.
+    func forEachCandidate(for request: StubRequest, _ body: (StubDescriptor, StubRequest) -> Bool) {
+        let pathBucket = byPath.isEmpty ? nil : request.urlPath.flatMap { byPath[$0] }
+        let hostBucket = byHost.isEmpty ? nil : request.urlHost.flatMap { byHost[$0] }
+        if pathBucket?.hasKeyedStubs == true || hostBucket?.hasKeyedStubs == true || unindexed.hasKeyedStubs {
+            var keys = RequestIndexKeys(request)
+            var lists: [[StubDescriptor]] = []
+            pathBucket?.appendCandidates(for: &keys, to: &lists)
+            hostBucket?.appendCandidates(for: &keys, to: &lists)
+            unindexed.appendCandidates(for: &keys, to: &lists)
+            let parsed = keys.request
+            Self.merge(lists) { body($0, parsed) }
+            return
+        }
+        let pathList = pathBucket?.unkeyed ?? []
+        let hostList = hostBucket?.unkeyed ?? []
+        let unindexed = unindexed.unkeyed
         if pathList.isEmpty && hostList.isEmpty {
             // The common small registry: only the unindexed list, already newest last.
-            for descriptor in unindexed.reversed() where body(descriptor) { return }
+            for descriptor in unindexed.reversed() where body(descriptor, request) { return }
             return
         }
         var path = pathList.count - 1
@@ -96,7 +106,31 @@ struct StubTable: Sendable {
             } else {
                 newest = unindexed[rest]; rest -= 1
             }
-            if body(newest) { return }
+            if body(newest, request) { return }
+        }
+    }
+
+    /// Walks lists that are each in sequence order, newest first across all of them.
+    private static func merge(_ lists: [[StubDescriptor]], _ body: (StubDescriptor) -> Bool) {
+        if lists.count == 1 {
+            for descriptor in lists[0].reversed() where body(descriptor) { return }
+            return
+        }
+        var positions = lists.map { $0.count - 1 }
+        while true {
+            var newest = -1
+            var newestSequence: UInt64 = 0
+            for index in lists.indices where positions[index] >= 0 {
+                let sequence = lists[index][positions[index]].sequence
+                if newest < 0 || sequence > newestSequence {
+                    newest = index
+                    newestSequence = sequence
+                }
+            }
+            guard newest >= 0 else { return }
+            let descriptor = lists[newest][positions[newest]]
+            positions[newest] -= 1
+            if body(descriptor) { return }
         }
     }
 

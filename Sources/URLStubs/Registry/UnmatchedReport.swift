@@ -5,6 +5,10 @@ import FoundationNetworking
 
 /// The explanation printed when a request matches no stub: the closest stubs, ranked, the
 /// reasons each refused, and a stub declaration that would have matched.
+///
+/// A GraphQL request is described by its operation and variables, a multipart body by its
+/// parts (or why it cannot be read), and a GraphQL batch operation by operation: which stub
+/// answers each, and the near misses of those that none does.
 struct UnmatchedReport {
     let request: StubRequest
     let stubs: [StubDescriptor]
@@ -15,23 +19,14 @@ struct UnmatchedReport {
         if let body = request.body, !body.isEmpty {
             lines.append("  body: \(describeBody(body))")
         }
-        let ranked = rankedCandidates
-        if ranked.isEmpty {
-            lines.append("The registry has no stubs.")
+        lines += protocolLines
+        if case .batch(let operations) = graphQL {
+            lines += batchLines(operations)
         } else {
-            lines.append("Closest stubs:")
-            for (position, candidate) in ranked.prefix(maximumCandidates).enumerated() {
-                lines.append("  \(position + 1). \(candidate.stub)")
-                for reason in candidate.reasons {
-                    lines.append("     - \(reason)")
-                }
-            }
-            if ranked.count > maximumCandidates {
-                lines.append("  (\(ranked.count - maximumCandidates) more stubs matched less)")
-            }
+            lines += closestStubLines
         }
         lines.append("To stub this request, add:")
-        lines.append(snippet.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        lines.append(snippet.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n"))
         return lines.joined(separator: "\n")
     }
 
@@ -62,31 +57,161 @@ struct UnmatchedReport {
         .map(\.element)
     }
 
-    /// Swift that stubs exactly this request, ready to paste into a test.
+    /// "Closest stubs:" and each one's reasons (or "The registry has no stubs.").
+    var closestStubLines: [String] {
+        let ranked = rankedCandidates
+        guard !ranked.isEmpty else { return ["The registry has no stubs."] }
+        var lines = ["Closest stubs:"]
+        for (position, candidate) in ranked.prefix(maximumCandidates).enumerated() {
+            lines.append("  \(position + 1). \(candidate.stub)")
+            for reason in candidate.reasons {
+                lines.append("     - \(reason)")
+            }
+        }
+        if ranked.count > maximumCandidates {
+            lines.append("  (\(ranked.count - maximumCandidates) more stubs matched less)")
+        }
+        return lines
+    }
+
+    /// Swift that stubs exactly this request, ready to paste into a test. For a GraphQL batch,
+    /// one stub per operation that no stub answers.
     var snippet: String {
-        var parts = ["isMethod\(methodSuffix)"]
+        if case .batch(let operations) = graphQL {
+            let missing = operations.map(request.answering).filter { answeringStub(for: $0) == nil }
+            return missing.map { Self.snippet(for: $0) }.joined(separator: "\n")
+        }
+        return Self.snippet(for: request)
+    }
+
+    // MARK: GraphQL and multipart
+
+    private var graphQL: GraphQLRequest { GraphQLRequest.read(request) }
+
+    /// One line per protocol the request speaks: its GraphQL operation, its multipart parts.
+    private var protocolLines: [String] {
+        var lines: [String] = []
+        switch graphQL {
+        case .single(let operation) where Self.isRecognisable(operation):
+            lines.append("  GraphQL: \(Self.describe(operation))")
+        case .batch(let operations):
+            lines.append("  GraphQL batch of \(operations.count) operations: " + operations.map(\.summary).joined(separator: ", "))
+        case .invalid(let reason):
+            lines.append("  GraphQL: an invalid request: \(reason)")
+        default:
+            break
+        }
+        if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
+           let body = request.body {
+            do {
+                let multipart = try MultipartBody(body, contentType: contentType)
+                lines.append("  \(multipart.mediaType) parts: " + (multipart.parts.isEmpty ? "none" : multipart.parts.map(\.summary).joined(separator: ", ")))
+            } catch {
+                lines.append("  the body claims \(MediaType(contentType).essence) but cannot be read: \(error)")
+            }
+        }
+        return lines
+    }
+
+    private func batchLines(_ operations: [GraphQLOperationRequest]) -> [String] {
+        var lines: [String] = []
+        for (index, operation) in operations.enumerated() {
+            let single = request.answering(operation)
+            let heading = "Operation \(index + 1) of \(operations.count), \(operation.summary):"
+            if let stub = answeringStub(for: single) {
+                lines.append("\(heading) answered by \(stub)")
+            } else {
+                lines.append("\(heading) no stub matches")
+                var report = UnmatchedReport(request: single, stubs: stubs)
+                report.maximumCandidates = maximumCandidates
+                lines += report.closestStubLines.map { "  " + $0 }
+            }
+        }
+        return lines
+    }
+
+    /// The stub that would answer `single`, newest first, as the registry looks it up.
+    private func answeringStub(for single: StubRequest) -> StubDescriptor? {
+        stubs.reversed().first { $0.matcher.problems.isEmpty && !$0.isExhausted && $0.matcher.matches(single) }
+    }
+
+    /// Whether `operation` is recognisably GraphQL (a `?query=tea` search parameter is not).
+    private static func isRecognisable(_ operation: GraphQLOperationRequest) -> Bool {
+        if operation.persistedQueryHash != nil { return true }
+        if case .unknown = operation.name { return false }
+        return true
+    }
+
+    private static func describe(_ operation: GraphQLOperationRequest) -> String {
+        var text = operation.summary
+        if let hash = operation.persistedQueryHash, operation.document == nil { text += " (sha256Hash \(hash.prefix(12))…)" }
+        if let variables = operation.variables, !variables.isEmpty { text += ", variables \(JSONValue.object(variables))" }
+        return text
+    }
+
+    // MARK: Snippets
+
+    /// The GraphQL parameters of a GET, which the GraphQL matchers replace in a snippet.
+    private static let graphQLParameters: Set<String> = ["query", "operationName", "variables", "extensions"]
+
+    static func snippet(for request: StubRequest) -> String {
+        var parts = ["isMethod\(methodSuffix(request.method))"]
+        var operation: GraphQLOperationRequest?
+        if case .single(let single) = GraphQLRequest.read(request), isRecognisable(single) { operation = single }
         if let url = request.url {
             if let host = url.host { parts.append("isHost(\(literal(host)))") }
             parts.append("isPath(\(literal(pathOf(url))))")
-            let items = request.queryItems
+            let items = request.queryItems.filter { operation == nil || !graphQLParameters.contains($0.name) }
             if !items.isEmpty {
                 let pairs = items.map { item in "\(literal(item.name)): \(item.value.map(literal) ?? "nil")" }
                 parts.append("containsQueryParams([\(pairs.joined(separator: ", "))])")
             }
         }
-        if let body = request.body, !body.isEmpty, let json = try? JSONValue(data: body), case .object = json {
+        var response = "StubResponse(data: Data(), statusCode: 200)"
+        if let operation {
+            if let name = operation.resolvedName {
+                parts.append("isGraphQLOperation(\(literal(name)))")
+            } else if let document = operation.document {
+                parts.append("isGraphQLQuery(containing: \(literal(documentExcerpt(document))))")
+            }
+            if let variables = operation.variables, !variables.isEmpty {
+                parts.append("hasGraphQLVariables(\(swiftLiteral(.object(variables))))")
+            }
+            response = "StubResponse(graphQLData: [:])"
+        } else if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
+                  let body = request.body, let multipart = try? MultipartBody(body, contentType: contentType) {
+            for part in multipart.parts.prefix(5) {
+                guard let name = part.name else { continue }
+                var arguments = ["named: \(literal(name))"]
+                if let filename = part.filename {
+                    arguments.append("filename: \(literal(filename))")
+                    if let type = part.contentType { arguments.append("contentType: \(literal(type))") }
+                }
+                parts.append("hasMultipartPart(\(arguments.joined(separator: ", ")))")
+            }
+        } else if let body = request.body, !body.isEmpty, let json = try? JSONValue(data: body), case .object = json {
             parts.append("hasJSONBody(\(swiftLiteral(json)))")
         }
         return """
         registry.stub(\(parts.joined(separator: " && "))) { _ in
-            StubResponse(data: Data(), statusCode: 200)
+            \(response)
         }
         """
     }
 
-    private var methodSuffix: String {
+    /// The start of an anonymous operation's document, token by token, short enough to read.
+    private static func documentExcerpt(_ document: String) -> String {
+        var excerpt = ""
+        for token in GraphQLLexer.tokenTexts(document) {
+            if excerpt.count + token.count > 60 { break }
+            excerpt += excerpt.isEmpty ? token : " " + token
+        }
+        return excerpt
+    }
+
+    private static func methodSuffix(_ method: String) -> String {
         let known = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
-        return known.contains(request.method) ? "\(request.method)()" : "(\(literal(request.method)))"
+        return known.contains(method) ? "\(method)()" : "(\(literal(method)))"
     }
 }
 

@@ -61,6 +61,9 @@ public enum StubError: Error, Sendable, Equatable {
     case bodyLengthMismatch(stub: String, declared: Int, delivered: Int)
     /// A `Content-Length` header that is not a whole number of bytes.
     case invalidContentLength(value: String, stub: String)
+    /// A GraphQL response could not be built: values that are not JSON, an error without a
+    /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
+    case invalidGraphQLResponse(reason: String)
     /// A second request reached a ``LiveStream`` while another was connected to it.
     case liveStreamBusy(stream: String, stub: String)
     /// A request reached a ``LiveStream`` whose end an earlier request already received.
@@ -119,6 +122,8 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
                 + "Install into a .default or .ephemeral configuration in tests."
+        case .invalidGraphQLResponse(let reason):
+            return "URLStubs: invalid GraphQL response: \(reason)."
         }
     }
 }
@@ -147,10 +152,11 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .backgroundSessionUnsupported: return 12
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
-        case .liveStreamBusy: return 15
-        case .liveStreamEnded: return 16
-        case .invalidStreamStep: return 17
-        case .invalidEventStreamFile: return 18
+        case .invalidGraphQLResponse: return 15
+        case .liveStreamBusy: return 16
+        case .liveStreamEnded: return 17
+        case .invalidStreamStep: return 18
+        case .invalidEventStreamFile: return 19
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

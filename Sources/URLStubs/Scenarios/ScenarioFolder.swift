@@ -17,7 +17,15 @@ import FoundationNetworking
 ///     api/users/_id_/GET.json   ← GET /api/users/:id (a `_name_` folder is a path parameter)
 ///     api/search/GET[q=tea].json← GET /api/search?q=tea (the query must contain q=tea)
 ///     assets/logo/GET.png       ← any other extension: the body, Content-Type from the extension
+///     api/graphql/GetUser.json  ← the GraphQL operation GetUser sent to /api/graphql (GET or POST)
+///     api/graphql/GetUser[id=7].json ← the same operation with the variable id = 7
 /// ```
+///
+/// Inside a folder named `graphql`, a file named after an operation (not a method) answers
+/// that operation at the folder's path: `OperationName.json` is the whole response body
+/// (`{"data": …}`), `OperationName.response` a whole HTTP message. Variables in brackets
+/// compare by their text (`id=7` accepts `7` and `"7"`); a file with variables wins over the
+/// one without.
 ///
 /// The manifest (all keys optional):
 ///
@@ -58,9 +66,17 @@ extension Scenario {
             problems.append("the folder holds no fixture files")
         }
         guard problems.isEmpty else { throw ScenarioError.invalidFolder(path: folder.path, problems: problems) }
-        // Most specific first in the folder, so precedence never depends on listing order:
-        // literal paths are added after (and so win over) parameterised ones.
-        specs.sort { ($0.name ?? "").contains("/:") && !($1.name ?? "").contains("/:") }
+        // Most specific last in the folder, so precedence never depends on listing order:
+        // literal paths are added after (and so win over) parameterised ones, and a file with a
+        // query or variables after the one without.
+        specs = specs.enumerated().sorted { lhs, rhs in
+            func rank(_ spec: StubSpec) -> (Int, Int) {
+                let name = spec.name ?? ""
+                return (name.contains("/:") ? 0 : 1, name.contains("[") ? 1 : 0)
+            }
+            let left = rank(lhs.element), right = rank(rhs.element)
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
         return Scenario(name: name ?? folder.lastPathComponent, profile: manifest.profile, specs: specs)
     }
 
@@ -230,8 +246,13 @@ extension Scenario {
                 query[parts[0]] = parts.count > 1 ? parts[1] : nil
             }
         }
+        if segments.last == "graphql", !methods.contains(method) {
+            return makeGraphQLSpec(relative, in: folder, operation: method, variables: query, segments: segments,
+                                   manifest: manifest, location: location, problems: &problems)
+        }
         guard methods.contains(method) else {
-            problems.append("\(relative): the file name must start with an HTTP method (\(methods.joined(separator: ", "))), found \"\(method)\"")
+            problems.append("\(relative): the file name must start with an HTTP method (\(methods.joined(separator: ", "))), found \"\(method)\""
+                            + " (inside a folder named graphql, a file is named after a GraphQL operation)")
             return nil
         }
         guard !ext.isEmpty else {
@@ -252,6 +273,18 @@ extension Scenario {
             }
         }
         let path = "/" + pathSegments.joined(separator: "/")
+        guard let response = makeResponse(relative, at: url, manifest: manifest, problems: &problems) else { return nil }
+        var matcher = isMethod(method) && isPath(path)
+        if let host = manifest.host { matcher = isHost(host) && matcher }
+        if !query.isEmpty { matcher = matcher && containsQueryParams(query) }
+        let fixed = response
+        return StubSpec(matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
+                        location: location) { _, _ in fixed }
+    }
+
+    /// The response a fixture file describes, with the manifest's headers, status and delay.
+    static func makeResponse(_ relative: String, at url: URL, manifest: Manifest, problems: inout [String]) -> StubResponse? {
+        let ext = url.pathExtension
         var response: StubResponse
         if ext.lowercased() == "response" {
             do {
@@ -272,11 +305,6 @@ extension Scenario {
         for (name, value) in override?.headers ?? [:] { response.headers[name] = value }
         if let status = override?.status { response.statusCode = status }
         response.requestTime = override?.delay ?? manifest.delay
-        var matcher = isMethod(method) && isPath(path)
-        if let host = manifest.host { matcher = isHost(host) && matcher }
-        if !query.isEmpty { matcher = matcher && containsQueryParams(query) }
-        let fixed = response
-        return StubSpec(matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
-                        location: location) { _, _ in fixed }
+        return response
     }
 }

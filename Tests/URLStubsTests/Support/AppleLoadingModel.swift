@@ -151,7 +151,13 @@ final class ModelTask: @unchecked Sendable {
         self.originalRequest = request
         self.uploadBody = uploadBody
         self.completionHandler = completionHandler
-        let task = uploadBody.map { model.taskFactory.uploadTask(with: request, from: $0) } ?? model.taskFactory.dataTask(with: request)
+        // Without its body: corelibs never frees the body (or body stream) of a task that never
+        // runs, which AddressSanitizer reports. So `canInit(with: task)` sees no body here,
+        // where Apple's would see `httpBody`; the protocol instance gets the body (as a stream).
+        var bodiless = request
+        bodiless.httpBody = nil
+        bodiless.httpBodyStream = nil
+        let task = uploadBody.map { model.taskFactory.uploadTask(with: bodiless, from: $0) } ?? model.taskFactory.dataTask(with: bodiless)
         // Tells URLStubs (on Linux) to take its Apple path for this task.
         task.taskDescription = LoadingPath.appleModelTaskDescription
         self.sessionTask = task

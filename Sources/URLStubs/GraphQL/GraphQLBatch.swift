@@ -1,0 +1,98 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// A batch (a JSON array of operations, as apollo-link-batch-http and Apollo Kotlin send) is
+// answered operation by operation: each element is looked up as a request of its own, so the
+// stubs written for single operations answer batches too, and the answers are joined into one
+// JSON array in the same order.
+
+extension StubRequest {
+    /// The request as if it carried `operation` alone, as a JSON POST body.
+    func answering(_ operation: GraphQLOperationRequest) -> StubRequest {
+        var single = urlRequest
+        single.httpBodyStream = nil
+        single.httpBody = operation.body
+        single.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        return StubRequest(single, body: operation.body, pathParameters: [:], isBodyKnown: true)
+    }
+}
+
+extension StubRegistry {
+    /// A stub for a GraphQL batch that no stub answers whole: one stub per operation, each
+    /// activation taken, or `nil` when `request` is not a batch. When an operation finds no
+    /// stub (or an invalid one) the batch is unmatched (or invalid) and no activation is kept.
+    func resolveGraphQLBatch(_ request: StubRequest, in table: StubTable) -> Resolution? {
+        guard case .batch(let operations) = GraphQLRequest.read(request) else { return nil }
+        var answers: [GraphQLBatchAnswer] = []
+        func giveBack() { answers.forEach { $0.stub.releaseActivation() } }
+        for operation in operations {
+            switch Self.firstMatch(for: request.answering(operation), in: table) {
+            case .stub(let descriptor, let matched, let activation):
+                answers.append(GraphQLBatchAnswer(operation: operation, stub: descriptor, request: matched, activation: activation))
+            case .invalid(let descriptor):
+                giveBack()
+                return .invalid(descriptor)
+            case .bodyUnknown(let descriptor):
+                giveBack()
+                return .bodyUnknown(descriptor)
+            case .unmatched:
+                giveBack()
+                return .unmatched
+            }
+        }
+        let found = answers
+        let descriptor = StubDescriptor(
+            name: "GraphQL batch of " + found.map { $0.stub.name ?? $0.stub.matcher.description }.joined(separator: ", "),
+            matcher: RequestMatcher(description: "GraphQL batch") { _ in .matched },
+            location: found[0].stub.location, maxActivations: nil, sequence: 0) { _, _ in
+                try GraphQLBatchAnswer.joinedResponse(found)
+            }
+        return .stub(descriptor, request, activation: 0)
+    }
+}
+
+/// One operation of a batch and the stub that answers it.
+struct GraphQLBatchAnswer: Sendable {
+    let operation: GraphQLOperationRequest
+    let stub: StubDescriptor
+    let request: StubRequest
+    let activation: Int
+
+    /// The batch's response: a JSON array of each stub's body in order, with the status,
+    /// headers and timing of the first answer (cookies of all). An answer that fails, never
+    /// responds or passes through decides for the whole batch, as one HTTP exchange must.
+    static func joinedResponse(_ answers: [GraphQLBatchAnswer]) throws -> StubResponse {
+        var bodies: [JSONValue] = []
+        var first: StubResponse?
+        var cookies: [String] = []
+        var requestTime: TimeInterval = 0
+        for (index, answer) in answers.enumerated() {
+            let response = try answer.stub.responder(answer.request, answer.activation)
+            if response.storedError != nil || response.neverResponds || response.passthrough != nil { return response }
+            let data: Data
+            if let inMemory = response.body.data {
+                data = inMemory
+            } else {
+                data = RequestBodyReader.readAll(try response.body.open().stream)
+            }
+            guard let json = try? JSONValue(data: data) else {
+                throw StubError.invalidGraphQLResponse(
+                    reason: "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.operation.summary)) with a body that is not JSON: \(describeBody(data))")
+            }
+            bodies.append(json)
+            if first == nil { first = response }
+            cookies += response.cookieLines
+            requestTime = max(requestTime, response.requestTime)
+        }
+        guard let first else { return StubResponse(data: Data("[]".utf8)) }
+        let headers = first.headers.filter { !$0.key.equalsIgnoringASCIICase("Content-Length") && !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
+        var joined = StubResponse(data: JSONValue.array(bodies).serialized(), statusCode: first.statusCode, headers: headers)
+        joined.setCookieHeaders = cookies
+        joined.httpVersion = first.httpVersion
+        joined.requestTime = requestTime
+        joined.responseTime = first.responseTime
+        return joined
+    }
+}
