@@ -17,10 +17,10 @@ struct HeldResponseTests {
         registry.onActivation { _, _, _ in log.append("activation") }
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch("https://api.test/feed", from: registry, using: api)) }
-        let held = try await gate.waitForRequest()
+        let held = try await gate.waitForRequest(timeout: patientWait)
         #expect(held.url?.path == "/feed")
         // Matched, hooked and journaled, but not answered: the app is still loading.
-        try await waitUntil { !log.events.isEmpty }
+        try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
         #expect(log.events == ["activation"])
         #expect(registry.journal.count == 1)
         #expect(gate.heldRequests.count == 1)
@@ -40,14 +40,14 @@ struct HeldResponseTests {
         let gate = registry.stub(isPath("/order")) { _ in StubResponse(statusCode: 201) }.held()
         let replaced = Outcome(), failed = Outcome()
         let first = Task { replaced.set(await fetch("https://api.test/order", from: registry, using: api)) }
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         #expect(gate.release(with: StubResponse(string: "sold out", statusCode: 409)))
         await first.value
         #expect(replaced.result?.statusCode == 409)
         #expect(replaced.result?.body == "sold out")
 
         let second = Task { failed.set(await fetch("https://api.test/order", from: registry, using: api)) }
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         #expect(gate.fail(URLError(.networkConnectionLost)))
         await second.value
         #expect(failed.result?.urlError?.code == .networkConnectionLost)
@@ -72,7 +72,7 @@ struct HeldResponseTests {
                 outcome.set(await fetchWithCompletionHandler(request("https://api.test/items?n=\(index)"), session: session))
             })
             // One at a time, so the arrival order is known.
-            #expect(try await gate.waitForRequest().url?.query == "n=\(index)")
+            #expect(try await gate.waitForRequest(timeout: patientWait).url?.query == "n=\(index)")
         }
         #expect(gate.heldRequests.map(\.url?.query) == ["n=0", "n=1", "n=2", "n=3"])
         #expect(gate.release())
@@ -111,14 +111,14 @@ struct HeldResponseTests {
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request("https://api.test/cancel"))
         async let outcome = recorder.run(task)
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         task.cancel()
         let result = await outcome
         #expect(result.urlError?.code == .cancelled)
         #expect(result.response == nil)
-        try await waitUntil { gate.heldRequests.isEmpty }
+        try await waitUntil(timeout: patientWait) { gate.heldRequests.isEmpty }
         #expect(!gate.release(), "a cancelled request is no longer held")
-        try await waitUntil { !log.events.isEmpty }
+        try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
         #expect(log.events == ["finish true"])
     }
 
@@ -130,15 +130,15 @@ struct HeldResponseTests {
         let model = appleModel(for: registry, delegate: recorder)
         let task = model.dataTask(with: request("https://api.test/cancel"))
         async let outcome = recorder.run { task.resume() }
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         task.cancel()
         #expect(await outcome.urlError?.code == .cancelled)
-        try await waitUntil { gate.heldRequests.isEmpty }
+        try await waitUntil(timeout: patientWait) { gate.heldRequests.isEmpty }
         #expect(!gate.release())
         // A second request is released normally, on the loading thread.
         let released = Outcome()
         let second = Task { released.set(await fetchThroughAppleModel(request("https://api.test/ok"), from: registry)) }
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         #expect(gate.release())
         await second.value
         #expect(released.result?.body == "held")
@@ -156,7 +156,7 @@ struct HeldResponseTests {
         for outcome in held {
             heldTasks.append(Task { outcome.set(await fetch("https://api.test/held", from: registry, using: .completionHandler)) })
         }
-        for _ in held { try await gate.waitForRequest() }
+        for _ in held { try await gate.waitForRequest(timeout: patientWait) }
         // Forty held requests, and the process's other sessions go on as usual.
         let other = StubRegistry()
         other.stub(.any) { _ in StubResponse(string: "elsewhere") }
@@ -177,7 +177,7 @@ struct HeldResponseTests {
         #expect(await fetch("https://api.test/pages", from: registry).body == "1")
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch("https://api.test/pages", from: registry)) }
-        let held = try await gate.waitForRequest()
+        let held = try await gate.waitForRequest(timeout: patientWait)
         #expect(held.url?.path == "/pages")
         #expect(gate.description.hasPrefix("gate \"second page\" (URLStubsTests/HeldResponseTests.swift:"))
         gate.release()
@@ -190,7 +190,7 @@ struct HeldResponseTests {
         let gate = registry.stub(.any) { _ in StubResponse(string: "slow").requestTime(0.3, responseTime: 0) }.held()
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch("https://api.test/slow", from: registry)) }
-        try await gate.waitForRequest()
+        try await gate.waitForRequest(timeout: patientWait)
         try await Task.sleep(nanoseconds: 400_000_000)
         let released = Date()
         gate.release()

@@ -23,9 +23,9 @@ struct LiveStreamTests {
         let connection = StreamConnection(request("https://api.test/prices"), registry: registry, api: api, delegate: client)
         defer { connection.close() }
 
-        let request = try await prices.waitForConnection()
+        let request = try await prices.waitForConnection(timeout: patientWait)
         #expect(request.url?.path == "/prices")
-        try await waitUntil { client.response != nil }
+        try await waitUntil(timeout: patientWait) { client.response != nil }
         #expect(client.response?.statusCode == 200)
         #expect(client.response?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
         #expect(client.response?.value(forHTTPHeaderField: "Cache-Control") == "no-cache")
@@ -33,14 +33,14 @@ struct LiveStreamTests {
         #expect(client.events.isEmpty && client.isOpen)
 
         try prices.send(event: ServerSentEvent(event: "price", id: "1", data: #"{"teapot":12}"#))
-        try await waitUntil { client.events.count == 1 }
+        try await waitUntil(timeout: patientWait) { client.events.count == 1 }
         #expect(client.events == [.init(type: "price", data: #"{"teapot":12}"#, lastEventID: "1")])
         #expect(client.isOpen, "the stream stays open between writes")
 
         // A comment is delivered but dispatches nothing; the next event carries on.
         try prices.send(event: .comment("keep-alive"))
         try prices.send(event: ServerSentEvent(data: "first line\r\n  indented second line\nthird", retry: 2_500))
-        try await waitUntil { client.events.count == 2 }
+        try await waitUntil(timeout: patientWait) { client.events.count == 2 }
         #expect(client.comments == [" keep-alive"])
         #expect(client.events.last == .init(type: "message", data: "first line\n  indented second line\nthird", lastEventID: "1"))
         #expect(client.retry == 2_500)
@@ -49,14 +49,14 @@ struct LiveStreamTests {
         let split = try ServerSentEvent(event: "price", id: "2", data: #"{"teapot":13}"#).encoded()
         let bytesBefore = client.bytes
         try prices.send(split.prefix(10))
-        try await waitUntil { client.bytes == bytesBefore + 10 }
+        try await waitUntil(timeout: patientWait) { client.bytes == bytesBefore + 10 }
         #expect(client.events.count == 2)
         try prices.send(split.dropFirst(10))
-        try await waitUntil { client.events.count == 3 }
+        try await waitUntil(timeout: patientWait) { client.events.count == 3 }
         #expect(client.events.last == .init(type: "price", data: #"{"teapot":13}"#, lastEventID: "2"))
 
         try prices.finish()
-        try await waitUntil { client.isComplete }
+        try await waitUntil(timeout: patientWait) { client.isComplete }
         #expect(client.error == nil)
         #expect(client.chunks == 5, "one didReceive per write")
         #expect(!prices.isConnected)
@@ -70,7 +70,7 @@ struct LiveStreamTests {
         registry.stub(isPath("/lines")) { _ in .stream(stream, headers: ["Content-Type": "application/x-ndjson"]) }
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch(request("https://api.test/lines"), from: registry, using: api)) }
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         struct Line: Encodable { let n: Int }
         try stream.sendJSONLine(["n": 1])
         try stream.sendJSONLine(Line(n: 2))
@@ -100,7 +100,7 @@ struct LiveStreamTests {
         #expect(result.body == "early bird")
         #expect(result.chunks.count == 2)
         // A connection that has come and gone is still the first one a wait returns.
-        #expect(try await stream.waitForConnection(timeout: 30).url?.path == "/early")
+        #expect(try await stream.waitForConnection(timeout: patientWait).url?.path == "/early")
     }
 
     @Test func misuseThrowsWhereItHappens() throws {
@@ -170,7 +170,7 @@ struct LiveStreamTests {
         registry.stub(.any) { _ in .stream(stream) }
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch(request("https://api.test/drop"), from: registry, using: api)) }
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         try stream.send("partial")
         try stream.fail(URLError(.networkConnectionLost))
         await task.value
@@ -192,7 +192,7 @@ struct LiveStreamTests {
         // Gaps are measured from before the request starts: its head goes out later than that.
         var last = Date(), longestGap = 0.0
         let task = Task { outcome.set(await fetch(slow, from: registry, using: api)) }
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         // A write every 0.1 s for 2 s: longer than the timeout in all, never a gap that long.
         let start = Date()
         while Date().timeIntervalSince(start) < 2.0 {
@@ -227,18 +227,18 @@ struct LiveStreamTests {
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request("https://api.test/cancel"))
         async let outcome = recorder.run(task)
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         try stream.send(event: ServerSentEvent(data: "one"))
-        try await waitUntil { recorder.chunkCount == 1 }
+        try await waitUntil(timeout: patientWait) { recorder.chunkCount == 1 }
         task.cancel()
         let result = await outcome
         #expect(result.urlError?.code == .cancelled)
-        try await waitUntil { !stream.isConnected }
+        try await waitUntil(timeout: patientWait) { !stream.isConnected }
         #expect(!stream.isConnected)
         try stream.send(event: ServerSentEvent(data: "two"))
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(recorder.chunkCount == 1, "no callback after stopLoading")
-        try await waitUntil { !log.events.isEmpty }
+        try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
         #expect(log.events == ["finish true"])
     }
 
@@ -251,11 +251,11 @@ struct LiveStreamTests {
         let model = appleModel(for: registry, delegate: client)
         let task = model.dataTask(with: request("https://api.test/cancel"))
         task.resume()
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         try stream.send(event: ServerSentEvent(data: "one"))
-        try await waitUntil { client.events.count == 1 }
+        try await waitUntil(timeout: patientWait) { client.events.count == 1 }
         task.cancel()
-        try await waitUntil { client.isComplete && !stream.isConnected }
+        try await waitUntil(timeout: patientWait) { client.isComplete && !stream.isConnected }
         #expect((client.error as? URLError)?.code == .cancelled)
         // Writes after the cancel reach no one: the model records any callback after stopLoading.
         try stream.send(event: ServerSentEvent(data: "two"))
@@ -279,7 +279,7 @@ struct LiveStreamTests {
                 outcome.set(FetchResult(error: error))
             }
         }
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         for index in 1...3 { try stream.send(event: ServerSentEvent(data: "\(index)")) }
         try stream.finish()
         await task.value
@@ -294,7 +294,7 @@ struct LiveStreamTests {
         registry.stub(isPath("/solo"), name: "solo feed") { _ in .eventStream(stream) }
         let outcome = Outcome()
         let first = Task { outcome.set(await fetch(request("https://api.test/solo"), from: registry, using: .delegate)) }
-        try await stream.waitForConnection()
+        try await stream.waitForConnection(timeout: patientWait)
         let second = await fetch("https://api.test/solo", from: registry, using: .delegate)
         guard case .liveStreamBusy(let name, let stub)? = second.stubError else {
             Issue.record("expected liveStreamBusy, got \(String(describing: second.error))")

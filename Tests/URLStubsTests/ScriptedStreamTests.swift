@@ -33,7 +33,7 @@ struct ScriptedStreamTests {
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/script"), registry: registry, api: .delegate, delegate: client)
         defer { connection.close() }
-        try await waitUntil { client.isComplete }
+        try await waitUntil(timeout: patientWait) { client.isComplete }
         #expect(client.events.map(\.data) == ["now", "later"])
         #expect(client.error == nil)
         // When the client received each event, whatever this task was doing meanwhile.
@@ -149,7 +149,7 @@ struct ScriptedStreamTests {
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/feed"), registry: registry, api: .delegate, delegate: client)
         defer { connection.close() }
-        try await waitUntil { client.isComplete }
+        try await waitUntil(timeout: patientWait) { client.isComplete }
         #expect(client.events == [.init(type: "message", data: "one", lastEventID: "1"),
                                   .init(type: "done", data: "two\nlines", lastEventID: "2")])
     }

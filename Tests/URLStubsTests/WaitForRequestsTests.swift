@@ -13,7 +13,7 @@ struct WaitForRequestsTests {
         registry.stub(isPath("/analytics")) { _ in StubResponse(statusCode: 204) }
         _ = await fetch("https://api.test/analytics", from: registry)
         let start = Date()
-        let entries = try await registry.waitForRequests(matching: isPath("/analytics"), count: 1, timeout: 60)
+        let entries = try await registry.waitForRequests(matching: isPath("/analytics"), count: 1, timeout: patientWait)
         #expect(entries.map(\.request.description) == ["GET https://api.test/analytics"])
         #expect(entries.first?.statusCode == 204)
         #expect(Date().timeIntervalSince(start) < 50, "no wait for what is already there")
@@ -32,7 +32,7 @@ struct WaitForRequestsTests {
                                 from: registry, using: api)
             }
         }
-        let entries = try await registry.waitForRequests(matching: isMethodPOST() && isPath("/analytics"), count: 3, timeout: 30)
+        let entries = try await registry.waitForRequests(matching: isMethodPOST() && isPath("/analytics"), count: 3, timeout: patientWait)
         #expect(entries.map { $0.request.url?.query } == ["n=0", "n=1", "n=2"], "the first three, oldest first")
         #expect(entries.map(\.request.bodyString) == ["e0", "e1", "e2"])
         try await background.value
@@ -42,7 +42,7 @@ struct WaitForRequestsTests {
         let registry = StubRegistry()
         registry.stub(.any) { _ in StubResponse(statusCode: 200) }
         for index in 0..<4 { _ = await fetch("https://api.test/ping?n=\(index)", from: registry) }
-        let entries = try await registry.waitForRequests(matching: isPath("/ping"), count: 2)
+        let entries = try await registry.waitForRequests(matching: isPath("/ping"), count: 2, timeout: patientWait)
         #expect(entries.map { $0.request.url?.query } == ["n=0", "n=1"])
         #expect(try await registry.waitForRequests(matching: isPath("/ping"), count: 0).isEmpty)
     }
@@ -50,7 +50,7 @@ struct WaitForRequestsTests {
     @Test func unmatchedRequestsCountToo() async throws {
         let registry = StubRegistry()
         _ = await fetch("https://api.test/nobody", from: registry)
-        let entries = try await registry.waitForRequests(matching: isPath("/nobody"), timeout: 2)
+        let entries = try await registry.waitForRequests(matching: isPath("/nobody"), timeout: patientWait)
         #expect(entries.first?.isUnmatched == true)
     }
 
@@ -96,7 +96,7 @@ struct WaitForRequestsTests {
         await #expect(throws: CancellationError.self) { try await waiting.value }
         // The registry no longer tells the cancelled wait about new requests.
         _ = await fetch("https://api.test/after", from: registry)
-        try await waitUntil { registry.journalWaiters.isEmpty }
+        try await waitUntil(timeout: patientWait) { registry.journalWaiters.isEmpty }
         #expect(registry.journalWaiters.isEmpty)
     }
 
@@ -106,7 +106,7 @@ struct WaitForRequestsTests {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    try await registry.waitForRequests(matching: containsQueryParams(["n": "\(index)"]), timeout: 30).count
+                    try await registry.waitForRequests(matching: containsQueryParams(["n": "\(index)"]), timeout: patientWait).count
                 }
             }
             for index in (0..<20).reversed() { _ = await fetch("https://api.test/x?n=\(index)", from: registry) }

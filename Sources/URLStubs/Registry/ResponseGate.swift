@@ -72,12 +72,13 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// first request held, the second call the second, and so on, whether or not they have been
     /// released since. Returns at once when that request has already arrived.
     ///
-    /// - Parameter timeout: Seconds to wait before throwing.
+    /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
+    ///   parallel test suite on a small machine can start a request seconds late.
     /// - Throws: ``RequestWaitTimeout`` when no request arrives in time: for a stub's gate it
     ///   lists the requests the registry saw and why the stub's matcher refused each.
     ///   `CancellationError` when the waiting task is cancelled.
     @discardableResult
-    public func waitForRequest(timeout: TimeInterval = 10) async throws -> StubRequest {
+    public func waitForRequest(timeout: TimeInterval = 30) async throws -> StubRequest {
         try await PendingWait<StubRequest>.run(timeout: timeout, timeoutError: { [weak self] () -> any Error in
             guard let self else { return CancellationError() }
             return timeoutError(after: timeout)

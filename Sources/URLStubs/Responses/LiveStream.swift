@@ -155,11 +155,12 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// Waits for the next request to connect and returns it: the first call returns the first
     /// request that connected, the second call the second, and so on, at once when that
     /// request has already connected (even if it has finished since).
-    /// - Parameter timeout: Seconds to wait before throwing.
+    /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
+    ///   parallel test suite on a small machine can start a request seconds late.
     /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError` when the
     ///   waiting task is cancelled.
     @discardableResult
-    public func waitForConnection(timeout: TimeInterval = 10) async throws -> StubRequest {
+    public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
         let awaited = "a request connected to the \(description)"
         return try await PendingWait<StubRequest>.run(timeout: timeout, timeoutError: {
             RequestWaitTimeout(awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,

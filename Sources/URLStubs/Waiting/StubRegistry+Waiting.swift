@@ -20,7 +20,8 @@ extension StubRegistry {
     /// - Parameters:
     ///   - matcher: Which journal entries count.
     ///   - count: How many must arrive; 0 returns at once.
-    ///   - timeout: Seconds to wait before throwing.
+    ///   - timeout: Seconds to wait before throwing; generous by default, since a parallel
+    ///     test suite on a small machine can start a request seconds late.
     /// - Returns: The first `count` matching entries.
     /// - Throws: ``RequestWaitTimeout`` when they have not all arrived in time: it lists what
     ///   did arrive and why each other request the registry saw does not match, closest first.
@@ -28,7 +29,7 @@ extension StubRegistry {
     /// - Important: ``resetJournal()`` forgets earlier requests: they no longer count. The
     ///   matcher sees each request as the journal keeps it, so a body matcher sees at most
     ///   ``journalBodyLimit`` bytes of a body (``JournalEntry/isBodyCut``).
-    public func waitForRequests(matching matcher: RequestMatcher, count: Int = 1, timeout: TimeInterval = 10) async throws -> [JournalEntry] {
+    public func waitForRequests(matching matcher: RequestMatcher, count: Int = 1, timeout: TimeInterval = 30) async throws -> [JournalEntry] {
         guard count > 0 else { return [] }
         let waiters = journalWaiters
         let awaited = "\(count) request\(count == 1 ? "" : "s") matching \(matcher.description)"

@@ -63,3 +63,8 @@ final class Outcome: @unchecked Sendable {
     func set(_ result: FetchResult) { lock.lock(); stored = result; lock.unlock() }
     var result: FetchResult? { lock.lock(); defer { lock.unlock() }; return stored }
 }
+
+/// How long the tests of held responses, streams and waits wait for what must come: long,
+/// since the whole suite runs in parallel on two cores and a request can start seconds late.
+/// A wait returns as soon as its event arrives, so a passing test never waits this long.
+let patientWait: TimeInterval = 120
