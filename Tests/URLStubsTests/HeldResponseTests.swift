@@ -68,9 +68,10 @@ struct HeldResponseTests {
         var tasks: [Task<Void, Never>] = []
         for index in 0..<4 {
             let outcome = outcomes[index]
-            tasks.append(Task {
-                outcome.set(await fetchWithCompletionHandler(request("https://api.test/items?n=\(index)"), session: session))
-            })
+            tasks.append(
+                Task {
+                    outcome.set(await fetchWithCompletionHandler(request("https://api.test/items?n=\(index)"), session: session))
+                })
             // One at a time, so the arrival order is known.
             #expect(try await gate.waitForRequest(timeout: patientWait).url?.query == "n=\(index)")
         }

@@ -154,8 +154,9 @@ struct LiveStreamTests {
     @Test func serverSentEventFraming() throws {
         func text(_ event: ServerSentEvent) throws -> String { String(decoding: try event.encoded(), as: UTF8.self) }
         #expect(try text(ServerSentEvent(data: "hi")) == "data: hi\n\n")
-        #expect(try text(ServerSentEvent(event: "update", id: "7", data: "a\nb\r\nc\rd", retry: 1_000, comment: "note\nmore"))
-            == ": note\n: more\nevent: update\nid: 7\nretry: 1000\ndata: a\ndata: b\ndata: c\ndata: d\n\n")
+        #expect(
+            try text(ServerSentEvent(event: "update", id: "7", data: "a\nb\r\nc\rd", retry: 1_000, comment: "note\nmore"))
+                == ": note\n: more\nevent: update\nid: 7\nretry: 1000\ndata: a\ndata: b\ndata: c\ndata: d\n\n")
         #expect(try text(ServerSentEvent(data: " leading space")) == "data:  leading space\n\n")
         #expect(try text(ServerSentEvent(data: "")) == "data: \n\n")
         #expect(try text(.comment("")) == ":\n\n")

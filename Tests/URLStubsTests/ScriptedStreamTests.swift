@@ -98,7 +98,8 @@ struct ScriptedStreamTests {
 
     @Test(arguments: FetchAPI.allCases)
     func anSSEFileIsReplayedWithItsTiming(api: FetchAPI) async throws {
-        let url = try fixture("""
+        let url = try fixture(
+            """
             : recorded from the price service
             event: price\r
             data: {"teapot":12}\r
@@ -122,18 +123,19 @@ struct ScriptedStreamTests {
             let elapsed = Date().timeIntervalSince(start)
             #expect(result.error == nil, "\(path)")
             #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream", "\(path)")
-            #expect(result.body == """
-                : recorded from the price service
-                event: price\r
-                data: {"teapot":12}\r
-                \r
-                event: price
-                data: {"teapot":13}
+            #expect(
+                result.body == """
+                    : recorded from the price service
+                    event: price\r
+                    data: {"teapot":12}\r
+                    \r
+                    event: price
+                    data: {"teapot":13}
 
-                data: bye
+                    data: bye
 
 
-                """, "\(path): byte for byte, without the delay lines")
+                    """, "\(path): byte for byte, without the delay lines")
             #expect(elapsed >= 0.5, "\(path): 300 ms + 200 ms of pauses, took \(elapsed) s")
             if LiveStreamTests.streamingAPIs.contains(api) {
                 #expect(result.chunks.count == 3, "\(path): one write per event")
@@ -150,15 +152,20 @@ struct ScriptedStreamTests {
         let connection = StreamConnection(request("https://api.test/feed"), registry: registry, api: .delegate, delegate: client)
         defer { connection.close() }
         try await waitUntil(timeout: patientWait) { client.isComplete }
-        #expect(client.events == [.init(type: "message", data: "one", lastEventID: "1"),
-                                  .init(type: "done", data: "two\nlines", lastEventID: "2")])
+        #expect(
+            client.events == [
+                .init(type: "message", data: "one", lastEventID: "1"),
+                .init(type: "done", data: "two\nlines", lastEventID: "2"),
+            ])
     }
 
     @Test func anUnreadableDelayNamesTheFileAndLine() async throws {
         let url = try fixture("data: a\n\n: delay soon\ndata: b\n\n")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        #expect(throws: StubError.invalidEventStreamFile(
-            path: url.path, line: 3, reason: #"expected a pause such as ": delay 0.5s" or ": delay 250ms", found ": delay soon""#)) {
+        #expect(
+            throws: StubError.invalidEventStreamFile(
+                path: url.path, line: 3, reason: #"expected a pause such as ": delay 0.5s" or ": delay 250ms", found ": delay soon""#)
+        ) {
             try StubResponse(eventStreamAt: url)
         }
         #expect(throws: StubError.fileNotFound(path: "/nonexistent/feed.sse")) {

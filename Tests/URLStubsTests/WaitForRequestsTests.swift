@@ -28,8 +28,9 @@ struct WaitForRequestsTests {
             for index in 0..<3 {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 _ = await fetch(request("https://api.test/other"), from: registry, using: api)
-                _ = await fetch(request("https://api.test/analytics?n=\(index)", method: "POST", body: Data("e\(index)".utf8)),
-                                from: registry, using: api)
+                _ = await fetch(
+                    request("https://api.test/analytics?n=\(index)", method: "POST", body: Data("e\(index)".utf8)),
+                    from: registry, using: api)
             }
         }
         let entries = try await registry.waitForRequests(matching: isMethodPOST() && isPath("/analytics"), count: 3, timeout: patientWait)

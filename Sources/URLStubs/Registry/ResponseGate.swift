@@ -79,14 +79,18 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     ///   `CancellationError` when the waiting task is cancelled.
     @discardableResult
     public func waitForRequest(timeout: TimeInterval = 30) async throws -> StubRequest {
-        try await PendingWait<StubRequest>.run(timeout: timeout, timeoutError: { [weak self] () -> any Error in
-            guard let self else { return CancellationError() }
-            return timeoutError(after: timeout)
-        }, start: { wait in
-            self.register(wait)
-        }, finish: { wait in
-            self.unregister(wait)
-        })
+        try await PendingWait<StubRequest>.run(
+            timeout: timeout,
+            timeoutError: { [weak self] () -> any Error in
+                guard let self else { return CancellationError() }
+                return timeoutError(after: timeout)
+            },
+            start: { wait in
+                self.register(wait)
+            },
+            finish: { wait in
+                self.unregister(wait)
+            })
     }
 
     private func register(_ wait: PendingWait<StubRequest>) {
@@ -197,8 +201,9 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         let before = earlier == 0 ? "" : " (the \(earlier) that arrived earlier went to earlier calls)"
         var hint = RequestWaitTimeout.noRequestHint
         if stub == nil { hint = "Check that a stub answers with .held(by:) this gate, and that the app sends its request." }
-        return RequestWaitTimeout(awaited: "a new request held by the \(description)\(before)", timeout: timeout,
-                                  matched: [], others: others, matcher: matcher, hint: hint)
+        return RequestWaitTimeout(
+            awaited: "a new request held by the \(description)\(before)", timeout: timeout,
+            matched: [], others: others, matcher: matcher, hint: hint)
     }
 }
 

@@ -162,14 +162,19 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
         let awaited = "a request connected to the \(description)"
-        return try await PendingWait<StubRequest>.run(timeout: timeout, timeoutError: {
-            RequestWaitTimeout(awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
-                               hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
-        }, start: { wait in
-            self.register(wait)
-        }, finish: { wait in
-            self.unregister(wait)
-        })
+        return try await PendingWait<StubRequest>.run(
+            timeout: timeout,
+            timeoutError: {
+                RequestWaitTimeout(
+                    awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
+                    hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
+            },
+            start: { wait in
+                self.register(wait)
+            },
+            finish: { wait in
+                self.unregister(wait)
+            })
     }
 
     private func register(_ wait: PendingWait<StubRequest>) {

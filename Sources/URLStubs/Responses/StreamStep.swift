@@ -85,8 +85,10 @@ extension StubResponse {
     ///     .eventStream((1...3).map { ServerSentEvent(event: "tick", data: "\($0)") }, interval: 0.2)
     /// }
     /// ```
-    public static func eventStream(_ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200,
-                                   headers: [String: String] = [:]) -> StubResponse {
+    public static func eventStream(
+        _ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200,
+        headers: [String: String] = [:]
+    ) -> StubResponse {
         var steps: [StreamStep] = []
         for (index, event) in events.enumerated() {
             if index > 0, interval > 0 { steps.append(.wait(interval)) }

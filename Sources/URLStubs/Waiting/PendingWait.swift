@@ -56,10 +56,12 @@ final class PendingWait<Value: Sendable>: @unchecked Sendable {
     /// registers the wait where its event will come from, and may resolve it at once);
     /// `timeoutError` builds the error thrown when `timeout` seconds pass first; `finish` runs
     /// afterwards whatever happened (to unregister).
-    static func run(timeout: TimeInterval,
-                    timeoutError: @escaping @Sendable () -> any Error,
-                    start: (PendingWait<Value>) -> Void,
-                    finish: (PendingWait<Value>) -> Void) async throws -> Value {
+    static func run(
+        timeout: TimeInterval,
+        timeoutError: @escaping @Sendable () -> any Error,
+        start: (PendingWait<Value>) -> Void,
+        finish: (PendingWait<Value>) -> Void
+    ) async throws -> Value {
         let wait = PendingWait<Value>()
         defer { finish(wait) }
         start(wait)

@@ -34,14 +34,18 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
     /// How many of ``others`` the description lists.
     static let listedOthers = 5
 
-    init(awaited: String, timeout: TimeInterval, matched: [JournalEntry], others: [JournalEntry],
-         matcher: RequestMatcher?, hint: String) {
+    init(
+        awaited: String, timeout: TimeInterval, matched: [JournalEntry], others: [JournalEntry],
+        matcher: RequestMatcher?, hint: String
+    ) {
         self.awaited = awaited
         self.timeout = timeout
         self.matched = matched
         self.others = others
-        var lines = ["URLStubs: waited \(Self.seconds(timeout)) s for \(awaited); "
-            + (matched.isEmpty ? "none arrived." : "\(matched.count) arrived:")]
+        var lines = [
+            "URLStubs: waited \(Self.seconds(timeout)) s for \(awaited); "
+                + (matched.isEmpty ? "none arrived." : "\(matched.count) arrived:")
+        ]
         lines += matched.map { "  \($0)" }
         if others.isEmpty {
             lines.append(hint)
@@ -66,7 +70,8 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
     }
 
     /// What to check when the registry saw no request at all.
-    static let noRequestHint = "The registry saw no other request: check that the app sends it through a session this registry "
+    static let noRequestHint =
+        "The registry saw no other request: check that the app sends it through a session this registry "
         + "answers (registry.makeSession(), or registry.install(into: configuration) before the session is made)."
 
     private static func seconds(_ value: TimeInterval) -> String {

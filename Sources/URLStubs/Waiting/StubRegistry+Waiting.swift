@@ -34,18 +34,23 @@ extension StubRegistry {
         let waiters = journalWaiters
         let awaited = "\(count) request\(count == 1 ? "" : "s") matching \(matcher.description)"
         var registered: JournalWaiter?
-        return try await PendingWait<[JournalEntry]>.run(timeout: timeout, timeoutError: { [weak self] in
-            let journal = self?.journal ?? []
-            let matched = Array(journal.filter { matcher.matches($0.request) }.prefix(count))
-            let others = journal.filter { !matcher.matches($0.request) }
-            return RequestWaitTimeout(awaited: awaited, timeout: timeout, matched: matched, others: others, matcher: matcher,
-                                      hint: RequestWaitTimeout.noRequestHint)
-        }, start: { wait in
-            let waiter = JournalWaiter(matcher: matcher, count: count, wait: wait)
-            registered = waiter
-            waiters.add(waiter) { [weak self] in self?.journal ?? [] }
-        }, finish: { _ in
-            registered.map(waiters.remove)
-        })
+        return try await PendingWait<[JournalEntry]>.run(
+            timeout: timeout,
+            timeoutError: { [weak self] in
+                let journal = self?.journal ?? []
+                let matched = Array(journal.filter { matcher.matches($0.request) }.prefix(count))
+                let others = journal.filter { !matcher.matches($0.request) }
+                return RequestWaitTimeout(
+                    awaited: awaited, timeout: timeout, matched: matched, others: others, matcher: matcher,
+                    hint: RequestWaitTimeout.noRequestHint)
+            },
+            start: { wait in
+                let waiter = JournalWaiter(matcher: matcher, count: count, wait: wait)
+                registered = waiter
+                waiters.add(waiter) { [weak self] in self?.journal ?? [] }
+            },
+            finish: { _ in
+                registered.map(waiters.remove)
+            })
     }
 }

@@ -50,8 +50,10 @@ final class EventSourceClient: NSObject, URLSessionDataDelegate, @unchecked Send
     var retry: Int? { lock.lock(); defer { lock.unlock() }; return reconnectionTime }
     var comments: [String] { lock.lock(); defer { lock.unlock() }; return commentLines }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock(); headResponse = response as? HTTPURLResponse; lock.unlock()
         completionHandler(.allow)
     }
@@ -117,8 +119,9 @@ final class EventSourceClient: NSObject, URLSessionDataDelegate, @unchecked Send
             eventTypeBuffer = ""
         }
         guard !dataBuffer.isEmpty else { return }
-        let event = Event(type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer, data: String(dataBuffer.dropLast()),
-                          lastEventID: lastEventIDBuffer)
+        let event = Event(
+            type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer, data: String(dataBuffer.dropLast()),
+            lastEventID: lastEventIDBuffer)
         lock.lock(); received.append(event); receivedAt.append(Date()); lock.unlock()
     }
 }
