@@ -73,6 +73,10 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Apple: the redirect was handed to the session; a `stopLoading` now means the session
     /// followed it, which ends this hop normally.
     var handedOff = false
+    /// The gate holding this hop, until it is released (``ResponseGate``).
+    var heldAt: (gate: ResponseGate, request: HeldRequest)?
+    /// The test-fed or scripted body being played (``LiveStream``).
+    var streamPlayback: StreamPlayback?
 
     init(
         url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
@@ -174,6 +178,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     func end(_ outcome: PlaybackOutcome) {
         ended = true
+        leaveGate()
+        streamPlayback?.stop()
         passthrough?.cancel()
         passthrough = nil
         reader?.close()
@@ -234,7 +240,9 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func timeoutElapsed() {
-        let gap = headSent ? "between two parts of the body" : "before the response"
+        let gap =
+            heldAt.map { "while held by the \($0.gate); release it sooner or give the request a longer timeout" }
+            ?? (headSent ? "between two parts of the body" : "before the response")
         fail(
             URLError(
                 .timedOut,
@@ -249,7 +257,7 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Plays the current item: at once when nothing needs waiting for, else after its
     /// request time (counted from the start of the request).
     func play() {
-        guard let item else { return }
+        guard let item, !holdIfGated() else { return }
         let response = item.response
         if response.requestTime > 0 {
             environment.scheduler.at(startTime + response.requestTime) { [self] in
@@ -309,6 +317,10 @@ final class ResponsePlayer: @unchecked Sendable {
             let location = response.value(forHeader: "Location")
         {
             redirect(to: location)
+            return
+        }
+        if response.body.isStreamed {
+            startStream()
             return
         }
         let reader = BodyReader(response.body, ioQueue: workQueue)

@@ -57,6 +57,8 @@ public final class StubRegistry: @unchecked Sendable {
     private var unmatchedLedger = UnmatchedLedger()
     private var journalBodyLimitValue = 32 * 1024
     private let journalLimit = 10_000
+    /// Tests waiting for requests (``waitForRequests(matching:count:timeout:)``).
+    let journalWaiters = JournalWaiters()
     private var sharedCookies = false
     private var installedConfiguration: URLSessionConfiguration?
     /// Redirect counts and unmatched reports per task (Apple's loading system).
@@ -158,6 +160,7 @@ public final class StubRegistry: @unchecked Sendable {
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
             maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+        descriptor.registry = self
         lock.lock()
         table.add(descriptor)
         lock.unlock()
@@ -427,6 +430,7 @@ public final class StubRegistry: @unchecked Sendable {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
         }
+        journalWaiters.recorded(entry)
         return journalSequence
     }
 
