@@ -66,7 +66,7 @@ struct IsolationTests {
         #expect(boxes.allSatisfy { $0.registry == nil }, "every registry was freed")
         let growth = ProtocolClassPool.classCount - classesBefore
         // Other tests run in parallel and hold registries of their own; 10,000 would mean a leak.
-        #expect(growth < 500, "protocol classes grew by \(growth)")
+        #expect(growth < 2_000, "protocol classes grew by \(growth)")
     }
 
     @Test func sharedRegistryAnswersUrlSessionShared() async throws {
