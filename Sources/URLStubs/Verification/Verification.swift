@@ -65,6 +65,8 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let unmetUnmatchedExpectations: [UnmetUnmatchedExpectation]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
+    /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
+    var printedRequests: [String: String] = [:]
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
@@ -100,7 +102,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             + order.map { key, entry in
                 let times = unexpectedCounts[key] ?? 1
                 return VerificationProblem(
-                    summary: "unexpected request: \(entry.request) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
+                    summary: "unexpected request: \(printedRequests[key] ?? entry.request.description) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
                     details: nearMisses[key], location: nil)
             }
             + overflow
@@ -171,6 +173,7 @@ extension StubRegistry {
     ///
     /// Each distinct unexpected request is explained against the stubs the registry holds now
     /// (the closest ones, why each refused, a stub to paste), as the error it failed with was.
+    /// Its secrets (``scrubbing``) are printed as `<scrubbed>`.
     public func verify(includePassedThrough: Bool = false) -> VerificationReport {
         let declarations = expectedUnmatchedRequests
         var accepted = Array(repeating: 0, count: declarations.count)
@@ -195,11 +198,16 @@ extension StubRegistry {
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
             declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
         }
-        return VerificationReport(unexpectedRequests: unexpected, unexpectedCounts: counts,
-                                  uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
-                                  invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
-                                  unmetUnmatchedExpectations: unmetUnmatched,
-                                  nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        var report = VerificationReport(unexpectedRequests: unexpected, unexpectedCounts: counts,
+                                        uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
+                                        invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
+                                        unmetUnmatchedExpectations: unmetUnmatched,
+                                        nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        for entry in unexpected {
+            report.printedRequests[VerificationReport.groupingKey(entry.request)] =
+                entry.scrubbing.redactor(for: entry.request).redact(entry.request.description)
+        }
+        return report
     }
 
     /// How many distinct unexpected requests get a near-miss analysis: each one ranks every
@@ -214,7 +222,7 @@ extension StubRegistry {
             let key = VerificationReport.groupingKey(entry.request)
             guard analyses[key] == nil else { continue }
             guard analyses.count < Self.explainedUnexpectedRequests else { break }
-            var lines = UnmatchedReport(request: entry.request, stubs: stubs).text.split(separator: "\n", omittingEmptySubsequences: false)
+            var lines = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing).text.split(separator: "\n", omittingEmptySubsequences: false)
             if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
             analyses[key] = lines.joined(separator: "\n")
         }
