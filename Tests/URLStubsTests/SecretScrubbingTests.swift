@@ -70,7 +70,7 @@ struct SecretScrubbingTests {
         secretRequest.setValue("basic-password", forHTTPHeaderField: "X-Debug")
         secretRequest.setValue("ab1", forHTTPHeaderField: "X-Short")
         let live = StubRegistry()
-        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
+        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing, environment: [:])
         let liveResult = await fetch(secretRequest, from: live)
         #expect(liveResult.body.contains("SECRET%2BKEY%2FB64%3D"), "the server echoes the encoded key: \(liveResult.body)")
         try recorder.save()
@@ -80,7 +80,7 @@ struct SecretScrubbingTests {
         }
         #expect(text.contains("page=1"), "short values that are no secret stay")
         let replay = StubRegistry()
-        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing)
+        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing, environment: [:])
         let replayed = await fetch(secretRequest, from: replay)
         #expect(replayed.statusCode == 200, "\(String(describing: replayed.error))")
     }

@@ -3,19 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// When a ``HARRecorder`` talks to the real network and when it replays a file.
-public enum RecordMode: String, Sendable, CaseIterable {
-    /// Record if the file does not exist yet, else replay it (unmatched requests follow the
-    /// registry's policy).
-    case once
-    /// Replay only; the file must exist, and a request it does not hold fails.
-    case none
-    /// Replay what the file holds, record requests it does not hold, and save both.
-    case newEpisodes
-    /// Always record afresh, replacing the file.
-    case all
-}
-
 /// Records real traffic to a HAR file, or replays a recording, VCR style.
 ///
 /// ```swift
@@ -30,7 +17,8 @@ public enum RecordMode: String, Sendable, CaseIterable {
 public final class HARRecorder: @unchecked Sendable {
     /// The file recorded to or replayed from.
     public let file: URL
-    /// The mode in force.
+    /// The mode in force: the one in code unless `URLSTUBS_RECORD` or `CI` says otherwise (see
+    /// ``RecordMode``).
     public let mode: RecordMode
     /// What is scrubbed.
     public let scrubbing: Scrubbing
@@ -41,15 +29,19 @@ public final class HARRecorder: @unchecked Sendable {
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
 
-    init(registry: StubRegistry, file: URL, mode: RecordMode, scrubbing: Scrubbing,
-         fileID: String, filePath: String, line: Int) throws {
+    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, environment: [String: String],
+         testName: String, fileID: String, filePath: String, line: Int) throws {
+        let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
         self.file = file
         self.mode = mode
         self.scrubbing = scrubbing
         let exists = FileManager.default.fileExists(atPath: file.path)
         switch mode {
         case .none:
-            guard exists else { throw StubError.fileNotFound(path: file.path) }
+            guard exists else {
+                throw StubError.recordingMissing(path: file.path, reason: reason,
+                                                 command: RecordMode.recordingCommand(testName: testName))
+            }
             isRecording = false
         case .once:
             isRecording = !exists
@@ -117,8 +109,22 @@ public final class HARRecorder: @unchecked Sendable {
 extension StubRegistry {
     /// Records real traffic into `file` or replays it, as `mode` says (see ``RecordMode``).
     /// Call ``HARRecorder/save()`` when the test is done.
+    ///
+    /// - Parameters:
+    ///   - mode: The mode in code; `URLSTUBS_RECORD` in `environment` overrides it, and `CI`
+    ///     without `URLSTUBS_RECORD` makes it ``RecordMode/none``.
+    ///   - scrubbing: What never reaches the file; also becomes the registry's
+    ///     ``scrubbing``, which reports use.
+    ///   - environment: Where `URLSTUBS_RECORD` and `CI` are read: the process's environment.
+    ///   - testName: The test, named in the command that records a missing file; `#function`,
+    ///     the calling test.
+    /// - Throws: ``StubError/recordingMissing(path:reason:command:)`` when the mode in force is
+    ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
+    ///   unknown `URLSTUBS_RECORD`.
     public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default,
+                       environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
                        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> HARRecorder {
-        try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, fileID: fileID, filePath: filePath, line: line)
+        try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, environment: environment, testName: testName,
+                        fileID: fileID, filePath: filePath, line: line)
     }
 }

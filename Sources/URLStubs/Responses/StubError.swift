@@ -64,6 +64,11 @@ public enum StubError: Error, Sendable, Equatable {
     /// A GraphQL response could not be built: values that are not JSON, an error without a
     /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
     case invalidGraphQLResponse(reason: String)
+    /// The record mode in force is ``RecordMode/none`` and the recording does not exist;
+    /// `command` records it.
+    case recordingMissing(path: String, reason: String, command: String)
+    /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.
+    case invalidRecordMode(value: String)
 
     var message: String {
         switch self {
@@ -105,6 +110,11 @@ public enum StubError: Error, Sendable, Equatable {
                 + "Install into a .default or .ephemeral configuration in tests."
         case .invalidGraphQLResponse(let reason):
             return "URLStubs: invalid GraphQL response: \(reason)."
+        case .recordingMissing(let path, let reason, let command):
+            return "URLStubs: the recording \(path) does not exist, and the record mode is none (\(reason)), "
+                + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
+        case .invalidRecordMode(let value):
+            return "URLStubs: URLSTUBS_RECORD=\(value) is not a record mode; use once, none, newEpisodes or all."
         }
     }
 }
@@ -134,6 +144,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
         case .invalidGraphQLResponse: return 15
+        case .recordingMissing: return 16
+        case .invalidRecordMode: return 17
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
