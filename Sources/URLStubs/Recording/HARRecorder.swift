@@ -22,6 +22,9 @@ public final class HARRecorder: @unchecked Sendable {
     public let mode: RecordMode
     /// What is scrubbed.
     public let scrubbing: Scrubbing
+    /// What replay leaves out when it decides whether a live request is a recorded one: a
+    /// request differing from a recorded one only there is replayed, never recorded again.
+    public let volatileFields: VolatileFields
     /// `true` when this recorder talks to the network (`once` without a file, `newEpisodes`, `all`).
     public let isRecording: Bool
 
@@ -29,12 +32,13 @@ public final class HARRecorder: @unchecked Sendable {
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
 
-    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, environment: [String: String],
-         testName: String, fileID: String, filePath: String, line: Int) throws {
+    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields,
+         environment: [String: String], testName: String, fileID: String, filePath: String, line: Int) throws {
         let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
         self.file = file
         self.mode = mode
         self.scrubbing = scrubbing
+        self.volatileFields = volatileFields
         let exists = FileManager.default.fileExists(atPath: file.path)
         switch mode {
         case .none:
@@ -66,6 +70,7 @@ public final class HARRecorder: @unchecked Sendable {
         }
         var options = HARReplayOptions()
         options.scrubbing = scrubbing
+        options.volatileFields = volatileFields
         registry.stubs(fromHAREntries: replayed, named: file.lastPathComponent, options: options,
                        fileID: fileID, filePath: filePath, line: line)
     }
@@ -115,16 +120,20 @@ extension StubRegistry {
     ///     without `URLSTUBS_RECORD` makes it ``RecordMode/none``.
     ///   - scrubbing: What never reaches the file; also becomes the registry's
     ///     ``scrubbing``, which reports use.
+    ///   - volatileFields: Query parameters, headers and JSON paths that change on every run
+    ///     (a timestamp, a nonce): replay ignores them, so a request differing from a recorded
+    ///     one only there is replayed, and `newEpisodes` does not record it a second time.
     ///   - environment: Where `URLSTUBS_RECORD` and `CI` are read: the process's environment.
     ///   - testName: The test, named in the command that records a missing file; `#function`,
     ///     the calling test.
     /// - Throws: ``StubError/recordingMissing(path:reason:command:)`` when the mode in force is
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
-    public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default,
+    public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
                        environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
                        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> HARRecorder {
-        try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, environment: environment, testName: testName,
+        try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
+                        environment: environment, testName: testName,
                         fileID: fileID, filePath: filePath, line: line)
     }
 }
