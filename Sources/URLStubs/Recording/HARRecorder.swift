@@ -32,7 +32,7 @@ public final class HARRecorder: @unchecked Sendable {
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
 
-    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields,
+    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
          environment: [String: String], testName: String, fileID: String, filePath: String, line: Int) throws {
         let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
         self.file = file
@@ -71,6 +71,7 @@ public final class HARRecorder: @unchecked Sendable {
         var options = HARReplayOptions()
         options.scrubbing = scrubbing
         options.volatileFields = volatileFields
+        options.reportsUnusedEntries = reportsUnusedEntries
         registry.stubs(fromHAREntries: replayed, named: file.lastPathComponent, options: options,
                        fileID: fileID, filePath: filePath, line: line)
     }
@@ -123,6 +124,8 @@ extension StubRegistry {
     ///   - volatileFields: Query parameters, headers and JSON paths that change on every run
     ///     (a timestamp, a nonce): replay ignores them, so a request differing from a recorded
     ///     one only there is replayed, and `newEpisodes` does not record it a second time.
+    ///   - reportsUnusedEntries: Whether ``verify(includePassedThrough:)`` reports the entries
+    ///     of the file the test never requested (by method and URL): a recording that rots.
     ///   - environment: Where `URLSTUBS_RECORD` and `CI` are read: the process's environment.
     ///   - testName: The test, named in the command that records a missing file; `#function`,
     ///     the calling test.
@@ -130,10 +133,10 @@ extension StubRegistry {
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
     public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
-                       environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
+                       reportsUnusedEntries: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
                        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> HARRecorder {
         try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
-                        environment: environment, testName: testName,
+                        reportsUnusedEntries: reportsUnusedEntries, environment: environment, testName: testName,
                         fileID: fileID, filePath: filePath, line: line)
     }
 }

@@ -18,7 +18,7 @@ import FoundationNetworking
 /// the recording.
 ///
 /// - Important: A registry's reports use ``StubRegistry/scrubbing``, which
-///   ``StubRegistry/record(to:mode:scrubbing:volatileFields:environment:testName:fileID:filePath:line:)`` sets; a
+///   ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets; a
 ///   registry that only replays or stubs and sees an `api_key` parameter must be told.
 public struct Scrubbing: Sendable {
     /// Header names (case-insensitive) whose values are scrubbed, in requests and responses.

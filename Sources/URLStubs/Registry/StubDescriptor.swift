@@ -27,6 +27,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private let lock = NSLock()
     private var activations = 0
     private var expectedCount: ExpectedCount?
+    private var reportsWhenUnused = false
 
     init(name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
          sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) {
@@ -61,6 +62,14 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public func expect(_ count: ExpectedCount) -> StubDescriptor {
         lock.lock(); expectedCount = count; lock.unlock()
         return self
+    }
+
+    /// `true` for a stub replaying a recorded request whose disuse ``StubRegistry/verify(includePassedThrough:)``
+    /// reports (``HARReplayOptions/reportsUnusedEntries``): a recording that holds requests
+    /// the test no longer makes has rotted.
+    var isRecordedEntryReportedWhenUnused: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
+        set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
     }
 
     /// `true` when the stub has a limit and has reached it.

@@ -193,7 +193,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// What near-miss reports, ``verify(includePassedThrough:)``, journal descriptions and
     /// errors print as `<scrubbed>`: ``Scrubbing/default`` (the credential headers) unless
-    /// set. ``record(to:mode:scrubbing:volatileFields:environment:testName:fileID:filePath:line:)`` sets it to the
+    /// set. ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets it to the
     /// recording's rules, so one declaration keeps a secret out of both the file and the logs.
     ///
     /// - Important: A registry that does not record and sees secrets in query parameters or

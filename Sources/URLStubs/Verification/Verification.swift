@@ -65,13 +65,16 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let unmetUnmatchedExpectations: [UnmetUnmatchedExpectation]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
+    /// Stubs replaying a recorded request the test never made (see
+    /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
+    public internal(set) var unusedRecordedEntries: [StubDescriptor] = []
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
         unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
-            && uncountedUnexpectedRequests == 0
+            && uncountedUnexpectedRequests == 0 && unusedRecordedEntries.isEmpty
     }
 
     /// How many times the unexpected request `entry` (one of ``unexpectedRequests``) came.
@@ -106,6 +109,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
                     details: nearMisses[key], location: nil)
             }
             + overflow
+            + unusedRecordedEntries.map {
+                VerificationProblem(summary: "recorded request never made: \($0) (re-record, or remove the entry)", location: $0.location)
+            }
     }
 
     /// The whole report.
@@ -164,7 +170,10 @@ extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
     /// (passthrough requests of a `.passThrough` registry count as unexpected only when
     /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
-    /// declaration, and every stub with an ``ExpectedCount`` must have answered accordingly.
+    /// declaration, every stub with an ``ExpectedCount`` must have answered accordingly, and
+    /// every entry of a recording replayed with ``HARReplayOptions/reportsUnusedEntries`` (as
+    /// ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// does) must have been requested.
     ///
     /// ```swift
     /// let report = registry.verify()
@@ -207,6 +216,7 @@ extension StubRegistry {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
                 entry.scrubbing.redactor(for: entry.request).redact(entry.request.description)
         }
+        report.unusedRecordedEntries = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
         return report
     }
 
