@@ -67,14 +67,17 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// Runs the test with a registry replaying its cassette as ``StubScope/registry``, then
     /// saves what was recorded and verifies the registry, even when the test threw.
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let registry = StubRegistry()
         defer { registry.removeAll() }
-        let recorder = try registry.record(to: file(for: test), mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
-                                           reportsUnusedEntries: reportsUnusedEntries, testName: Self.functionName(of: test.name),
-                                           fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
-                                           line: test.sourceLocation.line)
+        let recorder = try registry.record(
+            to: file(for: test), mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
+            reportsUnusedEntries: reportsUnusedEntries, testName: Self.functionName(of: test.name),
+            fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
+            line: test.sourceLocation.line)
         var thrown: (any Error)?
         do {
             try await StubScope.$registry.withValue(registry) {
@@ -85,9 +88,10 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         }
         try recorder.save()
         for problem in registry.verify().problems {
-            let location = problem.location.map {
-                Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
-            } ?? test.sourceLocation
+            let location =
+                problem.location.map {
+                    Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
+                } ?? test.sourceLocation
             StubsTrait.recordIssue(problem, at: location, testThrew: thrown != nil)
         }
         if let thrown { throw thrown }
@@ -108,11 +112,14 @@ extension Trait where Self == CassetteTrait {
     /// @Test(.replaying("fetchUser", scrubbing: .default.adding(queryParameters: ["api_key"])))
     /// func fetchesTheUser() async throws { … }
     /// ```
-    public static func replaying(_ name: String? = nil, in folder: String? = nil, mode: RecordMode = .once,
-                                 scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
-                                 reportsUnusedEntries: Bool = true) -> CassetteTrait {
-        CassetteTrait(name: name, folder: folder, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
-                      reportsUnusedEntries: reportsUnusedEntries)
+    public static func replaying(
+        _ name: String? = nil, in folder: String? = nil, mode: RecordMode = .once,
+        scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
+        reportsUnusedEntries: Bool = true
+    ) -> CassetteTrait {
+        CassetteTrait(
+            name: name, folder: folder, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
+            reportsUnusedEntries: reportsUnusedEntries)
     }
 }
 #endif

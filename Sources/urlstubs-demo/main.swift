@@ -9,7 +9,7 @@ import URLStubs
 
 // MARK: - A tiny fake backend
 
-let registry = StubRegistry()   // unmatched requests fail with a near-miss report
+let registry = StubRegistry()  // unmatched requests fail with a near-miss report
 let api = "https://api.shop.test"
 
 registry.stub(isHost("api.shop.test") && isMethodGET() && isPath("/products"), name: "product list") { _ in
@@ -63,8 +63,10 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock(); expected = response.expectedContentLength; lock.unlock()
         completionHandler(.allow)
     }
@@ -84,11 +86,12 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let eta = Double(Int(total) - done) / max(rate * 1000, 1)
         let filled = Int(Double(done) / Double(total) * 30)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        let line = String(format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
-                          Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
+        let line = String(
+            format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
+            Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
         if redrawsInPlace {
             print("\r" + line, terminator: "")
-            fflush(nil)   // all output streams: the bar must show now, not when the line ends
+            fflush(nil)  // all output streams: the bar must show now, not when the line ends
         } else if newQuarter {
             print(line)
         }
@@ -125,8 +128,9 @@ title("2. A product image over 3G (600 KB at 400 KB/s)")
 let progress = ProgressPrinter()
 let progressSession = registry.makeSession(delegate: progress)
 let downloadStart = Date()
-let (imageData, imageChunks, imageError) = await progress.load(URLRequest(url: URL(string: "https://cdn.shop.test/images/teapot.png")!),
-                                                               in: progressSession)
+let (imageData, imageChunks, imageError) = await progress.load(
+    URLRequest(url: URL(string: "https://cdn.shop.test/images/teapot.png")!),
+    in: progressSession)
 let downloadTime = Date().timeIntervalSince(downloadStart)
 check(imageError == nil && imageData == image, "all 600,000 bytes arrived in order, in \(imageChunks) chunks")
 check(downloadTime > 1.2 && downloadTime < 20, String(format: "it took %.2f s (3G pace: 1.5 s)", downloadTime))
@@ -173,8 +177,9 @@ do {
 } catch let error as URLError {
     // The app sees a URLError; printed, it is the report (its localized description too).
     print("\(error)".split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
-    check(error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
-          "the report names the closest stub and why it refused")
+    check(
+        error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
+        "the report names the closest stub and why it refused")
 } catch {
     check(false, "the unmatched request failed with a report (\(error))")
 }
@@ -187,8 +192,9 @@ let report = registry.verify()
 print("  A test that made step 6's request by mistake would fail with:")
 print(report.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
 check(report.unmetExpectations.isEmpty, "every stub was used as expected")
-check(report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
-      "verify() explains step 6's request even if the app swallowed the error")
+check(
+    report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
+    "verify() explains step 6's request even if the app swallowed the error")
 // Step 6 was on purpose: declared, the request is expected and verification passes.
 registry.expectUnmatched(isHost("api.shop.example"))
 print("  Declared with registry.expectUnmatched(isHost(\"api.shop.example\")), as a test of it would:")
@@ -197,6 +203,8 @@ check(registry.verify().isSuccess, "an unmatched request made on purpose passes 
 
 progressSession.finishTasksAndInvalidate()
 session.finishTasksAndInvalidate()
-print(String(format: "\n%@ in %.1f s.", failures == 0 ? "All steps behaved" : "\(failures) step(s) misbehaved",
-             Date().timeIntervalSince(demoStart)))
+print(
+    String(
+        format: "\n%@ in %.1f s.", failures == 0 ? "All steps behaved" : "\(failures) step(s) misbehaved",
+        Date().timeIntervalSince(demoStart)))
 exit(failures == 0 ? 0 : 1)

@@ -20,17 +20,22 @@ struct SecretScrubbingTests {
     private let secrets = ["header-secret-value", "cookie-secret-value", "query-secret-value", "body-secret-value", "proxy-secret-value"]
 
     private func requestCarryingSecrets(_ path: String) -> URLRequest {
-        request(server.url(path).absoluteString + "?api_key=query-secret-value&page=1", method: "POST",
-                body: Data(#"{"user":"ada","password":"body-secret-value"}"#.utf8),
-                headers: ["Authorization": "Bearer header-secret-value", "Cookie": "sid=cookie-secret-value",
-                          "Proxy-Authorization": "Basic proxy-secret-value", "Content-Type": "application/json"])
+        request(
+            server.url(path).absoluteString + "?api_key=query-secret-value&page=1", method: "POST",
+            body: Data(#"{"user":"ada","password":"body-secret-value"}"#.utf8),
+            headers: [
+                "Authorization": "Bearer header-secret-value", "Cookie": "sid=cookie-secret-value",
+                "Proxy-Authorization": "Basic proxy-secret-value", "Content-Type": "application/json",
+            ])
     }
 
     @Test func nearMissReportsVerifyAndTheJournalPrintNoSecret() async throws {
         let registry = StubRegistry()
         registry.scrubbing = .default.adding(queryParameters: ["api_key"], jsonFields: ["password"])
-        registry.stub(isPath("/echo") && hasHeaderNamed("Authorization", value: "Bearer expected-token")
-            && containsQueryParams(["api_key": "other"]), name: "echo") { _ in .passthrough() }
+        registry.stub(
+            isPath("/echo") && hasHeaderNamed("Authorization", value: "Bearer expected-token")
+                && containsQueryParams(["api_key": "other"]), name: "echo"
+        ) { _ in .passthrough() }
         let result = await fetch(requestCarryingSecrets("/echo"), from: registry)
         let thrown = String(describing: try #require(result.error))
         let verification = registry.verify().description
@@ -48,8 +53,9 @@ struct SecretScrubbingTests {
     @Test func credentialHeadersAreHiddenWithoutAnyRule() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/json") && hasHeaderNamed("Cookie", value: "sid=expected")) { _ in .passthrough() }
-        let result = await fetch(request(server.url("/json").absoluteString, headers: ["Cookie": "sid=cookie-secret-value"]),
-                                 from: registry)
+        let result = await fetch(
+            request(server.url("/json").absoluteString, headers: ["Cookie": "sid=cookie-secret-value"]),
+            from: registry)
         let thrown = String(describing: try #require(result.error))
         #expect(!thrown.contains("cookie-secret-value"), "\(thrown)")
         #expect(!registry.verify().description.contains("cookie-secret-value"))

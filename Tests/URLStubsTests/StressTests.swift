@@ -131,7 +131,7 @@ extension StressTests {
         defer { stall.unblock() }
         registries[0].stub(isPath("/blocked")) { _ in
             stall.markBlocked()
-            stall.wait()   // until the 10,000 requests are done
+            stall.wait()  // until the 10,000 requests are done
             return StubResponse(data: Data())
         }
         async let blocked = fetch(request("https://stress.test/blocked"), from: registries[0]) { $0.timeoutIntervalForRequest = 1 }

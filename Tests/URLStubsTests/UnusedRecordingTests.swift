@@ -33,8 +33,9 @@ struct UnusedRecordingTests {
         let report = registry.verify()
         #expect(!report.isSuccess)
         #expect(report.unusedRecordedEntries.map(\.name) == ["profile.har: GET \(server.url("/text").absoluteString)"])
-        #expect(report.description.contains("recorded request never made: \"profile.har: GET \(server.url("/text").absoluteString)\""),
-                "\(report)")
+        #expect(
+            report.description.contains("recorded request never made: \"profile.har: GET \(server.url("/text").absoluteString)\""),
+            "\(report)")
         #expect(!report.description.contains("/json\""), "the used entry is not reported")
         #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
         // Using it clears the problem.

@@ -16,9 +16,10 @@ struct VolatileRecordingTests {
 
     /// The same search each run, with a new timestamp, request id and nonce.
     private func search(tag: String, run: Int) -> URLRequest {
-        request(server.url("/echo").absoluteString + "?tag=\(tag)&ts=\(run)", method: "POST",
-                body: Data(#"{"q":"tea","sentAt":\#(run),"meta":{"nonce":"n\#(run)"}}"#.utf8),
-                headers: ["Content-Type": "application/json", "X-Request-ID": UUID().uuidString])
+        request(
+            server.url("/echo").absoluteString + "?tag=\(tag)&ts=\(run)", method: "POST",
+            body: Data(#"{"q":"tea","sentAt":\#(run),"meta":{"nonce":"n\#(run)"}}"#.utf8),
+            headers: ["Content-Type": "application/json", "X-Request-ID": UUID().uuidString])
     }
 
     @Test func newEpisodesReplaysARequestDifferingOnlyInVolatileFields() async throws {

@@ -73,8 +73,10 @@ final class ResponsePlayer: @unchecked Sendable {
     /// followed it, which ends this hop normally.
     var handedOff = false
 
-    init(url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
-         cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost) {
+    init(
+        url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
+        cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost
+    ) {
         self.environment = environment
         self.timeout = timeout
         self.sink = sink
@@ -147,7 +149,9 @@ final class ResponsePlayer: @unchecked Sendable {
         if due <= .now() {
             step()
         } else {
-            environment.scheduler.at(due) { [self] in newStep(); step() }
+            environment.scheduler.at(due) { [self] in
+                newStep(); step()
+            }
         }
     }
 
@@ -229,10 +233,13 @@ final class ResponsePlayer: @unchecked Sendable {
 
     private func timeoutElapsed() {
         let gap = headSent ? "between two parts of the body" : "before the response"
-        fail(URLError(.timedOut, userInfo: [
-            NSURLErrorFailingURLErrorKey: currentURL,
-            NSLocalizedDescriptionKey: "The request timed out (URLStubs: nothing for \(timeout) s \(gap)).",
-        ]))
+        fail(
+            URLError(
+                .timedOut,
+                userInfo: [
+                    NSURLErrorFailingURLErrorKey: currentURL,
+                    NSLocalizedDescriptionKey: "The request timed out (URLStubs: nothing for \(timeout) s \(gap)).",
+                ]))
     }
 
     // MARK: Head
@@ -243,7 +250,9 @@ final class ResponsePlayer: @unchecked Sendable {
         guard let item else { return }
         let response = item.response
         if response.requestTime > 0 {
-            environment.scheduler.at(startTime + response.requestTime) { [self] in newStep(); sendHead() }
+            environment.scheduler.at(startTime + response.requestTime) { [self] in
+                newStep(); sendHead()
+            }
         } else if response.playsAtOnce, playAtOnce(item) {
             return
         } else {
@@ -256,12 +265,13 @@ final class ResponsePlayer: @unchecked Sendable {
     private func playAtOnce(_ item: PlaybackItem) -> Bool {
         let response = item.response
         guard let body = response.body.data,
-              // A delegate gets a large body in chunks, paced by its own queue.
-              !environment.deliversChunks || body.count <= Self.maximumChunkSize,
-              // A Content-Length that contradicts the body is the player's to report.
-              response.declaredContentLength.map({ $0 == body.count }) ?? true,
-              (try? response.validate(stubName: "")) != nil,
-              let head = response.head(for: currentURL, bodyLength: body.count) else { return false }
+            // A delegate gets a large body in chunks, paced by its own queue.
+            !environment.deliversChunks || body.count <= Self.maximumChunkSize,
+            // A Content-Length that contradicts the body is the player's to report.
+            response.declaredContentLength.map({ $0 == body.count }) ?? true,
+            (try? response.validate(stubName: "")) != nil,
+            let head = response.head(for: currentURL, bodyLength: body.count)
+        else { return false }
         cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest)
         guard let sink = liveSink else { return true }
         headSent = true
@@ -294,7 +304,8 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         if !playsRedirectAsFinal, RedirectHop.isRedirect(statusCode: response.statusCode),
-           let location = response.value(forHeader: "Location") {
+            let location = response.value(forHeader: "Location")
+        {
             redirect(to: location)
             return
         }

@@ -48,8 +48,10 @@ open class StubURLProtocol: URLProtocol {
         case .registry(let registry):
             if registry.claimsEveryRequest { return true }
             var withCookies = request
-            SessionCookies(configuration: registry.lastInstalledConfiguration,
-                           allowsSharedStorage: registry.storesCookiesInSharedStorage).attach(to: &withCookies)
+            SessionCookies(
+                configuration: registry.lastInstalledConfiguration,
+                allowsSharedStorage: registry.storesCookiesInSharedStorage
+            ).attach(to: &withCookies)
             let visible = RequestBodyReader.visibleBody(of: withCookies, in: task)
             let stubRequest = StubRequest(withCookies, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
             // A redirect hop handed to the session is this registry's, whatever it matches:

@@ -32,8 +32,10 @@ public final class HARRecorder: @unchecked Sendable {
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
 
-    init(registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
-         environment: [String: String], testName: String, fileID: String, filePath: String, line: Int) throws {
+    init(
+        registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
+        environment: [String: String], testName: String, fileID: String, filePath: String, line: Int
+    ) throws {
         let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
         self.file = file
         self.mode = mode
@@ -43,8 +45,9 @@ public final class HARRecorder: @unchecked Sendable {
         switch mode {
         case .none:
             guard exists else {
-                throw StubError.recordingMissing(path: file.path, reason: reason,
-                                                 command: RecordMode.recordingCommand(testName: testName))
+                throw StubError.recordingMissing(
+                    path: file.path, reason: reason,
+                    command: RecordMode.recordingCommand(testName: testName))
             }
             isRecording = false
         case .once:
@@ -60,27 +63,32 @@ public final class HARRecorder: @unchecked Sendable {
         if isRecording {
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
-            _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil,
-                             location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, _ in
-                .passthrough(ResponseTransform("record to \(file.lastPathComponent)") { response, body in
-                    recorder.capture(request, response, body)
-                    return (response, body)
-                })
+            _ = registry.add(
+                .any, name: "HAR recorder (\(file.lastPathComponent))", times: nil,
+                location: StubLocation(fileID: fileID, filePath: filePath, line: line)
+            ) { request, _ in
+                .passthrough(
+                    ResponseTransform("record to \(file.lastPathComponent)") { response, body in
+                        recorder.capture(request, response, body)
+                        return (response, body)
+                    })
             }
         }
         var options = HARReplayOptions()
         options.scrubbing = scrubbing
         options.volatileFields = volatileFields
         options.reportsUnusedEntries = reportsUnusedEntries
-        registry.stubs(fromHAREntries: replayed, named: file.lastPathComponent, options: options,
-                       fileID: fileID, filePath: filePath, line: line)
+        registry.stubs(
+            fromHAREntries: replayed, named: file.lastPathComponent, options: options,
+            fileID: fileID, filePath: filePath, line: line)
     }
 
     /// Adds the exchange and writes the file at once, before the caller gets the response:
     /// a test that crashes, or forgets ``save()``, still leaves every exchange it saw on disk.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
-        let entry = HAREntry(request: request.urlRequest, body: request.body, response: response, responseBody: body,
-                             startedDateTime: Date(), time: 0)
+        let entry = HAREntry(
+            request: request.urlRequest, body: request.body, response: response, responseBody: body,
+            startedDateTime: Date(), time: 0)
         lock.lock(); defer { lock.unlock() }
         recorded.append(scrubbing.scrub(entry))
         // A failed write here is reported by save(), which writes again.
@@ -132,11 +140,14 @@ extension StubRegistry {
     /// - Throws: ``StubError/recordingMissing(path:reason:command:)`` when the mode in force is
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
-    public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
-                       reportsUnusedEntries: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
-                       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> HARRecorder {
-        try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
-                        reportsUnusedEntries: reportsUnusedEntries, environment: environment, testName: testName,
-                        fileID: fileID, filePath: filePath, line: line)
+    public func record(
+        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
+        reportsUnusedEntries: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> HARRecorder {
+        try HARRecorder(
+            registry: self, file: file, mode: mode, scrubbing: scrubbing, volatileFields: volatileFields,
+            reportsUnusedEntries: reportsUnusedEntries, environment: environment, testName: testName,
+            fileID: fileID, filePath: filePath, line: line)
     }
 }

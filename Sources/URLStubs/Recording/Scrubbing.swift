@@ -36,8 +36,10 @@ public struct Scrubbing: Sendable {
     public static let nothing = Scrubbing(headers: [], queryParameters: [], jsonFields: [])
 
     /// A policy; `headers` starts from the four credential headers unless you pass others.
-    public init(headers: Set<String> = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"],
-                queryParameters: Set<String> = [], jsonFields: Set<String> = [], placeholder: String = "<scrubbed>") {
+    public init(
+        headers: Set<String> = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"],
+        queryParameters: Set<String> = [], jsonFields: Set<String> = [], placeholder: String = "<scrubbed>"
+    ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = queryParameters
         self.jsonFields = jsonFields
@@ -59,7 +61,8 @@ public struct Scrubbing: Sendable {
 
     func scrub(_ url: URL) -> URL {
         guard !queryParameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.queryItems else { return url }
+            let items = components.queryItems
+        else { return url }
         components.queryItems = items.map { queryParameters.contains($0.name) ? URLQueryItem(name: $0.name, value: placeholder) : $0 }
         return components.url ?? url
     }
@@ -75,9 +78,11 @@ public struct Scrubbing: Sendable {
     private func scrub(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, jsonFields.contains(key) ? .string(placeholder) : scrub(member))
-            }))
+            return .object(
+                Dictionary(
+                    uniqueKeysWithValues: members.map { key, member in
+                        (key, jsonFields.contains(key) ? .string(placeholder) : scrub(member))
+                    }))
         case .array(let elements):
             return .array(elements.map(scrub))
         default:
@@ -123,8 +128,9 @@ public struct Scrubbing: Sendable {
 
     private static func entry(of request: StubRequest) -> HAREntry {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
-        return HAREntry(method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
-                        requestBody: request.body, status: 0)
+        return HAREntry(
+            method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
+            requestBody: request.body, status: 0)
     }
 
     /// The values this policy scrubs in `entry`. An `Authorization` value also yields its
@@ -139,7 +145,8 @@ public struct Scrubbing: Sendable {
                 let credential = String(header.value[header.value.index(after: space)...]).trimmingCharacters(in: .whitespaces)
                 secrets.insert(credential)
                 if header.value[..<space].lowercased() == "basic", let decoded = Data(base64Encoded: credential),
-                   let pair = String(data: decoded, encoding: .utf8) {
+                    let pair = String(data: decoded, encoding: .utf8)
+                {
                     secrets.insert(pair)
                     if let colon = pair.firstIndex(of: ":") { secrets.insert(String(pair[pair.index(after: colon)...])) }
                 }

@@ -29,8 +29,10 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private var expectedCount: ExpectedCount?
     private var reportsWhenUnused = false
 
-    init(name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
-         sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) {
+    init(
+        name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
+        sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+    ) {
         self.name = name
         self.matcher = matcher
         self.location = location

@@ -13,13 +13,17 @@ extension StubRegistry: PlaybackHost {
             do {
                 let response = try descriptor.responder(matched, activation)
                 callHook(\.activation) { $0(matched, descriptor, response) }
-                let entry = record(JournalEntry(request: matched, stub: descriptor,
-                                                statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
-                                                errorDescription: response.error.map(describeError), date: Date()))
+                let entry = record(
+                    JournalEntry(
+                        request: matched, stub: descriptor,
+                        statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
+                        errorDescription: response.error.map(describeError), date: Date()))
                 return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response, journalEntry: entry))
             } catch {
-                record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
-                                    errorDescription: describeError(error), date: Date()))
+                record(
+                    JournalEntry(
+                        request: matched, stub: descriptor, statusCode: nil,
+                        errorDescription: describeError(error), date: Date()))
                 let failure = SendableError(error: error)
                 callHook(\.finish) { $0(matched, descriptor, nil, failure.error) }
                 return .failure(SendableError(error: error))

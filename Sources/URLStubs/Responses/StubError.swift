@@ -79,15 +79,18 @@ public enum StubError: Error, Sendable, Equatable {
         case .invalidStatusCode(let code, let stub):
             return "URLStubs: stub \(stub) answered with status code \(code); HTTP status codes are 100...599."
         case .invalidHeader(let name, let value, let stub):
-            return "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
+            return
+                "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
         case .invalidMatcher(let stub, let problems):
             return "URLStubs: stub \(stub) has an invalid matcher: " + problems.joined(separator: "; ")
         case .bodyStreamFailed(let stub, let bytes, let reason):
             return "URLStubs: the body stream of stub \(stub) failed after \(bytes) bytes: \(reason)."
         case .registryReleased(let url):
-            return "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
+            return
+                "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
         case .downloadTasksUnsupported(let url):
-            return "URLStubs: download tasks cannot be stubbed on Linux (swift-corelibs-foundation crashes on a custom protocol's download); \(url) was failed instead. Use a data task and write the data to a file."
+            return
+                "URLStubs: download tasks cannot be stubbed on Linux (swift-corelibs-foundation crashes on a custom protocol's download); \(url) was failed instead. Use a data task and write the data to a file."
         case .unmatchedRequest(let report):
             return report
         case .invalidRedirect(let location, let stub):

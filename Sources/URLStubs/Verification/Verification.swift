@@ -93,19 +93,27 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// requests (a polling loop, a retry) are one problem with a count.
     public var problems: [VerificationProblem] {
         let order = unexpectedRequests.map { (key: Self.groupingKey($0.request), entry: $0) }
-        let overflow = uncountedUnexpectedRequests == 0 ? [] : [VerificationProblem(
-            summary: "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
-            location: nil)]
+        let overflow =
+            uncountedUnexpectedRequests == 0
+            ? []
+            : [
+                VerificationProblem(
+                    summary:
+                        "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
+                    location: nil)
+            ]
         return unmetExpectations.map { VerificationProblem(summary: $0.description, location: $0.stub.location) }
             + invalidStubs.map {
-                VerificationProblem(summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
-                                    location: $0.location)
+                VerificationProblem(
+                    summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                    location: $0.location)
             }
             + unmetUnmatchedExpectations.map { VerificationProblem(summary: $0.description, location: $0.expectation.location) }
             + order.map { key, entry in
                 let times = unexpectedCounts[key] ?? 1
                 return VerificationProblem(
-                    summary: "unexpected request: \(printedRequests[key] ?? entry.request.description) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
+                    summary:
+                        "unexpected request: \(printedRequests[key] ?? entry.request.description) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
                     details: nearMisses[key], location: nil)
             }
             + overflow
@@ -207,11 +215,12 @@ extension StubRegistry {
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
             declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
         }
-        var report = VerificationReport(unexpectedRequests: unexpected, unexpectedCounts: counts,
-                                        uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
-                                        invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
-                                        unmetUnmatchedExpectations: unmetUnmatched,
-                                        nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        var report = VerificationReport(
+            unexpectedRequests: unexpected, unexpectedCounts: counts,
+            uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
+            invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
+            unmetUnmatchedExpectations: unmetUnmatched,
+            nearMisses: nearMisses(for: unexpected, stubs: stubs))
         for entry in unexpected {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
                 entry.scrubbing.redactor(for: entry.request).redact(entry.request.description)
@@ -232,7 +241,8 @@ extension StubRegistry {
             let key = VerificationReport.groupingKey(entry.request)
             guard analyses[key] == nil else { continue }
             guard analyses.count < Self.explainedUnexpectedRequests else { break }
-            var lines = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing).text.split(separator: "\n", omittingEmptySubsequences: false)
+            var lines = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing).text.split(
+                separator: "\n", omittingEmptySubsequences: false)
             if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
             analyses[key] = lines.joined(separator: "\n")
         }
