@@ -4,12 +4,13 @@
 //     swift run -c release urlstubs-bench            # table (progress on stderr)
 //     swift run -c release urlstubs-bench --json     # one {"name","value","unit"} per line
 //     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
-//     urlstubs-bench --only requests,pacing          # some sections of the full run
+//     urlstubs-bench --only requests,pacing,live     # some sections of the full run
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
 // interleaved rounds after a warm-up; each figure is the median of the rounds, and each ratio
-// is the median of the per-round ratios. `stream` reports the median throughput and the largest memory growth.
+// is the median of the per-round ratios. `stream` reports the median throughput and the largest memory growth;
+// `liveStream` the delay from a LiveStream write to the delegate's didReceive (median and 99th percentile).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -45,7 +46,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -76,9 +77,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true
+    var requests = true, stream = true, pacing = true, live = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -86,6 +87,7 @@ struct Sections {
         requests = names.contains("requests")
         stream = names.contains("stream")
         pacing = names.contains("pacing")
+        live = names.contains("live")
     }
 }
 
@@ -110,6 +112,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.pacing {
         figures += try await runPacings(bytes: quick ? 400_000 : 2_000_000, requestTime: 0.5, repetitions: quick ? 1 : 3)
+    }
+    if sections.live {
+        figures += try await runLiveStream(writes: quick ? 200 : 5_000)
     }
     return figures
 }

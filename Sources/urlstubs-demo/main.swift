@@ -32,6 +32,13 @@ registry.stub(isPath("/me"), name: "profile") { request in
 registry.stub(isPath("/orders"), name: "orders while offline") { _ in
     StubResponse(error: URLError(.notConnectedToInternet)).requestTime(0.2, responseTime: 0)
 }
+// The test (here, the demo) writes the price feed while the app reads it, and decides when
+// the checkout answers.
+let priceFeed = LiveStream(name: "prices")
+registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in .eventStream(priceFeed) }.expect(.once)
+let checkoutGate = registry.stub(isMethodPOST() && isPath("/checkout"), name: "checkout") { _ in
+    try StubResponse(jsonObject: ["order": 42], statusCode: 201)
+}.expect(.once).held()
 
 // MARK: - Output
 
@@ -105,6 +112,70 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         self.continuation = nil
         lock.unlock()
         continuation?.resume(returning: result)
+    }
+}
+
+/// The app's live price list: reads `text/event-stream` from a session delegate, one event
+/// per blank-line-terminated block, and keeps the prices it has shown.
+final class PriceFeedReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+    private var shown: [String] = []
+    private var writes = 0
+    private var ended = false
+
+    var prices: [String] { lock.lock(); defer { lock.unlock() }; return shown }
+    var chunks: Int { lock.lock(); defer { lock.unlock() }; return writes }
+    var isEnded: Bool { lock.lock(); defer { lock.unlock() }; return ended }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock(); defer { lock.unlock() }
+        writes += 1
+        buffer += String(decoding: data, as: UTF8.self)
+        while let end = buffer.range(of: "\n\n") {
+            let block = buffer[..<end.lowerBound]
+            buffer.removeSubrange(..<end.upperBound)
+            let data = block.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) }.joined(separator: "\n")
+            if !data.isEmpty { shown.append(data) }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock(); ended = true; lock.unlock()
+    }
+}
+
+/// Waits (without blocking a thread) until `condition` holds, for at most `seconds`.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return true
+}
+
+/// The app's checkout screen: what it shows while its order request is out.
+final class CheckoutScreen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = "Cart"
+    var shows: String {
+        get { lock.lock(); defer { lock.unlock() }; return text }
+        set { lock.lock(); text = newValue; lock.unlock() }
+    }
+
+    func placeOrder(in session: URLSession) async {
+        shows = "Placing your order…"
+        var order = URLRequest(url: URL(string: "\(api)/checkout")!)
+        order.httpMethod = "POST"
+        do {
+            let (data, response) = try await session.data(for: order)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let number = (try? JSONSerialization.jsonObject(with: data) as? [String: Int])?["order"] ?? 0
+            shows = status == 201 ? "Order \(number) placed" : "Checkout failed (\(status))"
+        } catch {
+            shows = "Checkout failed (\(error))"
+        }
     }
 }
 
@@ -184,7 +255,47 @@ do {
     check(false, "the unmatched request failed with a report (\(error))")
 }
 
-title("7. What the backend saw, and what verify() tells a test at its end")
+title("7. A live price feed, and a checkout the test answers when it chooses")
+let feedReader = PriceFeedReader()
+let feedSession = registry.makeSession(delegate: feedReader)
+feedSession.dataTask(with: URL(string: "\(api)/live/prices")!).resume()
+do {
+    try await priceFeed.waitForConnection(timeout: 5)
+    print("  the app opened GET /live/prices (text/event-stream); the test writes to it:")
+    var eachArrivedAlone = true
+    for (index, price) in ["12", "13", "11"].enumerated() {
+        try priceFeed.send(event: ServerSentEvent(event: "price", id: "\(index + 1)", data: #"{"teapot":\#(price)}"#))
+        let arrived = await eventually { feedReader.prices.count == index + 1 }
+        eachArrivedAlone = eachArrivedAlone && arrived && feedReader.prices.count == index + 1
+        print("  test sends price \(price)  ->  app shows \(feedReader.prices.last ?? "nothing")")
+        try await Task.sleep(nanoseconds: 250_000_000)
+    }
+    try priceFeed.finish()
+    _ = await eventually { feedReader.isEnded }
+    check(
+        eachArrivedAlone && feedReader.chunks == 3,
+        "the app showed each price as it was sent, before the next (\(feedReader.prices.count) events, \(feedReader.chunks) writes)")
+} catch {
+    check(false, "the live feed reached the app (\(error))")
+}
+let checkout = CheckoutScreen()
+let ordering = Task { await checkout.placeOrder(in: session) }
+do {
+    let held = try await checkoutGate.waitForRequest(timeout: 5)
+    let whileHeld = checkout.shows
+    print("  \(held.method) /checkout is held: the app shows \"\(whileHeld)\"")
+    try await Task.sleep(nanoseconds: 300_000_000)
+    checkoutGate.release()
+    await ordering.value
+    print("  the test releases it: the app shows \"\(checkout.shows)\"")
+    check(
+        whileHeld == "Placing your order…" && checkout.shows == "Order 42 placed",
+        "the app showed its loading state until the test let the server answer")
+} catch {
+    check(false, "the checkout request arrived (\(error))")
+}
+
+title("8. What the backend saw, and what verify() tells a test at its end")
 for entry in registry.journal {
     print("  \(entry)")
 }
@@ -202,6 +313,7 @@ print("  │ \(registry.verify())")
 check(registry.verify().isSuccess, "an unmatched request made on purpose passes verification")
 
 progressSession.finishTasksAndInvalidate()
+feedSession.finishTasksAndInvalidate()
 session.finishTasksAndInvalidate()
 print(
     String(

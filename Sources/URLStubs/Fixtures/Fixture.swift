@@ -189,6 +189,7 @@ public enum Fixture {
         case "zip": return "application/zip"
         case "mp4": return "video/mp4"
         case "mp3": return "audio/mpeg"
+        case "sse": return "text/event-stream"
         default: return "application/octet-stream"
         }
     }
@@ -197,7 +198,8 @@ public enum Fixture {
 extension StubResponse {
     /// A response whose body is a fixture file from a bundle, streamed, with a Content-Type
     /// from its extension (unless `headers` has one). A `.response` file is parsed as a whole
-    /// HTTP message instead (status and headers from the file; `statusCode` is then ignored).
+    /// HTTP message instead (status and headers from the file; `statusCode` is then ignored), and
+    /// an `.sse` file is replayed event by event with its timing (``init(eventStreamAt:statusCode:headers:)``).
     ///
     /// The file is looked up as ``Fixture/url(_:in:subdirectory:)`` says: with the target's
     /// `resources: [.copy("Fixtures")]`, `"users.json"` finds `Fixtures/users.json`.
@@ -228,6 +230,10 @@ extension StubResponse {
     private init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageAt: url)
+            return
+        }
+        if url.pathExtension.lowercased() == "sse" {
+            try self.init(eventStreamAt: url, statusCode: statusCode, headers: headers)
             return
         }
         var headers = headers

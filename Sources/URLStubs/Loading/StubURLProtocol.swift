@@ -104,7 +104,8 @@ open class StubURLProtocol: URLProtocol {
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
         let player = ResponsePlayer(
             url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry)
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry,
+            workQueue: DispatchQueue(label: "URLStubs.request"))
         self.player = player
         // Everything below runs user code (a body stream, the stub's response closure, hooks):
         // off the delivery context, which the whole process shares.

@@ -27,6 +27,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private let lock = NSLock()
     private var activations = 0
     private var expectedCount: ExpectedCount?
+    private weak var owner: StubRegistry?
+    private var heldBy: ResponseGate?
     private var reportsWhenUnused = false
 
     init(
@@ -72,6 +74,26 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     var isRecordedEntryReportedWhenUnused: Bool {
         get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
         set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
+    }
+
+    /// The registry the stub was added to (set once, when it is added).
+    var registry: StubRegistry? {
+        get { lock.lock(); defer { lock.unlock() }; return owner }
+        set { lock.lock(); owner = newValue; lock.unlock() }
+    }
+
+    /// The gate that holds this stub's responses (``held()``), made on first use.
+    var gate: ResponseGate? {
+        lock.lock(); defer { lock.unlock() }
+        return heldBy
+    }
+
+    func makeGate() -> ResponseGate {
+        lock.lock(); defer { lock.unlock() }
+        if let heldBy { return heldBy }
+        let gate = ResponseGate(stub: self)
+        heldBy = gate
+        return gate
     }
 
     /// `true` when the stub has a limit and has reached it.

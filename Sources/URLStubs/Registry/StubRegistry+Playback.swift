@@ -76,6 +76,16 @@ extension StubRegistry: PlaybackHost {
         }
     }
 
+    /// The journal records what was sent: a gate's release replaced the stub's response.
+    func responseReplaced(in item: PlaybackItem) {
+        guard item.journalEntry != 0 else { return }
+        let response = item.response
+        completeJournalEntry(item.journalEntry) { entry in
+            entry.statusCode = response.error == nil ? response.statusCode : nil
+            entry.errorDescription = response.error.map(describeError)
+        }
+    }
+
     /// Completes the journal and calls `afterFinish` once a hop ended; `item` is the hop
     /// that ended (the last one of a redirect chain).
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome) {

@@ -58,6 +58,8 @@ public final class StubRegistry: @unchecked Sendable {
     private var unmatchedLedger = UnmatchedLedger()
     private var journalBodyLimitValue = 32 * 1024
     private let journalLimit = 10_000
+    /// Tests waiting for requests (``waitForRequests(matching:count:timeout:)``).
+    let journalWaiters = JournalWaiters()
     private var sharedCookies = false
     private var installedConfiguration: URLSessionConfiguration?
     /// Redirect counts and unmatched reports per task (Apple's loading system).
@@ -65,6 +67,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// Where hooks run, one at a time, in the order of the events they report: off the loading
     /// context, which the whole process shares, so a slow hook delays only other hooks.
     let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks")
+
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
@@ -158,6 +161,7 @@ public final class StubRegistry: @unchecked Sendable {
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
             maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+        descriptor.registry = self
         lock.lock()
         table.add(descriptor)
         lock.unlock()
@@ -440,6 +444,7 @@ public final class StubRegistry: @unchecked Sendable {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
         }
+        journalWaiters.recorded(entry)
         return journalSequence
     }
 

@@ -64,6 +64,14 @@ public enum StubError: Error, Sendable, Equatable {
     /// A GraphQL response could not be built: values that are not JSON, an error without a
     /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
     case invalidGraphQLResponse(reason: String)
+    /// A second request reached a ``LiveStream`` while another was connected to it.
+    case liveStreamBusy(stream: String, stub: String)
+    /// A request reached a ``LiveStream`` whose end an earlier request already received.
+    case liveStreamEnded(stream: String, stub: String)
+    /// A scripted stream (``StreamStep``) holds a step that cannot be sent.
+    case invalidStreamStep(stub: String, reason: String)
+    /// A `text/event-stream` fixture file has a timing line that cannot be read.
+    case invalidEventStreamFile(path: String, line: Int, reason: String)
     /// The record mode in force is ``RecordMode/none`` and the recording does not exist;
     /// `command` records it.
     case recordingMissing(path: String, reason: String, command: String)
@@ -107,6 +115,17 @@ public enum StubError: Error, Sendable, Equatable {
         case .invalidContentLength(let value, let stub):
             return "URLStubs: stub \(stub) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
                 + "Remove the header (URLStubs sets it from the body) or give the body's size."
+        case .liveStreamBusy(let stream, let stub):
+            return "URLStubs: stub \(stub) answered with the \(stream), but another request is connected to it; "
+                + "a live stream serves one request at a time. Give each connection its own LiveStream "
+                + "(registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+        case .liveStreamEnded(let stream, let stub):
+            return "URLStubs: stub \(stub) answered with the \(stream), which has ended and was already played to a request. "
+                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+        case .invalidStreamStep(let stub, let reason):
+            return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
+        case .invalidEventStreamFile(let path, let line, let reason):
+            return "URLStubs: \(path):\(line): \(reason)."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
@@ -147,8 +166,12 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
         case .invalidGraphQLResponse: return 15
-        case .recordingMissing: return 16
-        case .invalidRecordMode: return 17
+        case .liveStreamBusy: return 16
+        case .liveStreamEnded: return 17
+        case .invalidStreamStep: return 18
+        case .invalidEventStreamFile: return 19
+        case .recordingMissing: return 20
+        case .invalidRecordMode: return 21
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

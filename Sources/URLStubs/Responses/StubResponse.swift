@@ -49,6 +49,8 @@ public struct StubResponse: Sendable {
     public var passthrough: Passthrough?
 
     var storedError: SendableError?
+    /// Holds the response until the test releases it (``held(by:)``).
+    var gate: ResponseGate?
 
     /// A response with a body from memory.
     public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
