@@ -32,7 +32,9 @@ let package = Package(
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         .testTarget(
-            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"], resources: [.copy("Resources")],
+            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"],
+            // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
+            exclude: ["Recordings"], resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

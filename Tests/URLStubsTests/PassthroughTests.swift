@@ -196,7 +196,7 @@ struct PassthroughTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         // Run 1: no file, so it records.
         let first = StubRegistry()
-        let recorder = try first.record(to: file, mode: .once)
+        let recorder = try first.record(to: file, mode: .once, environment: [:])
         #expect(recorder.isRecording)
         let tag = UUID().uuidString
         let live = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: first)
@@ -206,7 +206,7 @@ struct PassthroughTests {
         #expect(countAfterRecording == 1)
         // Run 2: the file exists, so it replays.
         let second = StubRegistry()
-        let replayer = try second.record(to: file, mode: .once)
+        let replayer = try second.record(to: file, mode: .once, environment: [:])
         #expect(!replayer.isRecording)
         let replay = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: second)
         #expect(replay.data == live.data)
@@ -217,13 +217,16 @@ struct PassthroughTests {
     @Test func noneReplaysOnlyAndFailsUnknownRequests() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        #expect(throws: StubError.fileNotFound(path: file.path)) { try StubRegistry().record(to: file, mode: .none) }
+        let missing = StubError.recordingMissing(
+            path: file.path, reason: "as the test says",
+            command: "URLSTUBS_RECORD=once swift test --filter noneReplaysOnlyAndFailsUnknownRequests")
+        #expect(throws: missing) { try StubRegistry().record(to: file, mode: .none, environment: [:]) }
         let recording = StubRegistry()
-        let recorder = try recording.record(to: file, mode: .all)
+        let recorder = try recording.record(to: file, mode: .all, environment: [:])
         _ = await fetch(URLRequest(url: server.url("/json")), from: recording)
         try recorder.save()
         let replaying = StubRegistry(unmatchedRequests: .passThrough)
-        _ = try replaying.record(to: file, mode: .none)
+        _ = try replaying.record(to: file, mode: .none, environment: [:])
         #expect(replaying.unmatchedRequestPolicy == .fail)
         #expect(await fetch(URLRequest(url: server.url("/json")), from: replaying).body.contains("teapot"))
         let unknown = await fetch(URLRequest(url: server.url("/text")), from: replaying)
@@ -235,11 +238,11 @@ struct PassthroughTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let tag = UUID().uuidString
         let first = StubRegistry()
-        let recorder = try first.record(to: file, mode: .all)
+        let recorder = try first.record(to: file, mode: .all, environment: [:])
         _ = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: first)
         try recorder.save()
         let second = StubRegistry()
-        let episodes = try second.record(to: file, mode: .newEpisodes)
+        let episodes = try second.record(to: file, mode: .newEpisodes, environment: [:])
         _ = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: second)
         _ = await fetch(URLRequest(url: server.url("/text?tag=\(tag)")), from: second)
         try episodes.save()
@@ -255,7 +258,7 @@ struct PassthroughTests {
         let tag = UUID().uuidString
         for run in 1...2 {
             let registry = StubRegistry()
-            let recorder = try registry.record(to: file, mode: .all)
+            let recorder = try registry.record(to: file, mode: .all, environment: [:])
             _ = await fetch(URLRequest(url: server.url("/echo?tag=\(tag)")), from: registry)
             #expect(try await server.count("/echo", tag: tag) == run, "every run reaches the server")
             try recorder.save()
@@ -279,7 +282,7 @@ struct PassthroughTests {
         // /echo sends back the method, query, headers and body it received, as JSON.
         let secretRequest = requestCarryingSecrets(to: "/echo")
         let live = StubRegistry()
-        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
+        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing, environment: [:])
         let liveResult = await fetch(secretRequest, from: live)
         #expect(liveResult.body.contains("header-secret"), "the live run sees the echo")
         try recorder.save()
@@ -288,7 +291,7 @@ struct PassthroughTests {
             #expect(!text.contains(secret), "the recording leaked \(secret)")
         }
         let replay = StubRegistry()
-        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing)
+        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing, environment: [:])
         let replayed = await fetch(secretRequest, from: replay)
         #expect(replayed.statusCode == 200, "\(String(describing: replayed.error))")
         #expect(replayed.body.contains("ada"))
@@ -299,7 +302,7 @@ struct PassthroughTests {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let live = StubRegistry()
-        let recorder = try live.record(to: file, mode: .once)
+        let recorder = try live.record(to: file, mode: .once, environment: [:])
         _ = await fetch(URLRequest(url: server.url("/json")), from: live)
         // No save(): a test that crashes now still leaves its recording.
         #expect(try HAR.read(contentsOf: file).count == 1)
@@ -314,7 +317,7 @@ struct PassthroughTests {
         let scrubbing = Scrubbing.default.adding(headers: ["X-Api-Key"], queryParameters: ["api_key"], jsonFields: ["token", "password"])
         let secretRequest = requestCarryingSecrets(to: "/secret")
         let live = StubRegistry()
-        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing)
+        let recorder = try live.record(to: file, mode: .once, scrubbing: scrubbing, environment: [:])
         let liveResult = await fetch(secretRequest, from: live)
         #expect(liveResult.body.contains("server-secret-token"), "the live run sees the real response")
         try recorder.save()
@@ -324,7 +327,7 @@ struct PassthroughTests {
         }
         #expect(text.contains("<scrubbed>"))
         let replay = StubRegistry()
-        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing)
+        _ = try replay.record(to: file, mode: .none, scrubbing: scrubbing, environment: [:])
         let replayed = await fetch(secretRequest, from: replay)
         #expect(replayed.statusCode == liveResult.statusCode)
         #expect(replayed.body.contains("\"user\":\"ada\""))

@@ -23,6 +23,14 @@ public struct HARReplayOptions: Sendable {
     /// ```
     public var volatileFields: VolatileFields = .none
 
+    /// When `true`, every recorded request the test never made is a problem of
+    /// ``StubRegistry/verify(includePassedThrough:)``, named by method and URL: the recording
+    /// holds requests the code no longer sends and should be re-recorded. `false` by default
+    /// here (a shared fixture archive may hold more than one test uses); recordings made by
+    /// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// turn it on.
+    public var reportsUnusedEntries = false
+
     /// The defaults: no timing, common transport headers ignored, nothing volatile.
     public init(replaysTimings: Bool = false, volatileFields: VolatileFields = .none) {
         self.replaysTimings = replaysTimings
@@ -64,10 +72,14 @@ extension StubRegistry {
         fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> [StubDescriptor] {
-        Self.harSpecs(
+        let descriptors = Self.harSpecs(
             entries, archive: archive, options: options,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line)
         ).map(add)
+        if options.reportsUnusedEntries {
+            for descriptor in descriptors { descriptor.isRecordedEntryReportedWhenUnused = true }
+        }
+        return descriptors
     }
 
     /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).

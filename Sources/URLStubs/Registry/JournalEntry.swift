@@ -23,6 +23,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var wentToNetwork = false
     /// The registry's number for this entry (set when it is recorded), to complete it later.
     var sequence: UInt64 = 0
+    /// The registry's ``StubRegistry/scrubbing`` when the request came: what ``description``
+    /// hides.
+    var scrubbing = Scrubbing.default
     /// The size of the request body as sent, when ``request`` holds only its first
     /// ``StubRegistry/journalBodyLimit`` bytes; `nil` when it holds all of it.
     public private(set) var cutBodySize: Int?
@@ -61,6 +64,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// GET https://api.test/other -> passed through to the network (no stub matched)
     /// GET https://api.test/missing -> unmatched
     /// ```
+    ///
+    /// Secrets (``StubRegistry/scrubbing``: credential headers, and the query parameters and
+    /// JSON fields it names) are printed as `<scrubbed>`.
     public var description: String {
         let outcome: String
         if wentToNetwork {
@@ -77,6 +83,6 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         } else {
             outcome = "unmatched"
         }
-        return "\(request) -> \(outcome)"
+        return scrubbing.redactor(for: request).redact("\(request) -> \(outcome)")
     }
 }

@@ -29,6 +29,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private var expectedCount: ExpectedCount?
     private weak var owner: StubRegistry?
     private var heldBy: ResponseGate?
+    private var reportsWhenUnused = false
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
@@ -65,6 +66,14 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public func expect(_ count: ExpectedCount) -> StubDescriptor {
         lock.lock(); expectedCount = count; lock.unlock()
         return self
+    }
+
+    /// `true` for a stub replaying a recorded request whose disuse ``StubRegistry/verify(includePassedThrough:)``
+    /// reports (``HARReplayOptions/reportsUnusedEntries``): a recording that holds requests
+    /// the test no longer makes has rotted.
+    var isRecordedEntryReportedWhenUnused: Bool {
+        get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
+        set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
     }
 
     /// The registry the stub was added to (set once, when it is added).

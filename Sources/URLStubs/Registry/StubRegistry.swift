@@ -50,6 +50,7 @@ public final class StubRegistry: @unchecked Sendable {
     private var table = StubTable()
     private var enabled = true
     private var policy: UnmatchedRequestPolicy
+    private var scrubbingRules = Scrubbing.default
     private var hooks = Hooks()
     private var journalEntries: [JournalEntry] = []
     private var journalStart = 0
@@ -199,6 +200,18 @@ public final class StubRegistry: @unchecked Sendable {
     public var unmatchedRequestPolicy: UnmatchedRequestPolicy {
         get { lock.lock(); defer { lock.unlock() }; return policy }
         set { lock.lock(); policy = newValue; lock.unlock() }
+    }
+
+    /// What near-miss reports, ``verify(includePassedThrough:)``, journal descriptions and
+    /// errors print as `<scrubbed>`: ``Scrubbing/default`` (the credential headers) unless
+    /// set. ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets it to the
+    /// recording's rules, so one declaration keeps a secret out of both the file and the logs.
+    ///
+    /// - Important: A registry that does not record and sees secrets in query parameters or
+    ///   JSON fields must be told: `registry.scrubbing = .default.adding(queryParameters: ["api_key"])`.
+    public var scrubbing: Scrubbing {
+        get { lock.lock(); defer { lock.unlock() }; return scrubbingRules }
+        set { lock.lock(); scrubbingRules = newValue; lock.unlock() }
     }
 
     /// Lets stubs read and write `HTTPCookieStorage.shared`, on every platform.
@@ -362,7 +375,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// The near-miss report for a request no stub matched.
     public func unmatchedReport(for request: StubRequest) -> String {
-        UnmatchedReport(request: request, stubs: stubs).text
+        UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text
     }
 
     // MARK: Journal
@@ -415,6 +428,7 @@ public final class StubRegistry: @unchecked Sendable {
         journalSequence += 1
         var entry = entry
         entry.sequence = journalSequence
+        entry.scrubbing = scrubbingRules
         // Which requests go to the network, known only now: an unmatched one of a passThrough
         // registry (the policy is applied right after this call), or a stub's answer with
         // neither a status nor an error, which only a passthrough response records.

@@ -12,9 +12,16 @@ import FoundationNetworking
 struct UnmatchedReport {
     let request: StubRequest
     let stubs: [StubDescriptor]
+    /// What the text hides: the request's secrets, wherever they appear (its URL, its body, a
+    /// matcher's "got" value, the snippet).
+    var scrubbing = Scrubbing.default
     var maximumCandidates = 3
 
     var text: String {
+        scrubbing.redactor(for: request).redact(unredactedText)
+    }
+
+    private var unredactedText: String {
         var lines = ["URLStubs: no stub matches \(request)"]
         if let body = request.body, !body.isEmpty {
             lines.append("  body: \(describeBody(body))")

@@ -72,6 +72,11 @@ public enum StubError: Error, Sendable, Equatable {
     case invalidStreamStep(stub: String, reason: String)
     /// A `text/event-stream` fixture file has a timing line that cannot be read.
     case invalidEventStreamFile(path: String, line: Int, reason: String)
+    /// The record mode in force is ``RecordMode/none`` and the recording does not exist;
+    /// `command` records it.
+    case recordingMissing(path: String, reason: String, command: String)
+    /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.
+    case invalidRecordMode(value: String)
 
     var message: String {
         switch self {
@@ -127,6 +132,11 @@ public enum StubError: Error, Sendable, Equatable {
                 + "Install into a .default or .ephemeral configuration in tests."
         case .invalidGraphQLResponse(let reason):
             return "URLStubs: invalid GraphQL response: \(reason)."
+        case .recordingMissing(let path, let reason, let command):
+            return "URLStubs: the recording \(path) does not exist, and the record mode is none (\(reason)), "
+                + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
+        case .invalidRecordMode(let value):
+            return "URLStubs: URLSTUBS_RECORD=\(value) is not a record mode; use once, none, newEpisodes or all."
         }
     }
 }
@@ -160,6 +170,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .liveStreamEnded: return 17
         case .invalidStreamStep: return 18
         case .invalidEventStreamFile: return 19
+        case .recordingMissing: return 20
+        case .invalidRecordMode: return 21
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

@@ -65,11 +65,16 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public let unmetUnmatchedExpectations: [UnmetUnmatchedExpectation]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
+    /// Stubs replaying a recorded request the test never made (see
+    /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
+    public internal(set) var unusedRecordedEntries: [StubDescriptor] = []
+    /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
+    var printedRequests: [String: String] = [:]
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
         unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
-            && uncountedUnexpectedRequests == 0
+            && uncountedUnexpectedRequests == 0 && unusedRecordedEntries.isEmpty
     }
 
     /// How many times the unexpected request `entry` (one of ``unexpectedRequests``) came.
@@ -107,10 +112,14 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             + order.map { key, entry in
                 let times = unexpectedCounts[key] ?? 1
                 return VerificationProblem(
-                    summary: "unexpected request: \(entry.request) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
+                    summary:
+                        "unexpected request: \(printedRequests[key] ?? entry.request.description) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
                     details: nearMisses[key], location: nil)
             }
             + overflow
+            + unusedRecordedEntries.map {
+                VerificationProblem(summary: "recorded request never made: \($0) (re-record, or remove the entry)", location: $0.location)
+            }
     }
 
     /// The whole report.
@@ -169,7 +178,10 @@ extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
     /// (passthrough requests of a `.passThrough` registry count as unexpected only when
     /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
-    /// declaration, and every stub with an ``ExpectedCount`` must have answered accordingly.
+    /// declaration, every stub with an ``ExpectedCount`` must have answered accordingly, and
+    /// every entry of a recording replayed with ``HARReplayOptions/reportsUnusedEntries`` (as
+    /// ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// does) must have been requested.
     ///
     /// ```swift
     /// let report = registry.verify()
@@ -178,6 +190,7 @@ extension StubRegistry {
     ///
     /// Each distinct unexpected request is explained against the stubs the registry holds now
     /// (the closest ones, why each refused, a stub to paste), as the error it failed with was.
+    /// Its secrets (``scrubbing``) are printed as `<scrubbed>`.
     public func verify(includePassedThrough: Bool = false) -> VerificationReport {
         let declarations = expectedUnmatchedRequests
         var accepted = Array(repeating: 0, count: declarations.count)
@@ -202,12 +215,18 @@ extension StubRegistry {
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
             declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
         }
-        return VerificationReport(
+        var report = VerificationReport(
             unexpectedRequests: unexpected, unexpectedCounts: counts,
             uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
             invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
             unmetUnmatchedExpectations: unmetUnmatched,
             nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        for entry in unexpected {
+            report.printedRequests[VerificationReport.groupingKey(entry.request)] =
+                entry.scrubbing.redactor(for: entry.request).redact(entry.request.description)
+        }
+        report.unusedRecordedEntries = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
+        return report
     }
 
     /// How many distinct unexpected requests get a near-miss analysis: each one ranks every
@@ -222,7 +241,8 @@ extension StubRegistry {
             let key = VerificationReport.groupingKey(entry.request)
             guard analyses[key] == nil else { continue }
             guard analyses.count < Self.explainedUnexpectedRequests else { break }
-            var lines = UnmatchedReport(request: entry.request, stubs: stubs).text.split(separator: "\n", omittingEmptySubsequences: false)
+            var lines = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing).text.split(
+                separator: "\n", omittingEmptySubsequences: false)
             if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
             analyses[key] = lines.joined(separator: "\n")
         }

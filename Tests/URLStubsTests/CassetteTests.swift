@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+import URLStubsTesting
+
+/// The per-test cassette: `.replaying` gives a test a registry replaying `Recordings/<name>.har`
+/// next to this file (committed, so the tests pass on CI, where nothing is recorded).
+@Suite("Cassettes")
+struct CassetteTests {
+    @Test(.replaying("named-cassette")) func replaysTheCassetteItNames() async throws {
+        let result = await fetch(URLRequest(url: URL(string: "https://api.cassette.test/user")!), from: StubRegistry.current)
+        #expect(result.statusCode == 200)
+        #expect(result.body == #"{"name":"Ada"}"#)
+    }
+
+    @Test func theCassetteLivesNextToTheTestFile() throws {
+        let trait = CassetteTrait.replaying("fetchUser")
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let test = try #require(Test.current)
+        #expect(trait.file(for: test) == here.appendingPathComponent("Recordings/fetchUser.har"))
+        #expect(CassetteTrait.replaying.file(for: test).lastPathComponent == "theCassetteLivesNextToTheTestFile.har")
+        #expect(CassetteTrait.replaying(in: "Cassettes").file(for: test).deletingLastPathComponent().lastPathComponent == "Cassettes")
+        #expect(CassetteTrait.replaying(in: "/tmp/elsewhere").file(for: test).path == "/tmp/elsewhere/theCassetteLivesNextToTheTestFile.har")
+    }
+}
+
+/// The suite-level form: one cassette per test, named after it.
+@Suite(.replaying)
+struct CassetteSuiteTests {
+    @Test func firstTestOfTheSuite() async throws {
+        let result = await fetch(URLRequest(url: URL(string: "https://api.cassette.test/first")!), from: StubRegistry.current)
+        #expect(result.body == #"{"n":1}"#)
+    }
+
+    @Test func secondTestOfTheSuite() async throws {
+        let result = await fetch(URLRequest(url: URL(string: "https://api.cassette.test/second")!), from: StubRegistry.current)
+        #expect(result.body == #"{"n":2}"#)
+    }
+}
+
+// Recording through the trait, against the real server, in a child test process.
+#if os(macOS) || os(Linux)
+@Suite("Cassettes recorded in a child run")
+struct CassetteRecordingTests {
+    let server = TestServer.shared
+
+    private static let folderVariable = "URLSTUBS_TEST_CASSETTE_FOLDER"
+    private static let urlVariable = "URLSTUBS_TEST_CASSETTE_URL"
+    private static let childFolder = ProcessInfo.processInfo.environment[folderVariable] ?? "/nonexistent"
+
+    /// Runs only inside the child: its cassette is `<folder>/childFetchesThroughItsCassette.har`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[folderVariable] != nil), .replaying(in: childFolder))
+    func childFetchesThroughItsCassette() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment[Self.urlVariable].flatMap(URL.init(string:)))
+        #expect(await fetch(URLRequest(url: url), from: StubRegistry.current).statusCode == 200)
+    }
+
+    private static let testBinary: URL? = {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+        return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
+    }()
+
+    private func runChild(_ environment: [String: String]) throws -> (status: Int32, output: String) {
+        let binary = try #require(Self.testBinary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "childFetchesThroughItsCassette"]
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["CI"] = nil
+        inherited["URLSTUBS_RECORD"] = nil
+        process.environment = inherited.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
+    func aCassetteIsRecordedOnceThenReplayedOnCI() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-cassettes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tag = UUID().uuidString
+        let environment = [Self.folderVariable: folder.path, Self.urlVariable: server.url("/json?tag=\(tag)").absoluteString]
+        let missing = try runChild(environment.merging(["CI": "true"]) { $1 })
+        #expect(missing.status != 0)
+        #expect(missing.output.contains("URLSTUBS_RECORD=once swift test --filter childFetchesThroughItsCassette"), "\(missing.output)")
+        let recording = try runChild(environment)
+        #expect(recording.status == 0, "\(recording.output)")
+        let cassette = folder.appendingPathComponent("childFetchesThroughItsCassette.har")
+        #expect(try HAR.read(contentsOf: cassette).count == 1)
+        let replaying = try runChild(environment.merging(["CI": "true"]) { $1 })
+        #expect(replaying.status == 0, "\(replaying.output)")
+        #expect(try await server.count("/json", tag: tag) == 1, "only the recording run reached the server")
+    }
+}
+#endif

@@ -1,0 +1,109 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import URLStubs
+
+// Child processes and the real server (TestServer): macOS and Linux only.
+#if os(macOS) || os(Linux)
+/// `URLSTUBS_RECORD` and `CI` decide the record mode for a whole run.
+@Suite("The record switch")
+struct RecordSwitchTests {
+    let server = TestServer.shared
+
+    private func temporaryHAR() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-switch-\(UUID().uuidString)/fetchUser.har")
+    }
+
+    @Test func theVariableOverridesTheModeInCode() async throws {
+        let file = temporaryHAR()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let tag = UUID().uuidString
+        let recording = StubRegistry()
+        let recorder = try recording.record(to: file, mode: .none, environment: ["URLSTUBS_RECORD": "all", "CI": "true"])
+        #expect(recorder.mode == .all && recorder.isRecording, "the variable wins over the code and over CI")
+        _ = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: recording)
+        try recorder.save()
+        #expect(try await server.count("/json", tag: tag) == 1)
+        let replaying = StubRegistry()
+        let replayer = try replaying.record(to: file, mode: .all, environment: ["CI": "1"])
+        #expect(replayer.mode == RecordMode.none, "CI alone means none")
+        let replayed = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: replaying)
+        #expect(replayed.statusCode == 200)
+        #expect(try await server.count("/json", tag: tag) == 1, "the CI run never reached the server")
+        #expect(throws: StubError.invalidRecordMode(value: "sometimes")) {
+            try StubRegistry().record(to: file, environment: ["URLSTUBS_RECORD": "sometimes"])
+        }
+    }
+
+    @Test func aMissingRecordingUnderCINamesTheCommandThatRecordsIt() throws {
+        let file = temporaryHAR()
+        let error = #expect(throws: StubError.self) { try StubRegistry().record(to: file, mode: .once, environment: ["CI": "true"]) }
+        let message = String(describing: try #require(error))
+        #expect(message.contains("URLSTUBS_RECORD=once swift test --filter aMissingRecordingUnderCINamesTheCommandThatRecordsIt"), "\(message)")
+        #expect(message.contains(file.path))
+        #expect(message.contains("CI is set"))
+    }
+
+    // MARK: A whole test run in a child process
+
+    /// The test binary that runs this suite (Linux: `swift test` runs the `.xctest` executable
+    /// itself). On macOS the runner is Xcode's or SwiftPM's helper and the child test is skipped.
+    private static let testBinary: URL? = {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+        return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
+    }()
+
+    private static let childFileVariable = "URLSTUBS_TEST_CHILD_HAR"
+    private static let childURLVariable = "URLSTUBS_TEST_CHILD_URL"
+
+    /// Runs only inside the child process: records (or replays) the file it is given, the way a
+    /// user's test does, with the mode in code `.once` and no environment of its own.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[childFileVariable] != nil))
+    func childFetchesThroughARecording() async throws {
+        let file = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment[Self.childFileVariable]))
+        let registry = StubRegistry()
+        let recorder = try registry.record(to: file, mode: .once)
+        // The parent's server: the URL must be the same in every run for the replay to match.
+        let url = try #require(ProcessInfo.processInfo.environment[Self.childURLVariable].flatMap(URL.init(string:)))
+        let result = await fetch(URLRequest(url: url), from: registry)
+        #expect(result.statusCode == 200)
+        try recorder.save()
+    }
+
+    private func runChild(_ environment: [String: String]) throws -> (status: Int32, output: String) {
+        let binary = try #require(Self.testBinary)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "childFetchesThroughARecording"]
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["CI"] = nil
+        inherited["URLSTUBS_RECORD"] = nil
+        inherited[Self.childURLVariable] = server.url("/json").absoluteString
+        process.environment = inherited.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
+    func aCIRunWithoutTheRecordingFailsWithTheCommandAndTheSwitchRecordsIt() throws {
+        let file = temporaryHAR()
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let onCI = try runChild(["CI": "true", Self.childFileVariable: file.path])
+        #expect(onCI.status != 0, "\(onCI.output)")
+        #expect(onCI.output.contains("URLSTUBS_RECORD=once swift test --filter childFetchesThroughARecording"), "\(onCI.output)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        let recording = try runChild(["CI": "true", "URLSTUBS_RECORD": "once", Self.childFileVariable: file.path])
+        #expect(recording.status == 0, "\(recording.output)")
+        #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json"])
+        let replaying = try runChild(["CI": "true", Self.childFileVariable: file.path])
+        #expect(replaying.status == 0, "with the recording, the CI run passes: \(replaying.output)")
+    }
+}
+#endif
