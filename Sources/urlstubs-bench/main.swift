@@ -5,6 +5,7 @@
 //     swift run -c release urlstubs-bench --json     # one {"name","value","unit"} per line
 //     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
 //     urlstubs-bench --only requests,pacing          # some sections of the full run
+//     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
@@ -44,7 +45,7 @@ struct Options {
             case "-h", "--help":
                 print("""
                 usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                      [--only requests,stream,pacing | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
+                                      [--only requests,stream,pacing,parsers | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
                 """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -75,9 +76,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|parsers`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true
+    var requests = true, stream = true, pacing = true, parsers = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -85,6 +86,7 @@ struct Sections {
         requests = names.contains("requests")
         stream = names.contains("stream")
         pacing = names.contains("pacing")
+        parsers = names.contains("parsers")
     }
 }
 
@@ -107,6 +109,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.pacing {
         figures += try await runPacings(bytes: quick ? 400_000 : 2_000_000, requestTime: 0.5, repetitions: quick ? 1 : 3)
+    }
+    if sections.parsers {
+        figures += try runParsers()
     }
     return figures
 }
