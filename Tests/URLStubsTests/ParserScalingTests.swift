@@ -137,7 +137,9 @@ struct ParserScalingTests {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
         let expected = try #require(formatter.date(from: text))
-        #expect(HAR.DateReader.commonDate(text) == expected)
+        #expect(HAR.parseDate(text) == expected)
+        // Before the Gregorian calendar (1582) the formatter counts Julian days: its turn.
+        #expect((HAR.DateReader.commonDate(text) == nil) == text.hasPrefix("0001"))
     }
 
     @Test func otherDateShapesGoToTheFormatter() {

@@ -348,7 +348,8 @@ public enum HAR {
 
         /// `YYYY-MM-DDTHH:MM:SS[.mmm](Z|±HH:MM)`, with exactly three fraction digits if any,
         /// as the formatter reads it (milliseconds since 1970, then seconds since 2001); `nil`
-        /// for any other shape or an out-of-range field, which goes to the formatter.
+        /// for any other shape, an out-of-range field or a year before 1583 (the formatter's
+        /// calendar is Julian before October 1582), which go to the formatter.
         static func commonDate(_ text: String) -> Date? {
             let bytes = Array(text.utf8)
             guard bytes.count == 20 || bytes.count == 24 || bytes.count == 25 || bytes.count == 29 else { return nil }
@@ -365,7 +366,7 @@ public enum HAR {
                   bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
                   let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
                   let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                  year >= 1, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+                  year >= 1583, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
             var index = 19
             var milliseconds = 0
             if bytes[index] == UInt8(ascii: ".") {

@@ -219,7 +219,9 @@ struct HTTPMessage {
             guard let sizeLine = readLine() else { return nil }
             let sizeField = sizeLine.prefix { $0 != UInt8(ascii: ";") }
             let hex = String(decoding: sizeField, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            guard !hex.isEmpty, hex.count <= 15, let size = Int(hex, radix: 16) else { return nil }
+            // Hex digits only: `Int(_:radix:)` also takes a sign, and a negative size made an
+            // inverted range (a trap, found by fuzzing).
+            guard !hex.isEmpty, hex.count <= 15, hex.allSatisfy(\.isHexDigit), let size = Int(hex, radix: 16) else { return nil }
             if size == 0 {
                 // Trailers, if any, then the final empty line; nothing may follow.
                 while let trailer = readLine() {
