@@ -3,8 +3,8 @@ import URLStubs
 
 // Loading speed of the fixture parsers: a `.response` file with 100,000 headers, and a HAR
 // archive with 10,000 entries (each with request and response headers, a JSON or base64 body
-// and timings), both made in memory. Each figure is the fastest of three loads; the HAR's
-// memory figure is the growth of the peak RSS while it loads (the input itself excluded).
+// and timings), both made in memory. Each figure is the fastest of three loads, in wall-clock
+// and in process CPU time (which a busy shared host does not inflate); the HAR's memory figure is the growth of the peak RSS while it loads (the input itself excluded).
 
 /// A `.response` file: 100,000 headers, one in ten a repeat of one name, one in a hundred a
 /// `Set-Cookie`.
@@ -50,13 +50,16 @@ func archiveWithManyEntries(_ count: Int) -> Data {
     return Data(text.utf8)
 }
 
-/// The fastest of `repetitions` runs of `work`, in seconds.
-private func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> Double {
-    var best = Double.infinity
+/// The fastest of `repetitions` runs of `work`, in wall-clock and in process CPU seconds
+/// (the steadier reading on a shared host).
+private func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+    var best = (wall: Double.infinity, cpu: Double.infinity)
     for _ in 0..<repetitions {
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = processCPUTime()
         try work()
-        best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        best.cpu = min(best.cpu, processCPUTime() - cpuStart)
+        best.wall = min(best.wall, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
     }
     return best
 }
@@ -81,8 +84,10 @@ func runParsers() throws -> [Figure] {
     let harSeconds = try fastest(3) { _ = try HAR.read(archive, source: "bench.har") }
     withExtendedLifetime(entries) {}
     return [
-        Figure(name: "httpMessage100kHeaders.loadSeconds", value: messageSeconds, unit: "s", target: target("< 1") { $0 < 1 }),
-        Figure(name: "har10k.loadSeconds", value: harSeconds, unit: "s", target: target("< 1") { $0 < 1 }),
+        Figure(name: "httpMessage100kHeaders.loadSeconds", value: messageSeconds.wall, unit: "s", target: target("< 1") { $0 < 1 }),
+        Figure(name: "httpMessage100kHeaders.cpuSeconds", value: messageSeconds.cpu, unit: "s CPU"),
+        Figure(name: "har10k.loadSeconds", value: harSeconds.wall, unit: "s", target: target("< 1") { $0 < 1 }),
+        Figure(name: "har10k.cpuSeconds", value: harSeconds.cpu, unit: "s CPU"),
         Figure(name: "har10k.memoryGrowthMB", value: growthMB, unit: "MB", target: target("< 64") { $0 < 64 }),
     ]
 }
