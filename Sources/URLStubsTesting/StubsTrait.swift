@@ -39,9 +39,11 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// tests, a list (so the suite passes without "known issues").
     let recordProblem: @Sendable (_ problem: VerificationProblem, _ location: Testing.SourceLocation, _ testThrew: Bool) -> Void
 
-    init(unmatchedRequests: UnmatchedRequestPolicy, verifies: Bool,
-         recordProblem: @escaping @Sendable (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue,
-         setup: @escaping @Sendable (StubRegistry) throws -> Void) {
+    init(
+        unmatchedRequests: UnmatchedRequestPolicy, verifies: Bool,
+        recordProblem: @escaping @Sendable (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue,
+        setup: @escaping @Sendable (StubRegistry) throws -> Void
+    ) {
         self.unmatchedRequests = unmatchedRequests
         self.verifies = verifies
         self.recordProblem = recordProblem
@@ -58,8 +60,10 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// Runs the test with its own registry as ``StubScope/registry``, then verifies it, even
     /// when the test threw (the error is rethrown after the problems are recorded).
-    public func provideScope(for test: Test, testCase: Test.Case?,
-                             performing function: @Sendable () async throws -> Void) async throws {
+    public func provideScope(
+        for test: Test, testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         try setup(registry)
         defer { registry.removeAll() }
@@ -73,9 +77,10 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         }
         if verifies {
             for problem in registry.verify().problems {
-                let location = problem.location.map {
-                    Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
-                } ?? test.sourceLocation
+                let location =
+                    problem.location.map {
+                        Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
+                    } ?? test.sourceLocation
                 recordProblem(problem, location, thrown != nil)
             }
         }
@@ -90,9 +95,10 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// answered 0 times"). The details go in the comment, printed below it.
     @Sendable static func recordIssue(_ problem: VerificationProblem, at location: Testing.SourceLocation, testThrew: Bool) {
         let comment = commentLines(for: problem, testThrew: testThrew)
-        Issue.record(BrokenStubExpectation(summary: problem.summary),
-                     comment.isEmpty ? nil : Comment(rawValue: comment.joined(separator: "\n")),
-                     sourceLocation: location)
+        Issue.record(
+            BrokenStubExpectation(summary: problem.summary),
+            comment.isEmpty ? nil : Comment(rawValue: comment.joined(separator: "\n")),
+            sourceLocation: location)
     }
 
     /// The lines under an issue's headline.
@@ -138,8 +144,10 @@ extension Trait where Self == StubsTrait {
     /// })
     /// func showsTheProfile() async throws { … }
     /// ```
-    public static func stubs(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
-                             _ setup: @escaping @Sendable (StubRegistry) throws -> Void) -> StubsTrait {
+    public static func stubs(
+        unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
+        _ setup: @escaping @Sendable (StubRegistry) throws -> Void
+    ) -> StubsTrait {
         StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify, setup: setup)
     }
 }

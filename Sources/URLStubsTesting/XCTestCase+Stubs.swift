@@ -38,8 +38,10 @@ extension XCTestCase {
     ///     }
     /// }
     /// ```
-    public func makeStubRegistry(unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
-                                 file: StaticString = #filePath, line: UInt = #line) -> StubRegistry {
+    public func makeStubRegistry(
+        unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> StubRegistry {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         nonisolated(unsafe) let testCase = self  // XCTest releases its teardown blocks once they ran
         addTeardownBlock {
@@ -59,8 +61,9 @@ extension XCTestCase {
     private func recordStubFailure(_ message: String, filePath: String, line: Int) {
         #if canImport(ObjectiveC)
         let location = XCTSourceCodeLocation(filePath: filePath, lineNumber: line)
-        let issue = XCTIssue(type: .assertionFailure, compactDescription: message,
-                             sourceCodeContext: XCTSourceCodeContext(location: location))
+        let issue = XCTIssue(
+            type: .assertionFailure, compactDescription: message,
+            sourceCodeContext: XCTSourceCodeContext(location: location))
         record(issue)
         #else
         recordFailure(withDescription: message, inFile: filePath, atLine: line, expected: true)

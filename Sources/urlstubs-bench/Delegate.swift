@@ -29,8 +29,10 @@ final class TimingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let at = now()
         lock.lock(); outcome.headAt = at; lock.unlock()
         completionHandler(.allow)

@@ -14,31 +14,31 @@ final class LoopbackServer {
     let port: Int
 
     private static let script = #"""
-import http.server, os, signal, sys, threading
-# Spawned from a dispatch thread, the server inherits a mask that blocks SIGTERM: unblock it.
-signal.pthread_sigmask(signal.SIG_SETMASK, [])
-signal.signal(signal.SIGTERM, signal.SIG_DFL)
-# Exit when the benchmark goes away, even if it could not stop us (stdin reaches EOF).
-threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-BODY = bytes((i * 31 + 7) & 0xFF for i in range(1024))
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    disable_nagle_algorithm = True
-    def do_GET(self):
-        head = ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                "Content-Length: %d\r\n\r\n" % len(BODY)).encode("ascii")
-        self.wfile.write(head + BODY)
-    def log_message(self, *args):
-        pass
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-server = Server(("127.0.0.1", 0), Handler)
-print(server.server_address[1], flush=True)
-try:
-    server.serve_forever()
-except KeyboardInterrupt:
-    pass
-"""#
+        import http.server, os, signal, sys, threading
+        # Spawned from a dispatch thread, the server inherits a mask that blocks SIGTERM: unblock it.
+        signal.pthread_sigmask(signal.SIG_SETMASK, [])
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        # Exit when the benchmark goes away, even if it could not stop us (stdin reaches EOF).
+        threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+        BODY = bytes((i * 31 + 7) & 0xFF for i in range(1024))
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+            def do_GET(self):
+                head = ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                        "Content-Length: %d\r\n\r\n" % len(BODY)).encode("ascii")
+                self.wfile.write(head + BODY)
+            def log_message(self, *args):
+                pass
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+        server = Server(("127.0.0.1", 0), Handler)
+        print(server.server_address[1], flush=True)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        """#
 
     init(directory: URL) throws {
         let scriptURL = directory.appendingPathComponent("loopback_server.py")
@@ -83,7 +83,8 @@ func loopbackScenario(server: LoopbackServer) -> RequestScenario {
     let configuration = sessionConfiguration(protocolClasses: URLSessionConfiguration.ephemeral.protocolClasses)
     configuration.urlCache = nil
     let url = URL(string: "http://127.0.0.1:\(server.port)/v1/items/42")!
-    return RequestScenario(name: "loopback", session: URLSession(configuration: configuration),
-                           request: URLRequest(url: url))
+    return RequestScenario(
+        name: "loopback", session: URLSession(configuration: configuration),
+        request: URLRequest(url: url))
 }
 #endif

@@ -16,8 +16,9 @@ final class BaselineURLProtocol: URLProtocol {
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
-        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
-                                       headerFields: Self.headers)!
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: Self.headers)!
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client?.urlProtocol(self, didLoad: oneKilobyte)
         client?.urlProtocolDidFinishLoading(self)
@@ -64,8 +65,9 @@ func sessionConfiguration(protocolClasses: [AnyClass]?) -> URLSessionConfigurati
 
 func baselineScenario() -> RequestScenario {
     let configuration = sessionConfiguration(protocolClasses: [BaselineURLProtocol.self])
-    return RequestScenario(name: "baseline", session: URLSession(configuration: configuration),
-                           request: URLRequest(url: benchURL))
+    return RequestScenario(
+        name: "baseline", session: URLSession(configuration: configuration),
+        request: URLRequest(url: benchURL))
 }
 
 /// URLStubs with one stub, or with `others` other stubs registered after it (each on its own

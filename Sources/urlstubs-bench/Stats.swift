@@ -63,8 +63,9 @@ func printTable(_ figures: [Figure]) {
     print(String(repeating: "-", count: nameWidth + 14 + 2 + 10 + 16))
     for figure in figures {
         let digits = abs(figure.value) >= 100 ? 1 : (abs(figure.value) >= 10 ? 2 : 3)
-        print(padded(figure.name, nameWidth) + padded(formatted(figure.value, digits: digits), 14, right: true)
-              + "  " + padded(figure.unit, 10) + figure.verdict)
+        print(
+            padded(figure.name, nameWidth) + padded(formatted(figure.value, digits: digits), 14, right: true)
+                + "  " + padded(figure.unit, 10) + figure.verdict)
     }
 }
 

@@ -58,10 +58,11 @@ func runStream(file: URL, bytes: Int) async throws -> StreamResult {
     if let error = outcome.error { throw BenchError("stream failed: \(error)") }
     guard outcome.bytes == bytes else { throw BenchError("stream delivered \(outcome.bytes) of \(bytes) bytes") }
     let seconds = outcome.finishedAt - outcome.started
-    return StreamResult(megabytesPerSecond: Double(bytes) / 1e6 / seconds,
-                        peakGrowthMB: Double(max(0, peak - before)) / 1024,
-                        sampledGrowthMB: Double(max(0, sampledPeak - before)) / 1024,
-                        chunks: outcome.chunks)
+    return StreamResult(
+        megabytesPerSecond: Double(bytes) / 1e6 / seconds,
+        peakGrowthMB: Double(max(0, peak - before)) / 1024,
+        sampledGrowthMB: Double(max(0, sampledPeak - before)) / 1024,
+        chunks: outcome.chunks)
 }
 
 struct PacingResult {
@@ -88,8 +89,9 @@ func runPacing(bytes: Int, requestTime: Double) async throws -> PacingResult {
         throw BenchError("pacing delivered \(outcome.bytes) of \(bytes) bytes")
     }
     let bodySeconds = outcome.finishedAt - headAt
-    return PacingResult(requestedSeconds: requestTime + Double(bytes) / DownloadSpeed.threeG.bytesPerSecond,
-                        measuredSeconds: outcome.finishedAt - outcome.started,
-                        requestTimeMs: (headAt - outcome.started) * 1000,
-                        rateBytesPerSecond: Double(bytes) / bodySeconds)
+    return PacingResult(
+        requestedSeconds: requestTime + Double(bytes) / DownloadSpeed.threeG.bytesPerSecond,
+        measuredSeconds: outcome.finishedAt - outcome.started,
+        requestTimeMs: (headAt - outcome.started) * 1000,
+        rateBytesPerSecond: Double(bytes) / bodySeconds)
 }

@@ -4,13 +4,14 @@
 //     swift run -c release urlstubs-bench            # table (progress on stderr)
 //     swift run -c release urlstubs-bench --json     # one {"name","value","unit"} per line
 //     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
-//     urlstubs-bench --only requests,pacing          # some sections of the full run
+//     urlstubs-bench --only requests,pacing,live     # some sections of the full run
 //     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
 // interleaved rounds after a warm-up; each figure is the median of the rounds, and each ratio
-// is the median of the per-round ratios. `stream` reports the median throughput and the largest memory growth.
+// is the median of the per-round ratios. `stream` reports the median throughput and the largest memory growth;
+// `liveStream` the delay from a LiveStream write to the delegate's didReceive (median and 99th percentile).
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -43,10 +44,11 @@ struct Options {
             case "--rounds": rounds = Int(try value(argument))
             case "--stream-mb": streamMB = Int(try value(argument))
             case "-h", "--help":
-                print("""
-                usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                      [--only requests,stream,pacing,parsers | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
-                """)
+                print(
+                    """
+                    usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
+                                          [--only requests,stream,pacing,live,parsers | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
+                    """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
             }
@@ -76,9 +78,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|parsers`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true, parsers = true
+    var requests = true, stream = true, pacing = true, live = true, parsers = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -86,6 +88,7 @@ struct Sections {
         requests = names.contains("requests")
         stream = names.contains("stream")
         pacing = names.contains("pacing")
+        live = names.contains("live")
         parsers = names.contains("parsers")
     }
 }
@@ -100,15 +103,20 @@ func runAll(_ options: Options) async throws -> [Figure] {
 
     var figures: [Figure] = []
     if sections.requests {
-        figures += try await runRequests(rounds: options.rounds ?? (quick ? 15 : 151),
-                                         requests: options.requests ?? (quick ? 50 : 60), directory: directory)
+        figures += try await runRequests(
+            rounds: options.rounds ?? (quick ? 15 : 151),
+            requests: options.requests ?? (quick ? 50 : 60), directory: directory)
     }
     if sections.stream {
-        figures += try await runStreams(bytes: (options.streamMB ?? (quick ? 64 : 1024)) << 20,
-                                        repetitions: quick ? 1 : 3, directory: directory)
+        figures += try await runStreams(
+            bytes: (options.streamMB ?? (quick ? 64 : 1024)) << 20,
+            repetitions: quick ? 1 : 3, directory: directory)
     }
     if sections.pacing {
         figures += try await runPacings(bytes: quick ? 400_000 : 2_000_000, requestTime: 0.5, repetitions: quick ? 1 : 3)
+    }
+    if sections.live {
+        figures += try await runLiveStream(writes: quick ? 200 : 5_000)
     }
     if sections.parsers {
         figures += try runParsers()
@@ -160,8 +168,9 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(name: "loopback", value: median(samples["loopback"]!), unit: "µs/request"),
         Figure(name: "stubbed/baseline", value: ratio("stubbed", "baseline"), unit: "ratio", target: target("≤ 1.15") { $0 <= 1.15 }),
         Figure(name: "stubbed10k/stubbed", value: ratio("stubbed10k", "stubbed"), unit: "ratio", target: target("≤ 1.3") { $0 <= 1.3 }),
-        Figure(name: "stubbed10kSharedPath/stubbed", value: ratio("stubbed10kSharedPath", "stubbed"), unit: "ratio",
-               target: target("≤ 1.3") { $0 <= 1.3 }),
+        Figure(
+            name: "stubbed10kSharedPath/stubbed", value: ratio("stubbed10kSharedPath", "stubbed"), unit: "ratio",
+            target: target("≤ 1.3") { $0 <= 1.3 }),
         Figure(name: "loopback/stubbed", value: ratio("loopback", "stubbed"), unit: "ratio", target: target("≥ 6") { $0 >= 6 }),
         Figure(name: "loopback/baseline", value: ratio("loopback", "baseline"), unit: "ratio"),
         // Process CPU time (all threads): steady on a noisy shared host, where wall time is
@@ -170,8 +179,9 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(name: "stubbed.cpu", value: median(cpuSamples["stubbed"]!), unit: "µs CPU/request"),
         Figure(name: "stubbed10k.cpu", value: median(cpuSamples["stubbed10k"]!), unit: "µs CPU/request"),
         Figure(name: "stubbed10kSharedPath.cpu", value: median(cpuSamples["stubbed10kSharedPath"]!), unit: "µs CPU/request"),
-        Figure(name: "stubbed/baseline.cpu",
-               value: median(zip(cpuSamples["stubbed"]!, cpuSamples["baseline"]!).map { $0 / $1 }), unit: "ratio"),
+        Figure(
+            name: "stubbed/baseline.cpu",
+            value: median(zip(cpuSamples["stubbed"]!, cpuSamples["baseline"]!).map { $0 / $1 }), unit: "ratio"),
     ]
 }
 
@@ -189,8 +199,9 @@ func runStreams(bytes: Int, repetitions: Int, directory: URL) async throws -> [F
         Figure(name: "stream.bytes", value: Double(bytes) / 1e6, unit: "MB"),
         Figure(name: "stream.throughput", value: median(streams.map(\.megabytesPerSecond)), unit: "MB/s"),
         Figure(name: "stream.chunks", value: median(streams.map { Double($0.chunks) }), unit: "didLoad"),
-        Figure(name: "stream.peakMemoryGrowthMB", value: streams.map(\.peakGrowthMB).max()!, unit: "MB",
-               target: target("< 32") { $0 < 32 }),
+        Figure(
+            name: "stream.peakMemoryGrowthMB", value: streams.map(\.peakGrowthMB).max()!, unit: "MB",
+            target: target("< 32") { $0 < 32 }),
         Figure(name: "stream.sampledMemoryGrowthMB", value: streams.map(\.sampledGrowthMB).max()!, unit: "MB"),
     ]
 }
@@ -210,10 +221,12 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
         Figure(name: "pacing.requestedSeconds", value: median(pacings.map(\.requestedSeconds)), unit: "s"),
         Figure(name: "pacing.measuredSeconds", value: median(pacings.map(\.measuredSeconds)), unit: "s"),
         Figure(name: "pacing.rateKBps", value: rate / 1000, unit: "KB/s"),
-        Figure(name: "pacing.rateErrorPercent", value: abs(rate - requested) / requested * 100, unit: "%",
-               target: target("≤ 3") { $0 <= 3 }),
-        Figure(name: "pacing.requestTimeErrorMs", value: abs(requestTimeMs - requestTime * 1000), unit: "ms",
-               target: target("≤ 15") { $0 <= 15 }),
+        Figure(
+            name: "pacing.rateErrorPercent", value: abs(rate - requested) / requested * 100, unit: "%",
+            target: target("≤ 3") { $0 <= 3 }),
+        Figure(
+            name: "pacing.requestTimeErrorMs", value: abs(requestTimeMs - requestTime * 1000), unit: "ms",
+            target: target("≤ 15") { $0 <= 15 }),
     ]
 }
 

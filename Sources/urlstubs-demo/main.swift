@@ -9,7 +9,7 @@ import URLStubs
 
 // MARK: - A tiny fake backend
 
-let registry = StubRegistry()   // unmatched requests fail with a near-miss report
+let registry = StubRegistry()  // unmatched requests fail with a near-miss report
 let api = "https://api.shop.test"
 
 registry.stub(isHost("api.shop.test") && isMethodGET() && isPath("/products"), name: "product list") { _ in
@@ -32,6 +32,13 @@ registry.stub(isPath("/me"), name: "profile") { request in
 registry.stub(isPath("/orders"), name: "orders while offline") { _ in
     StubResponse(error: URLError(.notConnectedToInternet)).requestTime(0.2, responseTime: 0)
 }
+// The test (here, the demo) writes the price feed while the app reads it, and decides when
+// the checkout answers.
+let priceFeed = LiveStream(name: "prices")
+registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in .eventStream(priceFeed) }.expect(.once)
+let checkoutGate = registry.stub(isMethodPOST() && isPath("/checkout"), name: "checkout") { _ in
+    try StubResponse(jsonObject: ["order": 42], statusCode: 201)
+}.expect(.once).held()
 
 // MARK: - Output
 
@@ -63,8 +70,10 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock(); expected = response.expectedContentLength; lock.unlock()
         completionHandler(.allow)
     }
@@ -84,11 +93,12 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         let eta = Double(Int(total) - done) / max(rate * 1000, 1)
         let filled = Int(Double(done) / Double(total) * 30)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        let line = String(format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
-                          Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
+        let line = String(
+            format: "  [%@] %6.1f / %.1f KB  %5.0f KB/s  ETA %4.1f s", bar,
+            Double(done) / 1000, Double(total) / 1000, rate, max(eta, 0))
         if redrawsInPlace {
             print("\r" + line, terminator: "")
-            fflush(nil)   // all output streams: the bar must show now, not when the line ends
+            fflush(nil)  // all output streams: the bar must show now, not when the line ends
         } else if newQuarter {
             print(line)
         }
@@ -102,6 +112,70 @@ final class ProgressPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendab
         self.continuation = nil
         lock.unlock()
         continuation?.resume(returning: result)
+    }
+}
+
+/// The app's live price list: reads `text/event-stream` from a session delegate, one event
+/// per blank-line-terminated block, and keeps the prices it has shown.
+final class PriceFeedReader: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = ""
+    private var shown: [String] = []
+    private var writes = 0
+    private var ended = false
+
+    var prices: [String] { lock.lock(); defer { lock.unlock() }; return shown }
+    var chunks: Int { lock.lock(); defer { lock.unlock() }; return writes }
+    var isEnded: Bool { lock.lock(); defer { lock.unlock() }; return ended }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock(); defer { lock.unlock() }
+        writes += 1
+        buffer += String(decoding: data, as: UTF8.self)
+        while let end = buffer.range(of: "\n\n") {
+            let block = buffer[..<end.lowerBound]
+            buffer.removeSubrange(..<end.upperBound)
+            let data = block.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) }.joined(separator: "\n")
+            if !data.isEmpty { shown.append(data) }
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        lock.lock(); ended = true; lock.unlock()
+    }
+}
+
+/// Waits (without blocking a thread) until `condition` holds, for at most `seconds`.
+func eventually(within seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return true
+}
+
+/// The app's checkout screen: what it shows while its order request is out.
+final class CheckoutScreen: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = "Cart"
+    var shows: String {
+        get { lock.lock(); defer { lock.unlock() }; return text }
+        set { lock.lock(); text = newValue; lock.unlock() }
+    }
+
+    func placeOrder(in session: URLSession) async {
+        shows = "Placing your order…"
+        var order = URLRequest(url: URL(string: "\(api)/checkout")!)
+        order.httpMethod = "POST"
+        do {
+            let (data, response) = try await session.data(for: order)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let number = (try? JSONSerialization.jsonObject(with: data) as? [String: Int])?["order"] ?? 0
+            shows = status == 201 ? "Order \(number) placed" : "Checkout failed (\(status))"
+        } catch {
+            shows = "Checkout failed (\(error))"
+        }
     }
 }
 
@@ -125,8 +199,9 @@ title("2. A product image over 3G (600 KB at 400 KB/s)")
 let progress = ProgressPrinter()
 let progressSession = registry.makeSession(delegate: progress)
 let downloadStart = Date()
-let (imageData, imageChunks, imageError) = await progress.load(URLRequest(url: URL(string: "https://cdn.shop.test/images/teapot.png")!),
-                                                               in: progressSession)
+let (imageData, imageChunks, imageError) = await progress.load(
+    URLRequest(url: URL(string: "https://cdn.shop.test/images/teapot.png")!),
+    in: progressSession)
 let downloadTime = Date().timeIntervalSince(downloadStart)
 check(imageError == nil && imageData == image, "all 600,000 bytes arrived in order, in \(imageChunks) chunks")
 check(downloadTime > 1.2 && downloadTime < 20, String(format: "it took %.2f s (3G pace: 1.5 s)", downloadTime))
@@ -173,13 +248,54 @@ do {
 } catch let error as URLError {
     // The app sees a URLError; printed, it is the report (its localized description too).
     print("\(error)".split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
-    check(error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
-          "the report names the closest stub and why it refused")
+    check(
+        error.code == .resourceUnavailable && error.localizedDescription.contains("api.shop.test"),
+        "the report names the closest stub and why it refused")
 } catch {
     check(false, "the unmatched request failed with a report (\(error))")
 }
 
-title("7. What the backend saw, and what verify() tells a test at its end")
+title("7. A live price feed, and a checkout the test answers when it chooses")
+let feedReader = PriceFeedReader()
+let feedSession = registry.makeSession(delegate: feedReader)
+feedSession.dataTask(with: URL(string: "\(api)/live/prices")!).resume()
+do {
+    try await priceFeed.waitForConnection(timeout: 5)
+    print("  the app opened GET /live/prices (text/event-stream); the test writes to it:")
+    var eachArrivedAlone = true
+    for (index, price) in ["12", "13", "11"].enumerated() {
+        try priceFeed.send(event: ServerSentEvent(event: "price", id: "\(index + 1)", data: #"{"teapot":\#(price)}"#))
+        let arrived = await eventually { feedReader.prices.count == index + 1 }
+        eachArrivedAlone = eachArrivedAlone && arrived && feedReader.prices.count == index + 1
+        print("  test sends price \(price)  ->  app shows \(feedReader.prices.last ?? "nothing")")
+        try await Task.sleep(nanoseconds: 250_000_000)
+    }
+    try priceFeed.finish()
+    _ = await eventually { feedReader.isEnded }
+    check(
+        eachArrivedAlone && feedReader.chunks == 3,
+        "the app showed each price as it was sent, before the next (\(feedReader.prices.count) events, \(feedReader.chunks) writes)")
+} catch {
+    check(false, "the live feed reached the app (\(error))")
+}
+let checkout = CheckoutScreen()
+let ordering = Task { await checkout.placeOrder(in: session) }
+do {
+    let held = try await checkoutGate.waitForRequest(timeout: 5)
+    let whileHeld = checkout.shows
+    print("  \(held.method) /checkout is held: the app shows \"\(whileHeld)\"")
+    try await Task.sleep(nanoseconds: 300_000_000)
+    checkoutGate.release()
+    await ordering.value
+    print("  the test releases it: the app shows \"\(checkout.shows)\"")
+    check(
+        whileHeld == "Placing your order…" && checkout.shows == "Order 42 placed",
+        "the app showed its loading state until the test let the server answer")
+} catch {
+    check(false, "the checkout request arrived (\(error))")
+}
+
+title("8. What the backend saw, and what verify() tells a test at its end")
 for entry in registry.journal {
     print("  \(entry)")
 }
@@ -187,8 +303,9 @@ let report = registry.verify()
 print("  A test that made step 6's request by mistake would fail with:")
 print(report.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
 check(report.unmetExpectations.isEmpty, "every stub was used as expected")
-check(report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
-      "verify() explains step 6's request even if the app swallowed the error")
+check(
+    report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
+    "verify() explains step 6's request even if the app swallowed the error")
 // Step 6 was on purpose: declared, the request is expected and verification passes.
 registry.expectUnmatched(isHost("api.shop.example"))
 print("  Declared with registry.expectUnmatched(isHost(\"api.shop.example\")), as a test of it would:")
@@ -196,7 +313,10 @@ print("  │ \(registry.verify())")
 check(registry.verify().isSuccess, "an unmatched request made on purpose passes verification")
 
 progressSession.finishTasksAndInvalidate()
+feedSession.finishTasksAndInvalidate()
 session.finishTasksAndInvalidate()
-print(String(format: "\n%@ in %.1f s.", failures == 0 ? "All steps behaved" : "\(failures) step(s) misbehaved",
-             Date().timeIntervalSince(demoStart)))
+print(
+    String(
+        format: "\n%@ in %.1f s.", failures == 0 ? "All steps behaved" : "\(failures) step(s) misbehaved",
+        Date().timeIntervalSince(demoStart)))
 exit(failures == 0 ? 0 : 1)

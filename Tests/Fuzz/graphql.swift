@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGraphQL(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
@@ -12,8 +13,9 @@ public func fuzzGraphQL(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     for operation in document.operations {
         precondition(["query", "mutation", "subscription"].contains(operation.type), "an operation type is a keyword")
         if let name = operation.name {
-            precondition(!name.isEmpty && name.utf8.allSatisfy { $0 == 95 || (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) },
-                         "an operation name is a GraphQL name")
+            precondition(
+                !name.isEmpty && name.utf8.allSatisfy { $0 == 95 || (65...90).contains($0) || (97...122).contains($0) || (48...57).contains($0) },
+                "an operation name is a GraphQL name")
         }
     }
     if let error = document.syntaxError {
@@ -30,8 +32,10 @@ public func fuzzGraphQL(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var wrapped = post
     wrapped.httpBody = JSONValue.object(["query": .string(text), "variables": .object(["id": .integer(1)])]).serialized()
     var components = URLComponents(string: "https://fuzz.test/graphql")!
-    components.queryItems = [URLQueryItem(name: "query", value: text), URLQueryItem(name: "variables", value: text),
-                             URLQueryItem(name: "extensions", value: text)]
+    components.queryItems = [
+        URLQueryItem(name: "query", value: text), URLQueryItem(name: "variables", value: text),
+        URLQueryItem(name: "extensions", value: text),
+    ]
     let get = URLRequest(url: components.url ?? URL(string: "https://fuzz.test/graphql")!)
     let matchers = [isGraphQLOperation("GetUser"), hasGraphQLVariables(["id": 1]), isGraphQLQuery(containing: "user { id")]
     for request in [post, wrapped, get] {

@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMultipart(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)

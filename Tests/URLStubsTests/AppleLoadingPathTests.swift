@@ -74,8 +74,9 @@ struct AppleLoadingPathTests {
         registry.stub(isPath("/upload") && hasBody(Data("payload".utf8)), name: "upload with body") { _ in
             StubResponse(data: Data(), statusCode: 201)
         }
-        let result = await fetchThroughAppleModel(request("https://api.test/upload", method: "POST"), from: registry,
-                                                  uploadBody: Data("payload".utf8))
+        let result = await fetchThroughAppleModel(
+            request("https://api.test/upload", method: "POST"), from: registry,
+            uploadBody: Data("payload".utf8))
         guard case .requestBodyUnavailable(let stub, let url)? = result.stubError else {
             Issue.record("expected requestBodyUnavailable, got \(String(describing: result.error))")
             return
@@ -90,8 +91,9 @@ struct AppleLoadingPathTests {
         registry.stub(isPath("/upload") && isMethodPOST()) { request in
             StubResponse(data: Data("body \(request.body == nil ? "unknown" : "known")".utf8), statusCode: 201)
         }
-        let result = await fetchThroughAppleModel(request("https://api.test/upload", method: "POST"), from: registry,
-                                                  uploadBody: Data("payload".utf8))
+        let result = await fetchThroughAppleModel(
+            request("https://api.test/upload", method: "POST"), from: registry,
+            uploadBody: Data("payload".utf8))
         #expect(result.statusCode == 201)
         #expect(result.body == "body unknown")
     }

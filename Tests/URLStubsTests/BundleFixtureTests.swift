@@ -32,7 +32,7 @@ struct BundleFixtureTests {
             return suggestion.hasSuffix("catalog.json")
                 && (try? Fixture.url(suggestion, in: .module)) != nil
                 && error.description.contains(#"Did you mean "\#(suggestion)"?"#)
-                && !error.description.contains("resources:")   // they are declared: no hint to declare them
+                && !error.description.contains("resources:")  // they are declared: no hint to declare them
         }
     }
 

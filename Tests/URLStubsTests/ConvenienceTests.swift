@@ -42,7 +42,8 @@ struct ConvenienceTests {
         registry.stub("PROPFIND", "https://dav.test/files", data: Data("<multistatus/>".utf8))
 
         let list = await fetch("https://api.test/users?sort=name&page=1", from: registry, using: api)
-        #expect(try JSONValue(data: #require(list.data)) == JSONValue.object(["users": .array([.object(["id": .integer(1), "name": .string("Ada")])])]))
+        #expect(
+            try JSONValue(data: #require(list.data)) == JSONValue.object(["users": .array([.object(["id": .integer(1), "name": .string("Ada")])])]))
         #expect(list.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(users.name == "GET https://api.test/users?page=1&sort=name")
 

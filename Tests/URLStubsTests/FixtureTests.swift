@@ -180,22 +180,22 @@ struct HARTests {
     @Test(arguments: FetchAPI.allCases)
     func failedEntriesAndMultiLineHeadersReplay(api: FetchAPI) async throws {
         let har = #"""
-        {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": [
-          {"startedDateTime": "2026-01-02T03:04:05.678Z", "time": 12,
-           "request": {"method": "GET", "url": "https://shop.test/login", "headers": []},
-           "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
-                        "headers": [{"name": "set-cookie", "value": "sid=abc; Path=/\nlang=en; Path=/"},
-                                    {"name": "vary", "value": "Accept\nOrigin"}],
-                        "content": {"mimeType": "text/plain", "text": "welcome"}}},
-          {"startedDateTime": "2026-01-02T03:04:06.000Z", "time": 3,
-           "request": {"method": "GET", "url": "https://down.shop.test/status", "headers": []},
-           "response": {"status": 0, "statusText": "", "httpVersion": "", "headers": [],
-                        "content": {"size": 0, "mimeType": "x-unknown"}, "_error": "net::ERR_CONNECTION_REFUSED"}},
-          {"startedDateTime": "2026-01-02T03:04:07.000Z", "time": 1,
-           "request": {"method": "GET", "url": "https://shop.test/blocked", "headers": []},
-           "response": {"status": 0, "headers": [], "content": {"mimeType": ""}}}
-        ]}}
-        """#
+            {"log": {"version": "1.2", "creator": {"name": "Firefox", "version": "120"}, "entries": [
+              {"startedDateTime": "2026-01-02T03:04:05.678Z", "time": 12,
+               "request": {"method": "GET", "url": "https://shop.test/login", "headers": []},
+               "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/2",
+                            "headers": [{"name": "set-cookie", "value": "sid=abc; Path=/\nlang=en; Path=/"},
+                                        {"name": "vary", "value": "Accept\nOrigin"}],
+                            "content": {"mimeType": "text/plain", "text": "welcome"}}},
+              {"startedDateTime": "2026-01-02T03:04:06.000Z", "time": 3,
+               "request": {"method": "GET", "url": "https://down.shop.test/status", "headers": []},
+               "response": {"status": 0, "statusText": "", "httpVersion": "", "headers": [],
+                            "content": {"size": 0, "mimeType": "x-unknown"}, "_error": "net::ERR_CONNECTION_REFUSED"}},
+              {"startedDateTime": "2026-01-02T03:04:07.000Z", "time": 1,
+               "request": {"method": "GET", "url": "https://shop.test/blocked", "headers": []},
+               "response": {"status": 0, "headers": [], "content": {"mimeType": ""}}}
+            ]}}
+            """#
         let entries = try HAR.read(Data(har.utf8), source: "firefox.har")
         #expect(entries.map(\.failure) == [nil, "net::ERR_CONNECTION_REFUSED", "no response (status 0)"])
         #expect(try HAR.read(HAR.write(entries)).map(\.failure) == entries.map(\.failure), "failures survive a write and a read")
@@ -221,12 +221,14 @@ struct HARTests {
         #expect(cart.body == #"{"items":2,"total":9.5}"#, "query order does not matter")
         #expect(cart.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(cart.response?.value(forHTTPHeaderField: "Content-Encoding") == nil, "the body is already decoded")
-        let checkout = await fetch(request("https://shop.test/api/checkout", method: "POST", body: Data(#"{ "cart": "c1" }"#.utf8)),
-                                   from: registry, using: api)
+        let checkout = await fetch(
+            request("https://shop.test/api/checkout", method: "POST", body: Data(#"{ "cart": "c1" }"#.utf8)),
+            from: registry, using: api)
         #expect(checkout.data == Data(base64Encoded: "iVBORw0KGgo="), "the recorded redirect is followed")
         #expect(checkout.response?.url?.absoluteString == "https://shop.test/api/receipt/7")
-        let wrongBody = await fetch(request("https://shop.test/api/checkout", method: "POST", body: Data(#"{"cart":"c2"}"#.utf8)),
-                                    from: registry, using: api)
+        let wrongBody = await fetch(
+            request("https://shop.test/api/checkout", method: "POST", body: Data(#"{"cart":"c2"}"#.utf8)),
+            from: registry, using: api)
         #expect(wrongBody.stubError != nil)
     }
 
@@ -273,12 +275,14 @@ struct HARTests {
     @Test func writeReadReplayRoundTripIsIdentical() async throws {
         let binary = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 * 13) })
         let entries = [
-            HAREntry(method: "GET", url: URL(string: "https://rt.test/a?x=1")!, status: 200, statusText: "OK",
-                     responseHeaders: [.init(name: "Content-Type", value: "application/json"), .init(name: "X-Trace", value: "t1")],
-                     responseBody: Data(#"{"a":1}"#.utf8), responseMimeType: "application/json"),
-            HAREntry(method: "POST", url: URL(string: "https://rt.test/upload")!, requestBody: Data("payload".utf8),
-                     status: 201, responseHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
-                     responseBody: binary, responseMimeType: "application/octet-stream"),
+            HAREntry(
+                method: "GET", url: URL(string: "https://rt.test/a?x=1")!, status: 200, statusText: "OK",
+                responseHeaders: [.init(name: "Content-Type", value: "application/json"), .init(name: "X-Trace", value: "t1")],
+                responseBody: Data(#"{"a":1}"#.utf8), responseMimeType: "application/json"),
+            HAREntry(
+                method: "POST", url: URL(string: "https://rt.test/upload")!, requestBody: Data("payload".utf8),
+                status: 201, responseHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
+                responseBody: binary, responseMimeType: "application/octet-stream"),
         ]
         let written = HAR.write(entries)
         #expect(HAR.write(try HAR.read(written)) == written, "stable output: write(read(x)) == x")

@@ -25,25 +25,27 @@ struct GraphQLTests {
     // MARK: The document reader
 
     @Test func readerFindsOperationsAndFragmentsPastCommentsAndStrings() {
-        let document = GraphQLDocument("""
-        # query Commented { x }
-        query GetUser($id: ID!, $filter: Filter = {kind: "a", nested: {query: 1}}) @cached(ttl: 60) {
-          user(id: $id) {
-            ...UserFields
-            bio(format: \"\"\"
-              a block "string" with \\\""" and { braces query Fake
-            \"\"\")
-            note: field(arg: "query Inner { x }")
-            query
-          }
-        }
-        fragment UserFields on User { id name }
-        mutation { like(id: 1) }
-        subscription OnEvent @live { event }
-        """)
-        #expect(document.operations == [
-            .init(type: "query", name: "GetUser"), .init(type: "mutation", name: nil), .init(type: "subscription", name: "OnEvent"),
-        ])
+        let document = GraphQLDocument(
+            """
+            # query Commented { x }
+            query GetUser($id: ID!, $filter: Filter = {kind: "a", nested: {query: 1}}) @cached(ttl: 60) {
+              user(id: $id) {
+                ...UserFields
+                bio(format: \"\"\"
+                  a block "string" with \\\""" and { braces query Fake
+                \"\"\")
+                note: field(arg: "query Inner { x }")
+                query
+              }
+            }
+            fragment UserFields on User { id name }
+            mutation { like(id: 1) }
+            subscription OnEvent @live { event }
+            """)
+        #expect(
+            document.operations == [
+                .init(type: "query", name: "GetUser"), .init(type: "mutation", name: nil), .init(type: "subscription", name: "OnEvent"),
+            ])
         #expect(document.fragments == ["UserFields"])
         #expect(document.syntaxError == nil)
     }
@@ -100,16 +102,23 @@ struct GraphQLTests {
         #expect(posted.resolvedName == "GetUser")
         #expect(posted.variables == ["id": .integer(7)])
 
-        guard case .single(let persisted) = read(get([
-            "operationName": "GetUser", "variables": #"{"id":7}"#,
-            "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"abc123"}}"#,
-        ])) else { Issue.record("a persisted GET is GraphQL"); return }
+        guard
+            case .single(let persisted) = read(
+                get([
+                    "operationName": "GetUser", "variables": #"{"id":7}"#,
+                    "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"abc123"}}"#,
+                ]))
+        else { Issue.record("a persisted GET is GraphQL"); return }
         #expect(persisted.document == nil)
         #expect(persisted.persistedQueryHash == "abc123")
         #expect(persisted.resolvedName == "GetUser")
 
-        guard case .single(let raw) = read(request(Self.endpoint, method: "POST", body: Data("{ me { id } }".utf8),
-                                                   headers: ["Content-Type": "application/graphql"])) else {
+        guard
+            case .single(let raw) = read(
+                request(
+                    Self.endpoint, method: "POST", body: Data("{ me { id } }".utf8),
+                    headers: ["Content-Type": "application/graphql"]))
+        else {
             Issue.record("an application/graphql body is GraphQL"); return
         }
         #expect(raw.name == .anonymous(type: "query"))
@@ -123,7 +132,8 @@ struct GraphQLTests {
         form.add("operations", #"{"query":"mutation Upload($file: Upload!) { upload(file: $file) { id } }","variables":{"file":null}}"#)
         form.add("map", #"{"0":["variables.file"]}"#)
         form.add("0", filename: "a.png", contentType: "image/png", Data([0x89, 0x50]))
-        guard case .single(let upload) = read(request(Self.endpoint, method: "POST", body: form.data, headers: ["Content-Type": form.contentType])) else {
+        guard case .single(let upload) = read(request(Self.endpoint, method: "POST", body: form.data, headers: ["Content-Type": form.contentType]))
+        else {
             Issue.record("a GraphQL multipart upload is GraphQL"); return
         }
         #expect(upload.resolvedName == "Upload")
@@ -154,15 +164,17 @@ struct GraphQLTests {
         let base = request(Self.endpoint, method: "POST", headers: ["Content-Type": "application/json"])
         func body(_ object: Any) -> Data { try! JSONSerialization.data(withJSONObject: object) }
 
-        let two = await send(base, body: body(["operationName": "GetUser", "query": Self.getUser, "variables": ["id": 2.0]]),
-                             via: transport, to: registry)
+        let two = await send(
+            base, body: body(["operationName": "GetUser", "query": Self.getUser, "variables": ["id": 2.0]]),
+            via: transport, to: registry)
         #expect(two.body == #"{"data":{"user":{"id":"2"}}}"#, "\(String(describing: two.error))")
         let one = await send(base, body: body(["query": Self.getUser, "variables": ["id": 1, "extra": true]]), via: transport, to: registry)
         #expect(one.body == #"{"data":{"user":{"id":"1"}}}"#, "\(String(describing: one.error))")
         let posts = await send(base, body: body(["query": "{\n  posts(first:10){\n    title # a comment\n  }\n}"]), via: transport, to: registry)
         #expect(posts.body == #"{"data":{"posts":[]}}"#, "\(String(describing: posts.error))")
-        let three = await send(base, body: body(["operationName": "GetUser", "query": Self.getUser, "variables": ["id": 3]]),
-                               via: transport, to: registry)
+        let three = await send(
+            base, body: body(["operationName": "GetUser", "query": Self.getUser, "variables": ["id": 3]]),
+            via: transport, to: registry)
         guard case .unmatchedRequest(let report)? = three.stubError else {
             Issue.record("id 3 has no stub: \(String(describing: three.error))"); return
         }
@@ -176,10 +188,11 @@ struct GraphQLTests {
         registry.stub(isMethodGET() && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": "7"])) { _ in
             StubResponse(graphQLData: ["user": ["id": "7"]])
         }
-        let persisted = await fetch(get([
-            "operationName": "GetUser", "variables": #"{"id":"7"}"#,
-            "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"abc"}}"#,
-        ]), from: registry, using: api)
+        let persisted = await fetch(
+            get([
+                "operationName": "GetUser", "variables": #"{"id":"7"}"#,
+                "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"abc"}}"#,
+            ]), from: registry, using: api)
         #expect(persisted.body == #"{"data":{"user":{"id":"7"}}}"#)
         let withDocument = await fetch(get(["query": Self.getUser, "variables": #"{"id":"7"}"#]), from: registry, using: api)
         #expect(withDocument.body == #"{"data":{"user":{"id":"7"}}}"#)
@@ -190,8 +203,11 @@ struct GraphQLTests {
         registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": 1]), name: "user") { _ in
             StubResponse(graphQLData: [:])
         }
-        let result = await fetch(post(["operationName": "GetUsers", "query": "query GetUsers($id: ID) { users { id } }",
-                                       "variables": ["id": 2, "page": ["size": 10]]]), from: registry)
+        let result = await fetch(
+            post([
+                "operationName": "GetUsers", "query": "query GetUsers($id: ID) { users { id } }",
+                "variables": ["id": 2, "page": ["size": 10]],
+            ]), from: registry)
         guard case .unmatchedRequest(let report)? = result.stubError else {
             Issue.record("expected a report, got \(String(describing: result.error))"); return
         }
@@ -202,13 +218,19 @@ struct GraphQLTests {
         #expect(report.contains("StubResponse(graphQLData: [:])"))
         #expect(!report.contains("hasJSONBody("), "a GraphQL request is stubbed with the GraphQL matchers")
 
-        let persisted = await fetch(get(["operationName": "Feed", "variables": #"{"after":"x"}"#,
-                                         "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef"}}"#]), from: registry)
+        let persisted = await fetch(
+            get([
+                "operationName": "Feed", "variables": #"{"after":"x"}"#,
+                "extensions": #"{"persistedQuery":{"version":1,"sha256Hash":"0123456789abcdef"}}"#,
+            ]), from: registry)
         guard case .unmatchedRequest(let getReport)? = persisted.stubError else {
             Issue.record("expected a report, got \(String(describing: persisted.error))"); return
         }
         #expect(getReport.contains(#"GraphQL: persisted query "Feed" (sha256Hash 0123456789ab…), variables {"after":"x"}"#))
-        #expect(getReport.contains(#"registry.stub(isMethodGET() && isHost("api.test") && isPath("/graphql") && isGraphQLOperation("Feed") && hasGraphQLVariables(["after": "x"] as [String: Any]))"#))
+        #expect(
+            getReport.contains(
+                #"registry.stub(isMethodGET() && isHost("api.test") && isPath("/graphql") && isGraphQLOperation("Feed") && hasGraphQLVariables(["after": "x"] as [String: Any]))"#
+            ))
     }
 
     // MARK: Responses
@@ -219,10 +241,14 @@ struct GraphQLTests {
             StubResponse(graphQLData: ["user": ["id": "1"]], extensions: ["cost": 3])
         }
         registry.stub(isGraphQLOperation("Partial")) { _ in
-            StubResponse(graphQLData: ["user": NSNull()], errors: [[
-                "message": "Not found", "path": ["user", 0], "locations": [["line": 2, "column": 3]],
-                "extensions": ["code": "NOT_FOUND"],
-            ]])
+            StubResponse(
+                graphQLData: ["user": NSNull()],
+                errors: [
+                    [
+                        "message": "Not found", "path": ["user", 0], "locations": [["line": 2, "column": 3]],
+                        "extensions": ["code": "NOT_FOUND"],
+                    ]
+                ])
         }
         registry.stub(isGraphQLOperation("Failed")) { _ in StubResponse(graphQLData: nil, errors: [["message": "boom"]]) }
         registry.stub(isGraphQLOperation("NoMessage")) { _ in StubResponse(graphQLData: nil, errors: [["path": ["x"]]]) }
@@ -232,8 +258,10 @@ struct GraphQLTests {
         let ok = await run("Ok")
         #expect(ok.body == #"{"data":{"user":{"id":"1"}},"extensions":{"cost":3}}"#)
         #expect(ok.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        #expect(await run("Partial").body
-            == #"{"data":{"user":null},"errors":[{"extensions":{"code":"NOT_FOUND"},"locations":[{"column":3,"line":2}],"message":"Not found","path":["user",0]}]}"#)
+        #expect(
+            await run("Partial").body
+                == #"{"data":{"user":null},"errors":[{"extensions":{"code":"NOT_FOUND"},"locations":[{"column":3,"line":2}],"message":"Not found","path":["user",0]}]}"#
+        )
         #expect(await run("Failed").body == #"{"data":null,"errors":[{"message":"boom"}]}"#)
         guard case .invalidGraphQLResponse(let reason)? = await run("NoMessage").stubError else {
             Issue.record("an error without a message must be reported"); return
@@ -311,7 +339,9 @@ struct GraphQLTests {
         registry.stub(isMethodGET() && isGraphQLOperation("Feed")) { _ in
             StubResponse(graphQLData: nil, errors: [["message": "PersistedQueryNotFound", "extensions": ["code": "PERSISTED_QUERY_NOT_FOUND"]]])
         }
-        registry.stub(isMethodPOST() && isGraphQLOperation("Feed") && isGraphQLQuery(containing: "feed(first: $first)") && hasGraphQLVariables(["first": 2])) { _ in
+        registry.stub(
+            isMethodPOST() && isGraphQLOperation("Feed") && isGraphQLQuery(containing: "feed(first: $first)") && hasGraphQLVariables(["first": 2])
+        ) { _ in
             StubResponse(graphQLData: ["feed": [["id": "a"], ["id": "b"]]])
         }
         registry.stub(isGraphQLOperation("Like")) { request in

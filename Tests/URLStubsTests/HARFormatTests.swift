@@ -36,8 +36,9 @@ struct HARFormatTests {
     }
 
     @Test func writtenArchiveHasNoBlankLinesInEmptyObjectsOrArrays() throws {
-        let entry = HAREntry(method: "GET", url: URL(string: "https://a.test/x")!, status: 200,
-                             responseBody: Data("ok".utf8), responseMimeType: "text/plain")
+        let entry = HAREntry(
+            method: "GET", url: URL(string: "https://a.test/x")!, status: 200,
+            responseBody: Data("ok".utf8), responseMimeType: "text/plain")
         let text = String(decoding: HAR.write([entry]), as: UTF8.self)
         #expect(!text.contains("\n\n"), "\(text)")
         #expect(text.contains(#""cache" : {}"#) || text.contains(#""cache": {}"#))

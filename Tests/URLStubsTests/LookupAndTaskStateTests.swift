@@ -10,13 +10,17 @@ import Testing
 @Suite("Lookup and task state")
 struct LookupAndTaskStateTests {
     private static func descriptor(_ matcher: RequestMatcher, sequence: UInt64) -> StubDescriptor {
-        StubDescriptor(name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
-                       maxActivations: nil, sequence: sequence) { _, _ in StubResponse(data: Data()) }
+        StubDescriptor(
+            name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
+            maxActivations: nil, sequence: sequence
+        ) { _, _ in StubResponse(data: Data()) }
     }
 
     private static func candidates(_ table: StubTable, _ url: String) -> [String] {
         var names: [String] = []
-        table.forEachCandidate(for: URL(string: url)) { names.append($0.name ?? "?"); return false }
+        table.forEachCandidate(for: URL(string: url)) {
+            names.append($0.name ?? "?"); return false
+        }
         return names
     }
 
@@ -98,8 +102,9 @@ struct LookupAndTaskStateTests {
     @Test func storedFieldsAreCheckedAgainstAMirror() throws {
         let object = NSObject()
         let holder = Holder(object)
-        let fields = StoredField.find(["strong", "weakReference", "optional", "missing"],
-                                      references: ["strong", "weakReference", "optional"], in: holder)
+        let fields = StoredField.find(
+            ["strong", "weakReference", "optional", "missing"],
+            references: ["strong", "weakReference", "optional"], in: holder)
         #expect(fields["weakReference"] == nil)
         #expect(fields["missing"] == nil)
         let strong = try #require(fields["strong"])

@@ -9,8 +9,10 @@ import URLStubs
 /// session (the request the protocol sees is the one the matcher gets).
 @Suite("Matchers")
 struct MatcherTests {
-    private func accepts(_ matcher: RequestMatcher, _ url: String, method: String = "GET",
-                         body: Data? = nil, headers: [String: String] = [:]) -> Bool {
+    private func accepts(
+        _ matcher: RequestMatcher, _ url: String, method: String = "GET",
+        body: Data? = nil, headers: [String: String] = [:]
+    ) -> Bool {
         matcher.matches(StubRequest(request(url, method: method, body: body, headers: headers)))
     }
 

@@ -31,7 +31,8 @@ struct MultipartTests {
     }
 
     @Test func toleratesPreambleLineFeedsQuotedBoundariesAndFoldedHeaders() throws {
-        let text = "preamble to ignore\n--a b\nContent-Disposition: form-data;\n name=\"folded\"\n\nvalue one\n--a b  \n"
+        let text =
+            "preamble to ignore\n--a b\nContent-Disposition: form-data;\n name=\"folded\"\n\nvalue one\n--a b  \n"
             + "Content-Disposition: form-data; name=\"file\"; filename*=UTF-8''na%C3%AFve.txt\n\n\n--a b--\nepilogue"
         let body = try MultipartBody(Data(text.utf8), contentType: #"multipart/form-data; charset=utf-8; boundary="a b""#)
         #expect(body.parts.map(\.name) == ["folded", "file"])
@@ -50,7 +51,10 @@ struct MultipartTests {
     @Test(arguments: [
         ("multipart/form-data", "--x\r\n\r\n--x--", "names no boundary"),
         ("multipart/form-data; boundary=x", "no delimiter here", "never contains the delimiter \"--x\""),
-        ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\ntruncated", "part 1 is not followed by a delimiter"),
+        (
+            "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\ntruncated",
+            "part 1 is not followed by a delimiter"
+        ),
         ("multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"", "never end with an empty line"),
         ("multipart/form-data; boundary=x", "--x\r\nno colon here\r\n\r\nbody\r\n--x--", "expected a header line \"Name: value\""),
         ("multipart/form-data; boundary=x", "--xjunk", "expected a line break after \"--x\""),
@@ -69,10 +73,12 @@ struct MultipartTests {
     @Test(arguments: BodyTransport.allCases)
     func partsAreMatchedHoweverTheBodyIsSent(transport: BodyTransport) async {
         let registry = StubRegistry()
-        registry.stub(isPath("/upload") && hasMultipartPart(named: "avatar", filename: "me.png", contentType: "image/png")
-                        && hasMultipartPart(named: "title", text: "Holiday")
-                        && hasMultipartPart(named: "metadata", json: ["public": true, "tags": ["sea", "sun"]])
-                        && hasMultipartPart(named: "avatar", data: patternData(2_000)), name: "avatar upload") { _ in
+        registry.stub(
+            isPath("/upload") && hasMultipartPart(named: "avatar", filename: "me.png", contentType: "image/png")
+                && hasMultipartPart(named: "title", text: "Holiday")
+                && hasMultipartPart(named: "metadata", json: ["public": true, "tags": ["sea", "sun"]])
+                && hasMultipartPart(named: "avatar", data: patternData(2_000)), name: "avatar upload"
+        ) { _ in
             StubResponse(data: Data("uploaded".utf8), statusCode: 201)
         }
         let form = Self.avatarForm()
@@ -91,7 +97,9 @@ struct MultipartTests {
         }
         #expect(report.contains(#"multipart part "avatar": expected filename "me.png", got "you.jpg""#))
         #expect(report.contains(#"multipart part "title": expected text "Holiday", got "Work""#))
-        #expect(report.contains(#"multipart/form-data parts: "title" (4 bytes), "metadata" (36 bytes), "avatar" (filename "you.jpg", image/png, 2000 bytes)"#))
+        #expect(
+            report.contains(
+                #"multipart/form-data parts: "title" (4 bytes), "metadata" (36 bytes), "avatar" (filename "you.jpg", image/png, 2000 bytes)"#))
         #expect(report.contains(#"hasMultipartPart(named: "avatar", filename: "you.jpg", contentType: "image/png")"#))
         #expect(!report.contains(other.boundary), "the boundary is never part of a comparison or a snippet")
     }
@@ -99,8 +107,9 @@ struct MultipartTests {
     @Test func aBodyThatClaimsMultipartButCannotBeReadIsExplained() async {
         let registry = StubRegistry()
         registry.stub(hasMultipartPart(named: "file"), name: "file upload") { _ in StubResponse(data: Data()) }
-        let broken = request("https://api.test/upload", method: "POST", body: Data("--abc\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\ncut off".utf8),
-                             headers: ["Content-Type": "multipart/form-data; boundary=abc"])
+        let broken = request(
+            "https://api.test/upload", method: "POST", body: Data("--abc\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\ncut off".utf8),
+            headers: ["Content-Type": "multipart/form-data; boundary=abc"])
         let result = await fetch(broken, from: registry)
         guard case .unmatchedRequest(let report)? = result.stubError else {
             Issue.record("expected a report, got \(String(describing: result.error))"); return
@@ -108,8 +117,10 @@ struct MultipartTests {
         #expect(report.contains("but the body claims multipart/form-data and cannot be read: part 1 is not followed by a delimiter \"--abc\""))
         #expect(report.contains("the body claims multipart/form-data but cannot be read"))
 
-        let notMultipart = await fetch(request("https://api.test/upload", method: "POST", body: Data("{}".utf8),
-                                               headers: ["Content-Type": "application/json"]), from: registry)
+        let notMultipart = await fetch(
+            request(
+                "https://api.test/upload", method: "POST", body: Data("{}".utf8),
+                headers: ["Content-Type": "application/json"]), from: registry)
         guard case .unmatchedRequest(let jsonReport)? = notMultipart.stubError else {
             Issue.record("expected a report, got \(String(describing: notMultipart.error))"); return
         }
@@ -126,7 +137,10 @@ struct MultipartTests {
         #expect(hasMultipartPart(named: "files[]", contentType: "text/plain; charset=UTF-8").matches(upload))
         #expect(!hasMultipartPart(named: "files[]", contentType: "text/plain; charset=latin1").matches(upload))
         #expect(!hasMultipartPart(named: "files[]", filename: "c.txt").matches(upload))
-        #expect(hasMultipartPart(named: "missing").mismatches(for: upload) == [#"expected a multipart part named "missing", got parts "files[]", "files[]""#])
+        #expect(
+            hasMultipartPart(named: "missing").mismatches(for: upload) == [
+                #"expected a multipart part named "missing", got parts "files[]", "files[]""#
+            ])
         #expect(hasMultipartPart(named: "x", json: Date()).problems.first?.contains("not JSON") == true)
     }
 }

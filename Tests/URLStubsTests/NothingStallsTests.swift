@@ -20,7 +20,7 @@ struct NothingStallsTests {
         defer { stall.unblock() }
         slow.stub(isPath("/blocking")) { _ in
             stall.markBlocked()
-            stall.wait()   // a test's slow fixture generator, blocked until the test ends
+            stall.wait()  // a test's slow fixture generator, blocked until the test ends
             return StubResponse(data: Data("late".utf8))
         }
         let other = StubRegistry()
@@ -121,10 +121,14 @@ struct NothingStallsTests {
         let registry = StubRegistry()
         registry.stub(.any, name: "bad length") { _ in StubResponse(data: Data("x".utf8), headers: ["Content-Length": value]) }
         let result = await fetch("https://api.test/", from: registry)
-        #expect(result.stubError == .invalidContentLength(value: value, stub: result.stubError.flatMap { error -> String? in
-            if case .invalidContentLength(_, let stub) = error { return stub }
-            return nil
-        } ?? ""))
+        #expect(
+            result.stubError
+                == .invalidContentLength(
+                    value: value,
+                    stub: result.stubError.flatMap { error -> String? in
+                        if case .invalidContentLength(_, let stub) = error { return stub }
+                        return nil
+                    } ?? ""))
         #expect(result.stubError?.description.contains("bad length") == true)
     }
 
@@ -244,7 +248,11 @@ struct SlowMatcherTests {
     @Test(arguments: policies)
     func aSlowMatcherDelaysItsOwnRequestsNotAnotherRegistrys(policy: UnmatchedRequestPolicy) async throws {
         let slow = StubRegistry(unmatchedRequests: policy)
-        slow.stub(RequestMatcher("takes a second") { _ in Thread.sleep(forTimeInterval: 1); return true }) { _ in
+        slow.stub(
+            RequestMatcher("takes a second") { _ in
+                Thread.sleep(forTimeInterval: 1); return true
+            }
+        ) { _ in
             StubResponse(data: Data("slow".utf8))
         }
         let other = StubRegistry()

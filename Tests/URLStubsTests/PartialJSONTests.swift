@@ -21,8 +21,9 @@ struct PartialJSONTests {
         let matcher = hasJSONBody(containing: ["user": ["name": "Ada"], "n": 1])
         #expect(accepts(matcher, #"{"user":{"name":"Ada","id":7},"n":1.0,"extra":[1]}"#))
         #expect(!accepts(matcher, #"{"user":{"name":"Bob"},"n":1}"#))
-        #expect(reasons(matcher, #"{"user":{"name":"Bob"}}"#)
-            == [#"JSON body differs: $.n: missing, expected 1; $.user.name: expected "Ada", got "Bob""#])
+        #expect(
+            reasons(matcher, #"{"user":{"name":"Bob"}}"#)
+                == [#"JSON body differs: $.n: missing, expected 1; $.user.name: expected "Ada", got "Bob""#])
         #expect(reasons(matcher, "not json").first?.contains("got a body that is not JSON") == true)
         #expect(!accepts(hasJSONBody(containing: ["n": "1"]), #"{"n":1}"#), "a string is not a number")
         #expect(!accepts(hasJSONBody(containing: ["flag": true]), #"{"flag":1}"#), "true is not 1")
@@ -37,22 +38,32 @@ struct PartialJSONTests {
         let unordered = hasJSONBody(containing: ["items": [["sku": "A"], ["sku": "B"]]], arrays: .unordered)
         #expect(accepts(unordered, #"{"items":[{"sku":"C"},{"sku":"B"},{"sku":"A","qty":1}]}"#))
         #expect(!accepts(unordered, #"{"items":[{"sku":"A"},{"sku":"A"}]}"#), "each expected element needs its own actual element")
-        #expect(reasons(unordered, #"{"items":[{"sku":"A"}]}"#)
-            == [#"JSON body differs: $.items: no element contains {"sku":"B"} (expected element 1, in any order)"#])
+        #expect(
+            reasons(unordered, #"{"items":[{"sku":"A"}]}"#)
+                == [#"JSON body differs: $.items: no element contains {"sku":"B"} (expected element 1, in any order)"#])
         // A greedy pairing would give {"a":1} the element {"a":1,"b":2} needs.
         let needsBacktracking = hasJSONBody(containing: [["a": 1], ["a": 1, "b": 2]], arrays: .unordered)
         #expect(accepts(needsBacktracking, #"[{"a":1,"b":2},{"a":1}]"#))
     }
 
     @Test func ignoringLeavesVolatileFieldsOut() {
-        let matcher = hasJSONBody(["event": "login", "timestamp": 0, "items": [["id": 0, "sku": "A"], ["id": 0, "sku": "B"]],
-                                   "meta": ["trace": ["nonce": "x", "keep": 1]]],
-                                  ignoring: ["$.timestamp", "$.items[*].id", "$..nonce"])
-        #expect(accepts(matcher, #"{"event":"login","timestamp":1732300000,"items":[{"id":91,"sku":"A"},{"id":92,"sku":"B"}],"meta":{"trace":{"nonce":"q1","keep":1}}}"#))
-        #expect(accepts(matcher, #"{"event":"login","items":[{"sku":"A"},{"sku":"B"}],"meta":{"trace":{"keep":1}}}"#),
-                "an ignored member may be missing")
-        #expect(reasons(matcher, #"{"event":"logout","timestamp":1,"items":[{"id":1,"sku":"A"},{"id":2,"sku":"C"}],"meta":{"trace":{"keep":1}}}"#)
-            == [#"JSON body differs: $.event: expected "login", got "logout"; $.items[1].sku: expected "B", got "C""#])
+        let matcher = hasJSONBody(
+            [
+                "event": "login", "timestamp": 0, "items": [["id": 0, "sku": "A"], ["id": 0, "sku": "B"]],
+                "meta": ["trace": ["nonce": "x", "keep": 1]],
+            ],
+            ignoring: ["$.timestamp", "$.items[*].id", "$..nonce"])
+        #expect(
+            accepts(
+                matcher,
+                #"{"event":"login","timestamp":1732300000,"items":[{"id":91,"sku":"A"},{"id":92,"sku":"B"}],"meta":{"trace":{"nonce":"q1","keep":1}}}"#
+            ))
+        #expect(
+            accepts(matcher, #"{"event":"login","items":[{"sku":"A"},{"sku":"B"}],"meta":{"trace":{"keep":1}}}"#),
+            "an ignored member may be missing")
+        #expect(
+            reasons(matcher, #"{"event":"logout","timestamp":1,"items":[{"id":1,"sku":"A"},{"id":2,"sku":"C"}],"meta":{"trace":{"keep":1}}}"#)
+                == [#"JSON body differs: $.event: expected "login", got "logout"; $.items[1].sku: expected "B", got "C""#])
         let bracketed = hasJSONBody(["list": [1, 2, 3], "odd key": 1], ignoring: ["$.list[1]", "$['odd key']"])
         #expect(accepts(bracketed, #"{"list":[1,99,3],"odd key":2}"#))
         #expect(!accepts(bracketed, #"{"list":[1,99,4]}"#))
@@ -102,7 +113,8 @@ struct PartialJSONTests {
         #expect(await send(base, body: Data(#"{"event":"open","at":1732300000.25}"#.utf8), via: transport, to: registry).body == "exact but for at")
         var orders = base
         orders.url = URL(string: "https://api.test/orders")
-        #expect(await send(orders, body: Data(#"{"id":5,"lines":[{"sku":"A"},{"sku":"B","qty":2}]}"#.utf8), via: transport, to: registry).body == "has B")
+        #expect(
+            await send(orders, body: Data(#"{"id":5,"lines":[{"sku":"A"},{"sku":"B","qty":2}]}"#.utf8), via: transport, to: registry).body == "has B")
         let missed = await send(orders, body: Data(#"{"lines":[{"sku":"A"}]}"#.utf8), via: transport, to: registry)
         #expect(missed.stubError != nil)
     }

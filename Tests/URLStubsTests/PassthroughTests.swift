@@ -34,8 +34,10 @@ struct PassthroughTests {
         let path = "/echo"
         let tag = UUID().uuidString
         let before = try await server.count(path, tag: tag)
-        let result = await fetch(request(server.url(path).absoluteString + "?q=1&tag=\(tag)", method: "PUT", body: Data("hello".utf8),
-                                         headers: ["X-Custom": "yes"]), from: registry)
+        let result = await fetch(
+            request(
+                server.url(path).absoluteString + "?q=1&tag=\(tag)", method: "PUT", body: Data("hello".utf8),
+                headers: ["X-Custom": "yes"]), from: registry)
         let echo = try json(result)
         guard case .object(let members) = echo, case .object(let headers)? = members["headers"] else {
             Issue.record("unexpected echo \(echo)")
@@ -158,8 +160,9 @@ struct PassthroughTests {
     @Test func statusHeaderAndClosureTransforms() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/json")) { _ in
-            .passthrough(.statusCode(503), .headers(["X-Added": "1", "Content-Type": "application/problem+json"]),
-                         ResponseTransform("uppercase") { response, body in (response, Data(String(decoding: body, as: UTF8.self).uppercased().utf8)) })
+            .passthrough(
+                .statusCode(503), .headers(["X-Added": "1", "Content-Type": "application/problem+json"]),
+                ResponseTransform("uppercase") { response, body in (response, Data(String(decoding: body, as: UTF8.self).uppercased().utf8)) })
         }
         let result = await fetch(URLRequest(url: server.url("/json")), from: registry)
         #expect(result.statusCode == 503)
@@ -263,9 +266,10 @@ struct PassthroughTests {
     /// A POST carrying five secrets: in a header, a custom header, a cookie, the query and the
     /// JSON body.
     private func requestCarryingSecrets(to path: String) -> URLRequest {
-        request(server.url(path).absoluteString + "?api_key=query-secret&page=1", method: "POST",
-                body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
-                headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
+        request(
+            server.url(path).absoluteString + "?api_key=query-secret&page=1", method: "POST",
+            body: Data(#"{"user":"ada","password":"body-secret"}"#.utf8),
+            headers: ["Authorization": "Bearer header-secret", "X-Api-Key": "key-secret", "Cookie": "sid=cookie-secret"])
     }
 
     @Test func secretsAServerEchoesAreScrubbedToo() async throws {

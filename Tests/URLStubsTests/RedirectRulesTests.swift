@@ -48,14 +48,20 @@ struct RedirectRulesTests {
                 sameHost.append("Proxy-Authorization=\(next.value(forHTTPHeaderField: "Proxy-Authorization") ?? "-")")
             }
         }
-        let headers = ["Authorization": "Bearer secret", "Proxy-Authorization": "Basic proxy", "Proxy-Authenticate": "Basic",
-                       "WWW-Authenticate": "Basic", "Connection": "keep-alive", "Host": "api.test", "X-Kept": "yes"]
+        let headers = [
+            "Authorization": "Bearer secret", "Proxy-Authorization": "Basic proxy", "Proxy-Authenticate": "Basic",
+            "WWW-Authenticate": "Basic", "Connection": "keep-alive", "Host": "api.test", "X-Kept": "yes",
+        ]
         let result = await fetch(request("https://api.test/start", headers: headers), from: registry, using: api)
         #expect(result.body == "done")
-        #expect(sameHost.events == ["Authorization=Bearer secret", "Proxy-Authorization=-"],
-                "Authorization stays on the same origin; a proxy credential never crosses a hop")
-        #expect(seen.events == ["Authorization=-", "Proxy-Authorization=-", "Proxy-Authenticate=-", "WWW-Authenticate=-",
-                                "Connection=-", "Host=-", "X-Kept=yes"])
+        #expect(
+            sameHost.events == ["Authorization=Bearer secret", "Proxy-Authorization=-"],
+            "Authorization stays on the same origin; a proxy credential never crosses a hop")
+        #expect(
+            seen.events == [
+                "Authorization=-", "Proxy-Authorization=-", "Proxy-Authenticate=-", "WWW-Authenticate=-",
+                "Connection=-", "Host=-", "X-Kept=yes",
+            ])
     }
 
     @Test(arguments: FetchAPI.allCases, ["POST", "PUT", "DELETE", "HEAD"])

@@ -51,9 +51,10 @@ struct ScenarioTests {
     @Test func scenarioBuiltInCodeAndFromHAR() async throws {
         let registry = StubRegistry()
         registry.activate(try Scenario.har(fixturesFolder.appendingPathComponent("checkout.har")))
-        registry.activate(Scenario("sold-out") { stubs in
-            stubs.stub(isPath("/api/cart")) { _ in StubResponse(data: Data("sold out".utf8), statusCode: 409) }
-        })
+        registry.activate(
+            Scenario("sold-out") { stubs in
+                stubs.stub(isPath("/api/cart")) { _ in StubResponse(data: Data("sold out".utf8), statusCode: 409) }
+            })
         #expect(registry.activeScenarios == ["checkout", "sold-out"])
         #expect(await fetch("https://shop.test/api/cart?currency=EUR&items=2", from: registry).statusCode == 409)
         #expect(await fetch("https://shop.test/api/status", from: registry).body == "english")
@@ -101,9 +102,10 @@ struct ScenarioTests {
         func run(seed: UInt64) async -> [String] {
             let registry = StubRegistry()
             let profile = NetworkProfile(latency: 0.01, jitter: 0.01, failureRate: 0.4, failures: [.offline, .serverError, .timeout], seed: seed)
-            registry.activate(Scenario("flaky", profile: profile) { stubs in
-                stubs.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
-            })
+            registry.activate(
+                Scenario("flaky", profile: profile) { stubs in
+                    stubs.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
+                })
             var outcomes: [String] = []
             for _ in 0..<30 {
                 let result = await fetch("https://flaky.test/", from: registry)
@@ -124,9 +126,10 @@ struct ScenarioTests {
         func run(order: [String]) async -> [String: [String]] {
             let registry = StubRegistry()
             let profile = NetworkProfile(failureRate: 0.5, failures: [.offline, .serverError], seed: 7)
-            registry.activate(Scenario("flaky", profile: profile) { stubs in
-                stubs.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
-            })
+            registry.activate(
+                Scenario("flaky", profile: profile) { stubs in
+                    stubs.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
+                })
             var outcomes: [String: [String]] = [:]
             for path in order {
                 let result = await fetch("https://flaky.test\(path)", from: registry)
@@ -183,8 +186,9 @@ struct ScenarioTests {
         #expect(happy.contains(#""quantity":2"#))
         let layered = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "happy,empty-cart"])
         #expect(layered.contains(#""items":[]"#))
-        let argument = try runProbe(["https://api.shop.test/api/cart", "-URLStubsScenario", "empty-cart"],
-                                    environment: ["URLSTUBS_SCENARIO": "happy"])
+        let argument = try runProbe(
+            ["https://api.shop.test/api/cart", "-URLStubsScenario", "empty-cart"],
+            environment: ["URLSTUBS_SCENARIO": "happy"])
         #expect(argument.contains("scenarios: empty-cart"), "the launch argument wins over the environment")
         let unknown = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "nope"])
         #expect(unknown.contains(#"unknown scenario "nope". Known scenarios: "empty-cart", "happy", "slow-network"."#))

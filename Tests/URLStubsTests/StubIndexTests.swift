@@ -11,8 +11,10 @@ import Testing
 @Suite("Stub index")
 struct StubIndexTests {
     private static func descriptor(_ matcher: RequestMatcher, sequence: UInt64) -> StubDescriptor {
-        StubDescriptor(name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
-                       maxActivations: nil, sequence: sequence) { _, _ in StubResponse(data: Data()) }
+        StubDescriptor(
+            name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
+            maxActivations: nil, sequence: sequence
+        ) { _, _ in StubResponse(data: Data()) }
     }
 
     /// What the table answers: the first candidate that matches.
@@ -78,9 +80,11 @@ struct StubIndexTests {
         components.queryItems = items.isEmpty ? nil : items
         var urlRequest = URLRequest(url: components.url!)
         urlRequest.httpMethod = methods.randomElement(using: &generator)!
-        let bodies: [Data?] = [nil, Data("body\(value())".utf8), Data(#"{"v":\#(value())}"#.utf8),
-                               Data(#"{"query":"query Op\#(value()) { x }","variables":{"v":1}}"#.utf8),
-                               Data(#"[{"query":"query Op1 { x }"}]"#.utf8)]
+        let bodies: [Data?] = [
+            nil, Data("body\(value())".utf8), Data(#"{"v":\#(value())}"#.utf8),
+            Data(#"{"query":"query Op\#(value()) { x }","variables":{"v":1}}"#.utf8),
+            Data(#"[{"query":"query Op1 { x }"}]"#.utf8),
+        ]
         let body = bodies.randomElement(using: &generator)!
         urlRequest.httpBody = body
         // A body not visible yet (an upload being claimed) must make every body stub a candidate.
@@ -137,7 +141,9 @@ struct StubIndexTests {
         #expect(await fetch("https://api.test/shared?item=42", from: registry).body == "oldest")
         #expect(await fetch("https://api.test/shared?item=n300&item=n30", from: registry).body == "300", "the newer of two values")
         #expect(await fetch(request("https://api.test/shared", method: "POST", body: Data(#"{"item":1}"#.utf8)), from: registry).body == "1")
-        #expect(await fetch(request("https://api.test/shared", method: "POST", body: Data(#"{"query":"query Op2999 { x }"}"#.utf8)), from: registry).body == "2999")
+        #expect(
+            await fetch(request("https://api.test/shared", method: "POST", body: Data(#"{"query":"query Op2999 { x }"}"#.utf8)), from: registry).body
+                == "2999")
         registry.stub(RequestMatcher("any GET") { $0.method == "GET" }, name: "closure") { _ in StubResponse(data: Data("closure".utf8)) }
         #expect(await fetch("https://api.test/shared?item=42", from: registry).body == "closure", "an unkeyed newer stub still wins")
 

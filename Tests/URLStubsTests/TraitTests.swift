@@ -22,11 +22,15 @@ final class RecordedProblems: @unchecked Sendable {
         return stored
     }
 
-    func trait(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
-               setup: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }) -> StubsTrait {
-        StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify, recordProblem: { [self] problem, location, threw in
-            lock.lock(); stored.append(Entry(problem: problem, location: location, testThrew: threw)); lock.unlock()
-        }, setup: setup)
+    func trait(
+        unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true,
+        setup: @escaping @Sendable (StubRegistry) throws -> Void = { _ in }
+    ) -> StubsTrait {
+        StubsTrait(
+            unmatchedRequests: unmatchedRequests, verifies: verify,
+            recordProblem: { [self] problem, location, threw in
+                lock.lock(); stored.append(Entry(problem: problem, location: location, testThrew: threw)); lock.unlock()
+            }, setup: setup)
     }
 }
 
@@ -46,9 +50,10 @@ struct TraitTests {
         #expect(StubRegistry.current.unmatchedRequestPolicy == .passThrough)
     }
 
-    @Test(.stubs { registry in
-        registry.stub(isPath("/prepared")) { _ in StubResponse(data: Data("ready".utf8)) }
-    }, arguments: [1, 2, 3])
+    @Test(
+        .stubs { registry in
+            registry.stub(isPath("/prepared")) { _ in StubResponse(data: Data("ready".utf8)) }
+        }, arguments: [1, 2, 3])
     func stubsTraitSetsUpEveryCase(value: Int) async {
         let registry = StubRegistry.current
         #expect(registry.stubs.count == 1, "each case gets its own registry")
@@ -77,8 +82,9 @@ struct TraitTests {
         let registry = StubRegistry()
         let stub = registry.stub(isPath("/me"), name: "profile") { _ in StubResponse(data: Data()) }.expect(.once)
         let problem = registry.verify().problems[0]
-        #expect("\(BrokenStubExpectation(summary: problem.summary))"
-            == #"URLStubs: "profile" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
+        #expect(
+            "\(BrokenStubExpectation(summary: problem.summary))"
+                == #"URLStubs: "profile" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
         #expect(StubsTrait.commentLines(for: problem, testThrew: false).isEmpty, "nothing repeated under the headline")
     }
 
@@ -105,17 +111,18 @@ struct TraitTests {
                 let registry = StubRegistry.current
                 registry.stub(isPath("/users") && containsQueryParams(["page": "1"]), name: "users") { _ in StubResponse(data: Data("[]".utf8)) }
                     .expect(.once)
-                _ = await fetch("https://api.test/users?page=2", from: registry)   // the app swallows this failure…
-                throw AppFailure()                                                  // …and the test then throws
+                _ = await fetch("https://api.test/users?page=2", from: registry)  // the app swallows this failure…
+                throw AppFailure()  // …and the test then throws
             }
         } catch {
             rethrown = error
         }
         #expect(rethrown is AppFailure)
-        #expect(recorded.entries.map(\.problem.summary) == [
-            #""users" (URLStubsTests/TraitTests.swift:\#(stubLine)) was expected exactly once, answered 0 times"#,
-            "unexpected request: GET https://api.test/users?page=2 (no stub matched)",
-        ])
+        #expect(
+            recorded.entries.map(\.problem.summary) == [
+                #""users" (URLStubsTests/TraitTests.swift:\#(stubLine)) was expected exactly once, answered 0 times"#,
+                "unexpected request: GET https://api.test/users?page=2 (no stub matched)",
+            ])
         #expect(recorded.entries.allSatisfy { $0.testThrew })
         let first = try #require(recorded.entries.first)
         let comment = StubsTrait.commentLines(for: first.problem, testThrew: true)

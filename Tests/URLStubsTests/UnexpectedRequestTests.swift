@@ -13,7 +13,8 @@ struct UnexpectedRequestTests {
     private func loadUsersSwallowingErrors(_ url: String, from registry: StubRegistry) async -> [String] {
         let result = await fetch(url, from: registry)
         guard result.error == nil, let data = result.data,
-              let names = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
+            let names = try? JSONSerialization.jsonObject(with: data) as? [String]
+        else { return [] }
         return names
     }
 
@@ -30,16 +31,17 @@ struct UnexpectedRequestTests {
         let problems = registry.verify().problems
         #expect(problems.count == 1, "identical requests are one problem")
         #expect(problems.first?.summary == "unexpected request: GET https://api.myapp.test/users?page=2 (no stub matched, 2 times)")
-        #expect(problems.first?.message == """
-        unexpected request: GET https://api.myapp.test/users?page=2 (no stub matched, 2 times)
-        Closest stubs:
-          1. "first page" (URLStubsTests/UnexpectedRequestTests.swift:\(line))
-             - expected query parameter "page" = "1", got "2"
-        To stub this request, add:
-            registry.stub(isMethodGET() && isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
-                StubResponse(data: Data(), statusCode: 200)
-            }
-        """)
+        #expect(
+            problems.first?.message == """
+                unexpected request: GET https://api.myapp.test/users?page=2 (no stub matched, 2 times)
+                Closest stubs:
+                  1. "first page" (URLStubsTests/UnexpectedRequestTests.swift:\(line))
+                     - expected query parameter "page" = "1", got "2"
+                To stub this request, add:
+                    registry.stub(isMethodGET() && isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
+                        StubResponse(data: Data(), statusCode: 200)
+                    }
+                """)
     }
 
     @Test func eachDistinctRequestIsExplainedOnce() async {
@@ -52,11 +54,12 @@ struct UnexpectedRequestTests {
         }
         _ = await fetch("https://api.test/elsewhere", from: registry)
         let report = registry.verify()
-        #expect(report.problems.map(\.summary) == [
-            "unexpected request: POST https://api.test/users (no stub matched, 2 times)",
-            "unexpected request: POST https://api.test/users (no stub matched)",
-            "unexpected request: GET https://api.test/elsewhere (no stub matched)",
-        ], "requests differing only in their body are told apart")
+        #expect(
+            report.problems.map(\.summary) == [
+                "unexpected request: POST https://api.test/users (no stub matched, 2 times)",
+                "unexpected request: POST https://api.test/users (no stub matched)",
+                "unexpected request: GET https://api.test/elsewhere (no stub matched)",
+            ], "requests differing only in their body are told apart")
         #expect(report.problems[0].details?.contains(#"$.name: expected "Ada", got "Bob""#) == true)
         #expect(report.problems[1].details?.contains(#"$.name: expected "Ada", got "Cy""#) == true)
         let text = report.description
@@ -98,7 +101,10 @@ struct UnexpectedRequestTests {
         #expect(report.unmetUnmatchedExpectations.map(\.actual) == [1])
         #expect(report.unexpectedRequests.map(\.request.description) == ["GET https://api.test/other"])
         let problem = report.problems.first
-        #expect(problem?.summary == #"an unmatched request where path is "/gone" (URLStubsTests/UnexpectedRequestTests.swift:\#(line)) was expected exactly twice, seen once"#)
+        #expect(
+            problem?.summary
+                == #"an unmatched request where path is "/gone" (URLStubsTests/UnexpectedRequestTests.swift:\#(line)) was expected exactly twice, seen once"#
+        )
         #expect(problem?.location == expectation.location)
         #expect(problem?.location?.line == line)
     }
@@ -126,10 +132,11 @@ struct UnexpectedRequestTests {
         try await waitUntil { registry.journal.last?.statusCode != nil }
         let journal = registry.journal
         #expect(journal.map(\.isPassedThrough) == [true, true])
-        #expect(journal.map(\.description) == [
-            "GET \(server.url("/json")) -> passed through to the network (no stub matched)",
-            "GET \(server.url("/echo")) -> 200 from the network (passed through by \(live))",
-        ])
+        #expect(
+            journal.map(\.description) == [
+                "GET \(server.url("/json")) -> passed through to the network (no stub matched)",
+                "GET \(server.url("/echo")) -> 200 from the network (passed through by \(live))",
+            ])
         #expect(registry.verify().isSuccess, "a passThrough registry does not report what it passed through")
         #expect(registry.verify(includePassedThrough: true).unexpectedRequests.count == 1)
 

@@ -23,18 +23,20 @@ struct UnmatchedErrorPrintingTests {
         let error = try #require(result.error)
         let urlError = try #require(error as? URLError, "still a URLError: app code handles those")
         #expect(urlError.code == .resourceUnavailable)
-        let report = try #require(StubError.from(error).flatMap { error -> String? in
-            if case .unmatchedRequest(let report) = error { return report }
-            return nil
-        })
+        let report = try #require(
+            StubError.from(error).flatMap { error -> String? in
+                if case .unmatchedRequest(let report) = error { return report }
+                return nil
+            })
         #expect(error.localizedDescription == report)
 
         // (On Linux, `error as NSError` builds a new NSError from the user info, whose
         // description is Foundation's dump; the report is its localized description.)
         #expect((error as NSError).localizedDescription == report)
         for printed in [String(describing: error), "\(error)", String(describing: urlError), String(reflecting: error)] {
-            #expect(printed.hasPrefix("URLError(.resourceUnavailable): URLStubs: no stub matches GET https://api.myapp.test/users?page=2"),
-                    "\(printed)")
+            #expect(
+                printed.hasPrefix("URLError(.resourceUnavailable): URLStubs: no stub matches GET https://api.myapp.test/users?page=2"),
+                "\(printed)")
             #expect(occurrences(of: "no stub matches", in: printed) == 1, "\(printed)")
             #expect(occurrences(of: "Closest stubs:", in: printed) == 1)
             #expect(printed.contains("\"first page\""))

@@ -22,16 +22,17 @@ struct VerificationTests {
         let line = #line + 1
         registry.stub(isHost("api.example.com") && isPath("/users"), name: "users") { _ in StubResponse(data: Data()) }
         let text = await report(for: request("https://api.example.org/users"), in: registry)
-        #expect(text == """
-        URLStubs: no stub matches GET https://api.example.org/users
-        Closest stubs:
-          1. "users" (URLStubsTests/VerificationTests.swift:\(line))
-             - expected host "api.example.com", got "api.example.org"
-        To stub this request, add:
-            registry.stub(isMethodGET() && isHost("api.example.org") && isPath("/users")) { _ in
-                StubResponse(data: Data(), statusCode: 200)
-            }
-        """)
+        #expect(
+            text == """
+                URLStubs: no stub matches GET https://api.example.org/users
+                Closest stubs:
+                  1. "users" (URLStubsTests/VerificationTests.swift:\(line))
+                     - expected host "api.example.com", got "api.example.org"
+                To stub this request, add:
+                    registry.stub(isMethodGET() && isHost("api.example.org") && isPath("/users")) { _ in
+                        StubResponse(data: Data(), statusCode: 200)
+                    }
+                """)
     }
 
     @Test func pathMethodQueryAndHeaderMismatchesAreRanked() async {
@@ -39,52 +40,61 @@ struct VerificationTests {
         let first = #line + 1
         registry.stub(isMethodPOST() && isPath("/search"), name: "post search") { _ in StubResponse(data: Data()) }
         let second = #line + 1
-        registry.stub(isPath("/search") && containsQueryParams(["q": "swift", "page": nil]) && hasHeaderNamed("Accept", value: "application/json"),
-                      name: "search") { _ in StubResponse(data: Data()) }
+        registry.stub(
+            isPath("/search") && containsQueryParams(["q": "swift", "page": nil]) && hasHeaderNamed("Accept", value: "application/json"),
+            name: "search"
+        ) { _ in StubResponse(data: Data()) }
         let third = #line + 1
         registry.stub(isPath("/other"), name: "other") { _ in StubResponse(data: Data()) }
         let text = await report(for: request("https://api.test/search?q=rust", headers: ["Accept": "text/html"]), in: registry)
-        #expect(text == """
-        URLStubs: no stub matches GET https://api.test/search?q=rust
-        Closest stubs:
-          1. "post search" (URLStubsTests/VerificationTests.swift:\(first))
-             - expected method POST, got GET
-          2. "other" (URLStubsTests/VerificationTests.swift:\(third))
-             - expected path "/other", got "/search"
-          3. "search" (URLStubsTests/VerificationTests.swift:\(second))
-             - missing query parameter "page"
-             - expected query parameter "q" = "swift", got "rust"
-             - expected header "Accept" = "application/json", got "text/html"
-        To stub this request, add:
-            registry.stub(isMethodGET() && isHost("api.test") && isPath("/search") && containsQueryParams(["q": "rust"])) { _ in
-                StubResponse(data: Data(), statusCode: 200)
-            }
-        """)
+        #expect(
+            text == """
+                URLStubs: no stub matches GET https://api.test/search?q=rust
+                Closest stubs:
+                  1. "post search" (URLStubsTests/VerificationTests.swift:\(first))
+                     - expected method POST, got GET
+                  2. "other" (URLStubsTests/VerificationTests.swift:\(third))
+                     - expected path "/other", got "/search"
+                  3. "search" (URLStubsTests/VerificationTests.swift:\(second))
+                     - missing query parameter "page"
+                     - expected query parameter "q" = "swift", got "rust"
+                     - expected header "Accept" = "application/json", got "text/html"
+                To stub this request, add:
+                    registry.stub(isMethodGET() && isHost("api.test") && isPath("/search") && containsQueryParams(["q": "rust"])) { _ in
+                        StubResponse(data: Data(), statusCode: 200)
+                    }
+                """)
     }
 
     @Test func jsonBodyDiffReport() async {
         let registry = StubRegistry()
         let line = #line + 1
-        registry.stub(isMethodPOST() && hasJSONBody(["name": "Ada", "age": 36, "tags": ["math"]]), name: "create user") { _ in StubResponse(data: Data()) }
+        registry.stub(isMethodPOST() && hasJSONBody(["name": "Ada", "age": 36, "tags": ["math"]]), name: "create user") { _ in
+            StubResponse(data: Data())
+        }
         let body = Data(#"{"name":"Ada L.","tags":["math"],"admin":true}"#.utf8)
         let text = await report(for: request("https://api.test/users", method: "POST", body: body), in: registry)
-        #expect(text == """
-        URLStubs: no stub matches POST https://api.test/users
-          body: "{"name":"Ada L.","tags":["math"],"admin":true}"
-        Closest stubs:
-          1. "create user" (URLStubsTests/VerificationTests.swift:\(line))
-             - JSON body differs: $.age: missing, expected 36; $.name: expected "Ada", got "Ada L."; $.admin: unexpected true
-        To stub this request, add:
-            registry.stub(isMethodPOST() && isHost("api.test") && isPath("/users") && hasJSONBody(["admin": true, "name": "Ada L.", "tags": ["math"] as [Any]] as [String: Any])) { _ in
-                StubResponse(data: Data(), statusCode: 200)
-            }
-        """)
+        #expect(
+            text == """
+                URLStubs: no stub matches POST https://api.test/users
+                  body: "{"name":"Ada L.","tags":["math"],"admin":true}"
+                Closest stubs:
+                  1. "create user" (URLStubsTests/VerificationTests.swift:\(line))
+                     - JSON body differs: $.age: missing, expected 36; $.name: expected "Ada", got "Ada L."; $.admin: unexpected true
+                To stub this request, add:
+                    registry.stub(isMethodPOST() && isHost("api.test") && isPath("/users") && hasJSONBody(["admin": true, "name": "Ada L.", "tags": ["math"] as [Any]] as [String: Any])) { _ in
+                        StubResponse(data: Data(), statusCode: 200)
+                    }
+                """)
     }
 
     @Test func generatedSnippetCompilesAndMatches() async {
         // Pasted verbatim from the report of `jsonBodyDiffReport`.
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && isHost("api.test") && isPath("/users") && hasJSONBody(["admin": true, "name": "Ada L.", "tags": ["math"] as [Any]] as [String: Any])) { _ in
+        registry.stub(
+            isMethodPOST() && isHost("api.test") && isPath("/users")
+                && hasJSONBody(["admin": true, "name": "Ada L.", "tags": ["math"] as [Any]] as [String: Any])
+        ) { _ in
             StubResponse(data: Data(), statusCode: 200)
         }
         let body = Data(#"{"name":"Ada L.","tags":["math"],"admin":true}"#.utf8)
@@ -112,10 +122,11 @@ struct VerificationTests {
         #expect(journal[0].statusCode == 201)
         #expect(journal[0].request.body == Data("new".utf8))
         #expect(journal[1].isUnmatched)
-        #expect(journal.map(\.description) == [
-            "POST https://api.test/users -> 201 from \"users\" (URLStubsTests/VerificationTests.swift:\(users.location.line))",
-            "GET https://api.test/missing -> unmatched",
-        ])
+        #expect(
+            journal.map(\.description) == [
+                "POST https://api.test/users -> 201 from \"users\" (URLStubsTests/VerificationTests.swift:\(users.location.line))",
+                "GET https://api.test/missing -> unmatched",
+            ])
         registry.resetJournal()
         #expect(registry.journal.isEmpty)
     }
@@ -148,11 +159,13 @@ struct VerificationTests {
     @Test(arguments: FetchAPI.allCases)
     func sequenceFailsTwiceThenSucceedsAndRepeatsTheLast(api: FetchAPI) async {
         let registry = StubRegistry()
-        registry.stub(isPath("/flaky"), responses: [
-            StubResponse(data: Data(), statusCode: 503),
-            StubResponse(data: Data(), statusCode: 503),
-            StubResponse(data: Data("ok".utf8), statusCode: 200),
-        ])
+        registry.stub(
+            isPath("/flaky"),
+            responses: [
+                StubResponse(data: Data(), statusCode: 503),
+                StubResponse(data: Data(), statusCode: 503),
+                StubResponse(data: Data("ok".utf8), statusCode: 200),
+            ])
         var codes: [Int] = []
         for _ in 0..<5 { codes.append(await fetch("https://api.test/flaky", from: registry, using: api).statusCode ?? 0) }
         #expect(codes == [503, 503, 200, 200, 200])
@@ -160,8 +173,9 @@ struct VerificationTests {
 
     @Test func exhaustingSequenceStopsMatching() async {
         let registry = StubRegistry(unmatchedRequests: .fail)
-        registry.stub(isPath("/once-each"), responses: [StubResponse(data: Data("a".utf8)), StubResponse(data: Data("b".utf8))],
-                      afterLast: .exhaust)
+        registry.stub(
+            isPath("/once-each"), responses: [StubResponse(data: Data("a".utf8)), StubResponse(data: Data("b".utf8))],
+            afterLast: .exhaust)
         #expect(await fetch("https://api.test/once-each", from: registry).body == "a")
         #expect(await fetch("https://api.test/once-each", from: registry).body == "b")
         let third = await fetch("https://api.test/once-each", from: registry)
@@ -199,25 +213,26 @@ struct VerificationTests {
         #expect(report.unmetExpectations.map(\.stub.name) == ["refresh token", "poll", "delete"])
         #expect(report.unexpectedRequests.map(\.request.description) == ["GET https://api.test/surprise"])
         let file = "URLStubsTests/VerificationTests.swift"
-        #expect(report.description == """
-        URLStubs verification failed (4 problems):
-        - "refresh token" (\(file):\(refresh.location.line)) was expected exactly once, answered 0 times
-        - "poll" (\(file):\(poll.location.line)) was expected at least twice, answered once
-        - "delete" (\(file):\(poll.location.line + 1)) was expected never, answered once
-        - unexpected request: GET https://api.test/surprise (no stub matched)
-          Closest stubs:
-            1. "optional" (\(file):\(poll.location.line + 2))
-               - expected path "/optional", got "/surprise"
-            2. "delete" (\(file):\(poll.location.line + 1))
-               - expected path "/delete", got "/surprise"
-            3. "poll" (\(file):\(poll.location.line))
-               - expected path "/poll", got "/surprise"
-            (1 more stubs matched less)
-          To stub this request, add:
-              registry.stub(isMethodGET() && isHost("api.test") && isPath("/surprise")) { _ in
-                  StubResponse(data: Data(), statusCode: 200)
-              }
-        """)
+        #expect(
+            report.description == """
+                URLStubs verification failed (4 problems):
+                - "refresh token" (\(file):\(refresh.location.line)) was expected exactly once, answered 0 times
+                - "poll" (\(file):\(poll.location.line)) was expected at least twice, answered once
+                - "delete" (\(file):\(poll.location.line + 1)) was expected never, answered once
+                - unexpected request: GET https://api.test/surprise (no stub matched)
+                  Closest stubs:
+                    1. "optional" (\(file):\(poll.location.line + 2))
+                       - expected path "/optional", got "/surprise"
+                    2. "delete" (\(file):\(poll.location.line + 1))
+                       - expected path "/delete", got "/surprise"
+                    3. "poll" (\(file):\(poll.location.line))
+                       - expected path "/poll", got "/surprise"
+                    (1 more stubs matched less)
+                  To stub this request, add:
+                      registry.stub(isMethodGET() && isHost("api.test") && isPath("/surprise")) { _ in
+                          StubResponse(data: Data(), statusCode: 200)
+                      }
+                """)
         #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
     }
 
@@ -229,10 +244,11 @@ struct VerificationTests {
         let report = registry.verify()
         #expect(report.unexpectedRequests.count == 2, "each distinct request once")
         #expect(report.unexpectedRequests.map { report.count(of: $0) } == [6, 1])
-        #expect(report.problems.map(\.summary) == [
-            "unexpected request: GET https://api.test/poll?since=1 (no stub matched, 6 times)",
-            "unexpected request: GET https://api.test/other (no stub matched)",
-        ])
+        #expect(
+            report.problems.map(\.summary) == [
+                "unexpected request: GET https://api.test/poll?since=1 (no stub matched, 6 times)",
+                "unexpected request: GET https://api.test/other (no stub matched)",
+            ])
     }
 
     @Test func verifyPassesWhenEverythingHappened() async throws {

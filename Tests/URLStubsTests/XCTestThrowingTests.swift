@@ -28,8 +28,8 @@ final class XCTestThrowingTests: XCTestCase {
         stubLine = #line + 1
         registry.stub(isPath("/users") && containsQueryParams(["page": "1"]), name: "first page") { _ in StubResponse(string: "[]") }
             .expect(.once)
-        _ = await fetch("https://api.test/users?page=2", from: registry)   // the app swallows this failure…
-        throw AppFailure()                                                  // …and the test then throws
+        _ = await fetch("https://api.test/users?page=2", from: registry)  // the app swallows this failure…
+        throw AppFailure()  // …and the test then throws
     }
 
     override func tearDown() {
@@ -38,13 +38,15 @@ final class XCTestThrowingTests: XCTestCase {
         let messages = captured.map(\.message)
         XCTAssertEqual(messages.count, 3, "\(messages)")
         XCTAssertTrue(messages.contains { $0.contains("threw error") }, "the thrown error")
-        XCTAssertTrue(captured.contains {
-            $0.message.hasPrefix("\"first page\"") && $0.message.contains("was expected exactly once, answered 0 times") && $0.line == stubLine
-        })
-        XCTAssertTrue(messages.contains {
-            $0.contains("unexpected request: GET https://api.test/users?page=2 (no stub matched)")
-                && $0.contains(#"expected query parameter "page" = "1", got "2""#) && $0.contains("To stub this request, add:")
-        })
+        XCTAssertTrue(
+            captured.contains {
+                $0.message.hasPrefix("\"first page\"") && $0.message.contains("was expected exactly once, answered 0 times") && $0.line == stubLine
+            })
+        XCTAssertTrue(
+            messages.contains {
+                $0.contains("unexpected request: GET https://api.test/users?page=2 (no stub matched)")
+                    && $0.contains(#"expected query parameter "page" = "1", got "2""#) && $0.contains("To stub this request, add:")
+            })
         super.tearDown()
     }
 }

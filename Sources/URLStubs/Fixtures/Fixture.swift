@@ -30,7 +30,8 @@ public struct FixtureNotFoundError: Error, Sendable, Equatable, CustomStringConv
             text += " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
         }
         if let bundleFileCount, bundleFileCount == 0 || suggestions.isEmpty {
-            text += " Is it in the target's `resources:`? `.copy(\"Fixtures\")` copies the folder (its files are then found by"
+            text +=
+                " Is it in the target's `resources:`? `.copy(\"Fixtures\")` copies the folder (its files are then found by"
                 + " name, or with `subdirectory: \"Fixtures\"`); `.process(\"Fixtures\")` copies the files alone."
         }
         return text
@@ -87,13 +88,15 @@ public enum Fixture {
             let matches = files.filter { $0.hasSuffix("/" + name) }
             if matches.count == 1 { return root.appendingPathComponent(matches[0]) }
             if matches.count > 1 {
-                throw FixtureNotFoundError(name: name, searchedPath: root.path, suggestions: [], ambiguousMatches: matches,
-                                           bundleFileCount: files.count)
+                throw FixtureNotFoundError(
+                    name: name, searchedPath: root.path, suggestions: [], ambiguousMatches: matches,
+                    bundleFileCount: files.count)
             }
         }
         let files = listings.first { !$0.isEmpty } ?? []
-        throw FixtureNotFoundError(name: name, searchedPath: roots[0].path,
-                                   suggestions: closestPaths(to: name, among: files), bundleFileCount: files.count)
+        throw FixtureNotFoundError(
+            name: name, searchedPath: roots[0].path,
+            suggestions: closestPaths(to: name, among: files), bundleFileCount: files.count)
     }
 
     private static func isFile(_ url: URL) -> Bool {
@@ -104,8 +107,11 @@ public enum Fixture {
     /// Every file below `root` as a relative path, shallowest first, then alphabetically.
     static func bundleFiles(under root: URL) -> [String] {
         let rootPath = root.standardizedFileURL.resolvingSymlinksInPath().path
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey],
-                                                              options: [.skipsHiddenFiles]) else { return [] }
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
+        else { return [] }
         var files: [String] = []
         for case let url as URL in enumerator {
             guard files.count < bundleFileLimit else { break }
@@ -137,8 +143,9 @@ public enum Fixture {
         }
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        throw FixtureNotFoundError(name: name, searchedPath: folder.path,
-                                   suggestions: closest(to: url.lastPathComponent, among: existing))
+        throw FixtureNotFoundError(
+            name: name, searchedPath: folder.path,
+            suggestions: closest(to: url.lastPathComponent, among: existing))
     }
 
     /// Up to three names within a small edit distance, closest first.
@@ -182,6 +189,7 @@ public enum Fixture {
         case "zip": return "application/zip"
         case "mp4": return "video/mp4"
         case "mp3": return "audio/mpeg"
+        case "sse": return "text/event-stream"
         default: return "application/octet-stream"
         }
     }
@@ -190,7 +198,8 @@ public enum Fixture {
 extension StubResponse {
     /// A response whose body is a fixture file from a bundle, streamed, with a Content-Type
     /// from its extension (unless `headers` has one). A `.response` file is parsed as a whole
-    /// HTTP message instead (status and headers from the file; `statusCode` is then ignored).
+    /// HTTP message instead (status and headers from the file; `statusCode` is then ignored), and
+    /// an `.sse` file is replayed event by event with its timing (``init(eventStreamAt:statusCode:headers:)``).
     ///
     /// The file is looked up as ``Fixture/url(_:in:subdirectory:)`` says: with the target's
     /// `resources: [.copy("Fixtures")]`, `"users.json"` finds `Fixtures/users.json`.
@@ -201,21 +210,30 @@ extension StubResponse {
     /// - Throws: ``FixtureNotFoundError`` naming the file, the folder searched and the
     ///   closest names (or the folders to choose from with `subdirectory:`);
     ///   ``HTTPMessageError`` for a malformed `.response` file.
-    public init(fixture name: String, in bundle: Bundle, subdirectory: String? = nil,
-                statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(fixtureAt: try Fixture.url(name, in: bundle, subdirectory: subdirectory),
-                      statusCode: statusCode, headers: headers)
+    public init(
+        fixture name: String, in bundle: Bundle, subdirectory: String? = nil,
+        statusCode: Int = 200, headers: [String: String] = [:]
+    ) throws {
+        try self.init(
+            fixtureAt: try Fixture.url(name, in: bundle, subdirectory: subdirectory),
+            statusCode: statusCode, headers: headers)
     }
 
     /// ``init(fixture:in:subdirectory:statusCode:headers:)`` for a file in a folder.
-    public init(fixture name: String, inDirectory directory: URL,
-                statusCode: Int = 200, headers: [String: String] = [:]) throws {
+    public init(
+        fixture name: String, inDirectory directory: URL,
+        statusCode: Int = 200, headers: [String: String] = [:]
+    ) throws {
         try self.init(fixtureAt: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: headers)
     }
 
     private init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageAt: url)
+            return
+        }
+        if url.pathExtension.lowercased() == "sse" {
+            try self.init(eventStreamAt: url, statusCode: statusCode, headers: headers)
             return
         }
         var headers = headers

@@ -61,11 +61,13 @@ public struct HAREntry: Sendable, Equatable {
     public var failure: String?
 
     /// An entry from its parts.
-    public init(startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
-                requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
-                status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
-                responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "",
-                failure: String? = nil) {
+    public init(
+        startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
+        requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
+        status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
+        responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "",
+        failure: String? = nil
+    ) {
         self.startedDateTime = startedDateTime
         self.time = time
         self.method = method.uppercased()
@@ -83,17 +85,20 @@ public struct HAREntry: Sendable, Equatable {
     }
 
     /// An entry from a request (its `httpBody`, or `body`) and a response.
-    public init(request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
-                startedDateTime: Date = Date(), time: Double = 0) {
+    public init(
+        request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
+        startedDateTime: Date = Date(), time: Double = 0
+    ) {
         let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { Header(name: $0.key, value: $0.value) }
         let responseHeaders = response.allHeaderFields.map { Header(name: "\($0.key)", value: "\($0.value)") }
             .sorted { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }
-        self.init(startedDateTime: startedDateTime, time: time, method: request.httpMethod ?? "GET",
-                  url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: requestHeaders,
-                  requestBody: body ?? request.httpBody, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"),
-                  status: response.statusCode, statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
-                  responseHeaders: responseHeaders, responseBody: responseBody,
-                  responseMimeType: response.value(forHTTPHeaderField: "Content-Type") ?? "")
+        self.init(
+            startedDateTime: startedDateTime, time: time, method: request.httpMethod ?? "GET",
+            url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: requestHeaders,
+            requestBody: body ?? request.httpBody, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"),
+            status: response.statusCode, statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
+            responseHeaders: responseHeaders, responseBody: responseBody,
+            responseMimeType: response.value(forHTTPHeaderField: "Content-Type") ?? "")
     }
 
     /// The response as a stub: body decoded, transport headers (`Content-Encoding`,
@@ -227,8 +232,9 @@ public enum HAR {
             guard let value else { return [] }
             return try array(value, at: path).enumerated().map { index, header in
                 let members = try object(header, at: "\(path)[\(index)]")
-                return HAREntry.Header(name: try string(members["name"], at: "\(path)[\(index)].name"),
-                                       value: try string(optional("value", of: members) ?? .string(""), at: "\(path)[\(index)].value"))
+                return HAREntry.Header(
+                    name: try string(members["name"], at: "\(path)[\(index)].name"),
+                    value: try string(optional("value", of: members) ?? .string(""), at: "\(path)[\(index)].value"))
             }
         }
 
@@ -268,7 +274,8 @@ public enum HAR {
             }
             var responseHeaders = try headers(optional("headers", of: response), at: "\(path).response.headers")
             if case .string(let redirect)? = optional("redirectURL", of: response), !redirect.isEmpty,
-               !responseHeaders.contains(where: { $0.name.lowercased() == "location" }) {
+                !responseHeaders.contains(where: { $0.name.lowercased() == "location" })
+            {
                 responseHeaders.append(.init(name: "Location", value: redirect))
             }
             let status = try statusCode(response["status"], at: "\(path).response.status")
@@ -285,16 +292,18 @@ public enum HAR {
                 if case .string(let text) = value { return dates.date(from: text) }
                 return nil
             }
-            return HAREntry(startedDateTime: started ?? Date(timeIntervalSince1970: 0),
-                            time: optional("time", of: entry).flatMap(\.doubleValue) ?? 0,
-                            method: try string(request["method"], at: "\(path).request.method"), url: url,
-                            requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
-                            requestBody: requestBody, requestMimeType: requestMime, status: status,
-                            statusText: optional("statusText", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
-                            httpVersion: optional("httpVersion", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "HTTP/1.1",
-                            responseHeaders: responseHeaders, responseBody: body,
-                            responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
-                            failure: failure)
+            return HAREntry(
+                startedDateTime: started ?? Date(timeIntervalSince1970: 0),
+                time: optional("time", of: entry).flatMap(\.doubleValue) ?? 0,
+                method: try string(request["method"], at: "\(path).request.method"), url: url,
+                requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
+                requestBody: requestBody, requestMimeType: requestMime, status: status,
+                statusText: optional("statusText", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
+                httpVersion: optional("httpVersion", of: response).flatMap { if case .string(let s) = $0 { return s } else { return nil } }
+                    ?? "HTTP/1.1",
+                responseHeaders: responseHeaders, responseBody: body,
+                responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
+                failure: failure)
         }
     }
 
@@ -315,10 +324,12 @@ public enum HAR {
         case name.contains("TOO_MANY_REDIRECTS"): code = .httpTooManyRedirects
         default: code = .cannotConnectToHost
         }
-        return URLError(code, userInfo: [
-            NSURLErrorFailingURLErrorKey: url,
-            NSLocalizedDescriptionKey: "The recorded request failed: \(failure) (URLStubs, HAR replay).",
-        ])
+        return URLError(
+            code,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: url,
+                NSLocalizedDescriptionKey: "The recorded request failed: \(failure) (URLStubs, HAR replay).",
+            ])
     }
 
     static func parseDate(_ text: String) -> Date? {
@@ -415,14 +426,15 @@ public enum HAR {
             .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
         }
         func cookies(_ list: [HAREntry.Header], named name: String) -> JSONValue {
-            .array(list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
-                header.value.split(separator: name == "cookie" ? ";" : "\u{0}").compactMap { part in
-                    let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                    guard let first = pair.first, !first.isEmpty else { return nil }
-                    let value = pair.count > 1 ? String(pair[1].split(separator: ";").first ?? "") : ""
-                    return .object(["name": .string(first), "value": .string(value)])
-                }
-            })
+            .array(
+                list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
+                    header.value.split(separator: name == "cookie" ? ";" : "\u{0}").compactMap { part in
+                        let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                        guard let first = pair.first, !first.isEmpty else { return nil }
+                        let value = pair.count > 1 ? String(pair[1].split(separator: ";").first ?? "") : ""
+                        return .object(["name": .string(first), "value": .string(value)])
+                    }
+                })
         }
         func query(_ url: URL) -> JSONValue {
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -466,11 +478,13 @@ public enum HAR {
                 "timings": .object(["send": .number(0), "wait": .number(entry.time), "receive": .number(0)]),
             ])
         }
-        let document: JSONValue = .object(["log": .object([
-            "version": .string("1.2"),
-            "creator": .object(["name": .string(creator), "version": .string(version)]),
-            "entries": .array(jsonEntries),
-        ])])
+        let document: JSONValue = .object([
+            "log": .object([
+                "version": .string("1.2"),
+                "creator": .object(["name": .string(creator), "version": .string(version)]),
+                "entries": .array(jsonEntries),
+            ])
+        ])
         var data = document.serialized(pretty: true)
         data.append(UInt8(ascii: "\n"))
         return data

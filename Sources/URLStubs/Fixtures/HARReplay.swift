@@ -49,18 +49,25 @@ extension StubRegistry {
     /// let stubs = try registry.stubs(fromHAR: Bundle.module.url(forResource: "checkout", withExtension: "har")!)
     /// ```
     @discardableResult
-    public func stubs(fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
-                      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> [StubDescriptor] {
-        stubs(fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
-              fileID: fileID, filePath: filePath, line: line)
+    public func stubs(
+        fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> [StubDescriptor] {
+        stubs(
+            fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
+            fileID: fileID, filePath: filePath, line: line)
     }
 
     /// ``stubs(fromHAR:options:fileID:filePath:line:)`` for entries already read.
     @discardableResult
-    public func stubs(fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
-                      fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> [StubDescriptor] {
-        Self.harSpecs(entries, archive: archive, options: options,
-                      location: StubLocation(fileID: fileID, filePath: filePath, line: line)).map(add)
+    public func stubs(
+        fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) -> [StubDescriptor] {
+        Self.harSpecs(
+            entries, archive: archive, options: options,
+            location: StubLocation(fileID: fileID, filePath: filePath, line: line)
+        ).map(add)
     }
 
     /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
@@ -87,9 +94,13 @@ extension StubRegistry {
             let sentDocument = candidates.map { HARRequestIdentity.graphQLOperation(of: $0)?.document != nil }
             let identity = HARRequestIdentity(first, volatile: volatile)
             var name = "\(archive): \(first.method) \(first.url.absoluteString)"
-            if case .graphQL(let operation, _) = identity.body { name = "\(archive): \(first.method) \(first.url.absoluteString) (GraphQL \(operation))" }
-            return StubSpec(matcher: harMatcher(for: first, identity: identity, options: options),
-                            name: name, times: nil, location: location) { request, activation in
+            if case .graphQL(let operation, _) = identity.body {
+                name = "\(archive): \(first.method) \(first.url.absoluteString) (GraphQL \(operation))"
+            }
+            return StubSpec(
+                matcher: harMatcher(for: first, identity: identity, options: options),
+                name: name, times: nil, location: location
+            ) { request, activation in
                 let liveDocument = GraphQLRequest.read(request).operations.first.map { $0.document != nil }
                 let scored = zip(candidates, sentDocument).map { candidate, hasDocument -> Int in
                     let headers = candidate.requestHeaders.filter { header in
@@ -184,10 +195,12 @@ struct HARRequestIdentity: Equatable {
         }
         let data = body ?? Data()
         if let contentType, MultipartBody.isMultipart(contentType: contentType),
-           let multipart = try? MultipartBody(data, contentType: contentType) {
-            self.body = .multipart(multipart.parts.map {
-                PartKey(name: $0.name, filename: $0.filename, contentType: $0.contentType, body: $0.body)
-            })
+            let multipart = try? MultipartBody(data, contentType: contentType)
+        {
+            self.body = .multipart(
+                multipart.parts.map {
+                    PartKey(name: $0.name, filename: $0.filename, contentType: $0.contentType, body: $0.body)
+                })
         } else if let json = try? JSONValue(data: data) {
             self.body = .json(volatile.removingPaths(from: json))
         } else {
@@ -203,10 +216,12 @@ struct HARRequestIdentity: Equatable {
         case .graphQL(let operation, let variables): bodyKey = "graphql \(operation) \(variables)"
         case .json(let json): bodyKey = "json \(json)"
         case .multipart(let parts):
-            bodyKey = "multipart " + parts.map { part in
-                [part.name ?? "", part.filename ?? "", part.contentType ?? "", part.body.base64EncodedString()]
-                    .map { "\($0.count):\($0)" }.joined()
-            }.joined(separator: ";")
+            bodyKey =
+                "multipart "
+                + parts.map { part in
+                    [part.name ?? "", part.filename ?? "", part.contentType ?? "", part.body.base64EncodedString()]
+                        .map { "\($0.count):\($0)" }.joined()
+                }.joined(separator: ";")
         case .bytes(let data): bodyKey = "bytes \(data.base64EncodedString())"
         }
         return "\(method) \(url) \(bodyKey)"
@@ -280,9 +295,11 @@ extension HARRequestIdentity.Body {
                 return ["expected the recorded multipart parts \(names(expected)), got \(names(actual))"]
             }
             return zip(expected, actual).enumerated().compactMap { index, pair in
-                pair.0 == pair.1 ? nil : "multipart part \(index + 1) differs from the recorded one: "
-                    + "expected \(pair.0.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.0.body)), "
-                    + "got \(pair.1.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.1.body))"
+                pair.0 == pair.1
+                    ? nil
+                    : "multipart part \(index + 1) differs from the recorded one: "
+                        + "expected \(pair.0.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.0.body)), "
+                        + "got \(pair.1.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.1.body))"
             }
         case (.none, _):
             return []

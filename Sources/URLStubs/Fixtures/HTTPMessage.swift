@@ -44,7 +44,8 @@ struct HTTPMessage {
             lineOffset += consumedLines
             // Another block follows: curl printed an interim (1xx) or redirect response first.
             if rest.starts(with: Data("HTTP/".utf8)),
-               (100...199).contains(message.statusCode) || (300...399).contains(message.statusCode) {
+                (100...199).contains(message.statusCode) || (300...399).contains(message.statusCode)
+            {
                 remaining = rest
                 continue
             }
@@ -56,7 +57,8 @@ struct HTTPMessage {
     }
 
     private static func parseBlock(_ data: Data.SubSequence, source: String, firstLine: Int) throws
-        -> (HTTPMessage, Int, Data.SubSequence) {
+        -> (HTTPMessage, Int, Data.SubSequence)
+    {
         guard !data.isEmpty else {
             throw HTTPMessageError(source: source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty file")
         }
@@ -106,7 +108,8 @@ struct HTTPMessage {
             }
             let name = String(line[..<colon])
             guard name.utf8.allSatisfy(isTokenByte) else {
-                throw HTTPMessageError(source: source, line: lineNumber, expected: "a header name made of letters, digits and -", found: shorten(name))
+                throw HTTPMessageError(
+                    source: source, line: lineNumber, expected: "a header name made of letters, digits and -", found: shorten(name))
             }
             headers.append((name, trimmingWhitespace(line[line.utf8.index(after: colon)...])))
         }
@@ -139,7 +142,8 @@ struct HTTPMessage {
         let expected = #"a status line like "HTTP/1.1 200 OK""#
         let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         guard let version = parts.first, version.hasPrefix("HTTP/"),
-              ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/2.0", "HTTP/3"].contains(String(version)) else {
+            ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/2.0", "HTTP/3"].contains(String(version))
+        else {
             throw HTTPMessageError(source: source, line: number, expected: expected, found: shorten(line))
         }
         guard parts.count >= 2 else {
@@ -210,7 +214,8 @@ struct HTTPMessage {
         var index = data.startIndex
         func readLine() -> Data.SubSequence? {
             guard let newline = data[index...].firstIndex(of: UInt8(ascii: "\n")), newline > index,
-                  data[newline - 1] == UInt8(ascii: "\r") else { return nil }
+                data[newline - 1] == UInt8(ascii: "\r")
+            else { return nil }
             let line = data[index..<(newline - 1)]
             index = newline + 1
             return line

@@ -46,9 +46,10 @@ extension StubRegistry {
         let descriptor = StubDescriptor(
             name: "GraphQL batch of " + found.map { $0.stub.name ?? $0.stub.matcher.description }.joined(separator: ", "),
             matcher: RequestMatcher(description: "GraphQL batch") { _ in .matched },
-            location: found[0].stub.location, maxActivations: nil, sequence: 0) { _, _ in
-                try GraphQLBatchAnswer.joinedResponse(found)
-            }
+            location: found[0].stub.location, maxActivations: nil, sequence: 0
+        ) { _, _ in
+            try GraphQLBatchAnswer.joinedResponse(found)
+        }
         return .stub(descriptor, request, activation: 0)
     }
 }
@@ -79,7 +80,9 @@ struct GraphQLBatchAnswer: Sendable {
             }
             guard let json = try? JSONValue(data: data) else {
                 throw StubError.invalidGraphQLResponse(
-                    reason: "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.operation.summary)) with a body that is not JSON: \(describeBody(data))")
+                    reason:
+                        "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.operation.summary)) with a body that is not JSON: \(describeBody(data))"
+                )
             }
             bodies.append(json)
             if first == nil { first = response }

@@ -25,7 +25,7 @@ struct GraphQLDocument: Sendable, Equatable {
         var lexer = GraphQLLexer(text)
         var operations: [Operation] = []
         var fragments: [String] = []
-        var open: [UInt8] = [] // the brackets open at this point: ( [ {
+        var open: [UInt8] = []  // the brackets open at this point: ( [ {
         var atDefinitionStart = true
         var pending: GraphQLLexer.Token?
 
@@ -46,14 +46,15 @@ struct GraphQLDocument: Sendable, Equatable {
             let first = lexer.bytes[token.range.lowerBound]
             if token.kind == .punctuator, first == UInt8(ascii: "{") || first == UInt8(ascii: "(") || first == UInt8(ascii: "[") {
                 if open.isEmpty, atDefinitionStart, first == UInt8(ascii: "{") {
-                    operations.append(Operation(type: "query", name: nil)) // the query shorthand
+                    operations.append(Operation(type: "query", name: nil))  // the query shorthand
                     atDefinitionStart = false
                 }
                 open.append(first)
                 continue
             }
             if token.kind == .punctuator, first == UInt8(ascii: "}") || first == UInt8(ascii: ")") || first == UInt8(ascii: "]") {
-                let expected: UInt8 = first == UInt8(ascii: "}") ? UInt8(ascii: "{") : first == UInt8(ascii: ")") ? UInt8(ascii: "(") : UInt8(ascii: "[")
+                let expected: UInt8 =
+                    first == UInt8(ascii: "}") ? UInt8(ascii: "{") : first == UInt8(ascii: ")") ? UInt8(ascii: "(") : UInt8(ascii: "[")
                 guard open.last == expected else {
                     lexer.fail(at: token.range.lowerBound, "\"\(lexer.text(of: token))\" closes nothing that is open")
                     continue
@@ -77,7 +78,7 @@ struct GraphQLDocument: Sendable, Equatable {
                 if let name = peekName() { fragments.append(name) }
                 atDefinitionStart = false
             default:
-                if atDefinitionStart { atDefinitionStart = false } // a type-system definition
+                if atDefinitionStart { atDefinitionStart = false }  // a type-system definition
             }
         }
         if !open.isEmpty {
@@ -116,7 +117,8 @@ enum GraphQLDocumentProblem: Error, Sendable, Equatable, CustomStringConvertible
         case .ambiguous(let operations):
             return "a document with \(operations.count) operations (\(operations.map(\.description).joined(separator: ", "))) and no operationName"
         case .notDefined(let name, let defined):
-            return "operationName \"\(name)\", which the document does not define (it defines \(defined.isEmpty ? "none" : defined.map(\.description).joined(separator: ", ")))"
+            return
+                "operationName \"\(name)\", which the document does not define (it defines \(defined.isEmpty ? "none" : defined.map(\.description).joined(separator: ", ")))"
         }
     }
 }

@@ -50,8 +50,8 @@ struct GraphQLLexer {
                     position += 1
                 }
             case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "("), UInt8(ascii: ")"),
-                 UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "]"),
-                 UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+                UInt8(ascii: ":"), UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
                 position += 1
                 return Token(kind: .punctuator, range: start..<position)
             case UInt8(ascii: "."):

@@ -53,7 +53,8 @@ struct GraphQLOperationRequest: Sendable, Equatable {
     /// The document's SHA-256 hash for automatic persisted queries, when sent.
     var persistedQueryHash: String? {
         guard case .object(let members)? = extensions, case .object(let persisted)? = members["persistedQuery"],
-              case .string(let hash)? = persisted["sha256Hash"] else { return nil }
+            case .string(let hash)? = persisted["sha256Hash"]
+        else { return nil }
         return hash
     }
 
@@ -133,7 +134,8 @@ enum GraphQLRequest: Sendable, Equatable {
         }
         if let contentType, MultipartBody.isMultipart(contentType: contentType) {
             guard let multipart = try? MultipartBody(body, contentType: contentType),
-                  let operations = multipart.parts.first(where: { $0.name == "operations" }) else {
+                let operations = multipart.parts.first(where: { $0.name == "operations" })
+            else {
                 return .notGraphQL("a multipart body without an \"operations\" field")
             }
             return readJSON(operations.body)

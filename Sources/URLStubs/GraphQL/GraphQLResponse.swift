@@ -27,17 +27,20 @@ extension StubResponse {
     /// - Important: Values that are not JSON, or an error without a `message` or with a
     ///   malformed `path` or `locations`, do not crash the test: the request fails with
     ///   ``StubError/invalidGraphQLResponse(reason:)`` saying which member is wrong.
-    public init(graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
-                statusCode: Int = 200, headers: [String: String] = [:]) {
+    public init(
+        graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
+        statusCode: Int = 200, headers: [String: String] = [:]
+    ) {
         do {
             var document: [String: JSONValue] = ["data": .null]
             if let graphQLData {
                 do { document["data"] = try JSONValue(any: graphQLData) } catch { throw GraphQLResponseError("data: \(error)") }
             }
             if !errors.isEmpty {
-                document["errors"] = .array(try errors.enumerated().map { index, error in
-                    try Self.graphQLError(error, at: index)
-                })
+                document["errors"] = .array(
+                    try errors.enumerated().map { index, error in
+                        try Self.graphQLError(error, at: index)
+                    })
             }
             if let extensions {
                 do { document["extensions"] = try JSONValue(any: extensions) } catch { throw GraphQLResponseError("extensions: \(error)") }
@@ -61,20 +64,25 @@ extension StubResponse {
             throw GraphQLResponseError("\(place) has no string \"message\" (the GraphQL spec requires one)")
         }
         if let path = members["path"] {
-            guard case .array(let segments) = path, segments.allSatisfy({
-                if case .string = $0 { return true }
-                if case .integer(let position) = $0 { return position >= 0 }
-                return false
-            }) else {
+            guard case .array(let segments) = path,
+                segments.allSatisfy({
+                    if case .string = $0 { return true }
+                    if case .integer(let position) = $0 { return position >= 0 }
+                    return false
+                })
+            else {
                 throw GraphQLResponseError("\(place).path must be an array of field names and indices, got \(path)")
             }
         }
         if let locations = members["locations"] {
-            guard case .array(let list) = locations, list.allSatisfy({ location in
-                guard case .object(let fields) = location, case .integer(let line)? = fields["line"],
-                      case .integer(let column)? = fields["column"] else { return false }
-                return line >= 1 && column >= 1
-            }) else {
+            guard case .array(let list) = locations,
+                list.allSatisfy({ location in
+                    guard case .object(let fields) = location, case .integer(let line)? = fields["line"],
+                        case .integer(let column)? = fields["column"]
+                    else { return false }
+                    return line >= 1 && column >= 1
+                })
+            else {
                 throw GraphQLResponseError("\(place).locations must be an array of {\"line\", \"column\"} from 1, got \(locations)")
             }
         }

@@ -23,9 +23,10 @@ enum CorelibsTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
-            return LoadingEnvironment(path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                                      hidesUploadBody: false, session: nil, installedConfiguration: nil, isDownloadTask: false,
-                                      delegateQueue: nil)
+            return LoadingEnvironment(
+                path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
+                hidesUploadBody: false, session: nil, installedConfiguration: nil, isDownloadTask: false,
+                delegateQueue: nil)
         }
         var problems: [String] = []
         let layout = TaskLayout.of(task)
@@ -76,8 +77,9 @@ enum CorelibsTaskState {
             environment.approveRedirect = { response, request, decide in
                 session.delegateQueue.addOperation {
                     guard let delegate = task.delegate else { return decide(request) }
-                    delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
-                                        completionHandler: decide)
+                    delegate.urlSession(
+                        session, task: task, willPerformHTTPRedirection: response, newRequest: request,
+                        completionHandler: decide)
                 }
             }
         }
@@ -94,7 +96,8 @@ enum CorelibsTaskState {
     private static func taskRegistry(of session: URLSession) -> (AnyObject, SessionLayout.Behaviours)? {
         let layout = SessionLayout.of(session)
         guard let registryField = layout.taskRegistry, let behaviours = layout.behaviours,
-              let registry = registryField.loadObject(from: session) else { return nil }
+            let registry = registryField.loadObject(from: session)
+        else { return nil }
         return (registry, behaviours)
     }
 
@@ -280,8 +283,9 @@ struct TaskLayout {
 
     private static let cache = LayoutCache { task -> TaskLayout in
         let fields = StoredField.find(["workQueue", "session", "knownBody", "_state"], references: ["workQueue", "session"], in: task)
-        return TaskLayout(workQueue: fields["workQueue"], session: fields["session"], knownBody: fields["knownBody"],
-                          state: fields["_state"])
+        return TaskLayout(
+            workQueue: fields["workQueue"], session: fields["session"], knownBody: fields["knownBody"],
+            state: fields["_state"])
     }
 
     static func of(_ task: URLSessionTask) -> TaskLayout { cache.layout(of: task) }
@@ -303,11 +307,13 @@ struct SessionLayout {
 
     private static let cache = LayoutCache { session -> SessionLayout in
         guard let taskRegistry = StoredField.find(["taskRegistry"], references: ["taskRegistry"], in: session)["taskRegistry"],
-              let registry = taskRegistry.loadObject(from: session) else {
+            let registry = taskRegistry.loadObject(from: session)
+        else {
             return SessionLayout(taskRegistry: nil, behaviours: nil)
         }
         guard let field = StoredField.find(["behaviours"], references: [], in: registry)["behaviours"],
-              let dictionaryType = field.type as? any IntKeyedDictionary.Type else {
+            let dictionaryType = field.type as? any IntKeyedDictionary.Type
+        else {
             return SessionLayout(taskRegistry: taskRegistry, behaviours: nil)
         }
         return SessionLayout(taskRegistry: taskRegistry, behaviours: Behaviours(field: field, dictionaryType: dictionaryType))

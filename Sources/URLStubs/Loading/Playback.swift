@@ -29,6 +29,8 @@ protocol PlaybackHost: AnyObject, Sendable {
     func announceRedirect(of item: PlaybackItem, to next: URLRequest)
     /// A hop ended.
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome)
+    /// A gate released `item` with another response than its stub built (``ResponseGate``).
+    func responseReplaced(in item: PlaybackItem)
     /// Runs `work` on `scheduler` once the hooks called so far have run.
     func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void)
 }
@@ -42,6 +44,8 @@ struct PlaybackItem: Sendable {
     var journalEntry: UInt64 = 0
     /// `true` once ``response`` holds what the real network answered.
     var cameFromNetwork = false
+    /// `true` once a gate released this hop (``ResponseGate``): it is not held again.
+    var passedGate = false
 }
 
 /// How a player ended: exactly one of these per player.

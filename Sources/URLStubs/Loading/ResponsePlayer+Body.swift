@@ -22,7 +22,8 @@ extension ResponsePlayer {
                 bodyStart = bodyStart + response.responseTime
             }
         }
-        chunkSize = bytesPerSecond.map { max(1, min(Self.maximumChunkSize, Int($0 * Self.pacingInterval))) }
+        chunkSize =
+            bytesPerSecond.map { max(1, min(Self.maximumChunkSize, Int($0 * Self.pacingInterval))) }
             ?? Self.maximumChunkSize
         guard let reader else { return }
         if environment.deliversChunks {
@@ -71,7 +72,9 @@ extension ResponsePlayer {
             case .data(let data):
                 guard checkLength(deliveredAfter: bytesSent + data.count) else { return }
                 let due = bytesPerSecond.map { bodyStart + Double(bytesSent + data.count) / $0 } ?? bodyStart
-                environment.scheduler.at(due) { [self] in newStep(); deliver(data) }
+                environment.scheduler.at(due) { [self] in
+                    newStep(); deliver(data)
+                }
             case .end:
                 finishBody()
             case .failure(let reason):
@@ -92,7 +95,11 @@ extension ResponsePlayer {
             // Let the delegate take this chunk before reading the next one, so a fast stream
             // to a slow delegate does not pile up in memory.
             let scheduler = environment.scheduler
-            queue.addOperation { scheduler.async { [self] in newStep(); lastProgress = .now(); readNextChunk() } }
+            queue.addOperation {
+                scheduler.async { [self] in
+                    newStep(); lastProgress = .now(); readNextChunk()
+                }
+            }
         } else {
             readNextChunk()
         }

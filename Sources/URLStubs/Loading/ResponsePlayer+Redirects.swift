@@ -17,10 +17,13 @@ extension ResponsePlayer {
             return
         }
         guard redirectCount < RedirectHop.maximumHops else {
-            fail(URLError(.httpTooManyRedirects, userInfo: [
-                NSURLErrorFailingURLErrorKey: target,
-                NSLocalizedDescriptionKey: "URLStubs: more than \(RedirectHop.maximumHops) redirects, the last to \(target.absoluteString).",
-            ]))
+            fail(
+                URLError(
+                    .httpTooManyRedirects,
+                    userInfo: [
+                        NSURLErrorFailingURLErrorKey: target,
+                        NSLocalizedDescriptionKey: "URLStubs: more than \(RedirectHop.maximumHops) redirects, the last to \(target.absoluteString).",
+                    ]))
             return
         }
         guard let http = response.head(for: currentURL, bodyLength: response.body.knownLength) else {
@@ -111,13 +114,17 @@ extension ResponsePlayer {
             // (shared by every passthrough) nor the delivery context.
             queue.async { [self] in
                 let transformed = Self.applying(spec, to: result, timing: timing)
-                scheduler.async { [self] in newStep(); passthroughLoaded(transformed) }
+                scheduler.async { [self] in
+                    newStep(); passthroughLoaded(transformed)
+                }
             }
         }
     }
 
-    private static func applying(_ spec: Passthrough, to result: Result<(HTTPURLResponse, Data), SendableError>,
-                                 timing: StubResponse) -> Result<StubResponse, SendableError> {
+    private static func applying(
+        _ spec: Passthrough, to result: Result<(HTTPURLResponse, Data), SendableError>,
+        timing: StubResponse
+    ) -> Result<StubResponse, SendableError> {
         switch result {
         case .failure(let failure):
             return .failure(failure)

@@ -36,8 +36,9 @@ final class ResponsePlayer: @unchecked Sendable {
     let cookies: SessionCookies
     /// Where this request's user code and body reads run: a serial queue of its own, so a
     /// closure or a stream that blocks holds one thread (dispatch makes another for the next
-    /// queue) and never the global pool, whose few threads every other request needs.
-    let workQueue = DispatchQueue(label: "URLStubs.request")
+    /// queue) and never the loading context or the global pool, whose few threads every other
+    /// request needs. A closure may even wait for another request of its own registry.
+    let workQueue: DispatchQueue
     /// Weak: a session must not keep its registry alive (a released registry fails its
     /// sessions' requests clearly instead).
     weak var host: (any PlaybackHost)?
@@ -72,10 +73,17 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Apple: the redirect was handed to the session; a `stopLoading` now means the session
     /// followed it, which ends this hop normally.
     var handedOff = false
+    /// The gate holding this hop, until it is released (``ResponseGate``).
+    var heldAt: (gate: ResponseGate, request: HeldRequest)?
+    /// The test-fed or scripted body being played (``LiveStream``).
+    var streamPlayback: StreamPlayback?
 
-    init(url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
-         cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost) {
+    init(
+        url: URL?, environment: LoadingEnvironment, timeout: TimeInterval, sink: any PlaybackSink,
+        cookies: SessionCookies, redirectsSoFar: Int, host: any PlaybackHost, workQueue: DispatchQueue
+    ) {
         self.environment = environment
+        self.workQueue = workQueue
         self.timeout = timeout
         self.sink = sink
         self.cookies = cookies
@@ -147,7 +155,9 @@ final class ResponsePlayer: @unchecked Sendable {
         if due <= .now() {
             step()
         } else {
-            environment.scheduler.at(due) { [self] in newStep(); step() }
+            environment.scheduler.at(due) { [self] in
+                newStep(); step()
+            }
         }
     }
 
@@ -168,6 +178,8 @@ final class ResponsePlayer: @unchecked Sendable {
 
     func end(_ outcome: PlaybackOutcome) {
         ended = true
+        leaveGate()
+        streamPlayback?.stop()
         passthrough?.cancel()
         passthrough = nil
         reader?.close()
@@ -228,11 +240,16 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func timeoutElapsed() {
-        let gap = headSent ? "between two parts of the body" : "before the response"
-        fail(URLError(.timedOut, userInfo: [
-            NSURLErrorFailingURLErrorKey: currentURL,
-            NSLocalizedDescriptionKey: "The request timed out (URLStubs: nothing for \(timeout) s \(gap)).",
-        ]))
+        let gap =
+            heldAt.map { "while held by the \($0.gate); release it sooner or give the request a longer timeout" }
+            ?? (headSent ? "between two parts of the body" : "before the response")
+        fail(
+            URLError(
+                .timedOut,
+                userInfo: [
+                    NSURLErrorFailingURLErrorKey: currentURL,
+                    NSLocalizedDescriptionKey: "The request timed out (URLStubs: nothing for \(timeout) s \(gap)).",
+                ]))
     }
 
     // MARK: Head
@@ -240,10 +257,12 @@ final class ResponsePlayer: @unchecked Sendable {
     /// Plays the current item: at once when nothing needs waiting for, else after its
     /// request time (counted from the start of the request).
     func play() {
-        guard let item else { return }
+        guard let item, !holdIfGated() else { return }
         let response = item.response
         if response.requestTime > 0 {
-            environment.scheduler.at(startTime + response.requestTime) { [self] in newStep(); sendHead() }
+            environment.scheduler.at(startTime + response.requestTime) { [self] in
+                newStep(); sendHead()
+            }
         } else if response.playsAtOnce, playAtOnce(item) {
             return
         } else {
@@ -256,12 +275,13 @@ final class ResponsePlayer: @unchecked Sendable {
     private func playAtOnce(_ item: PlaybackItem) -> Bool {
         let response = item.response
         guard let body = response.body.data,
-              // A delegate gets a large body in chunks, paced by its own queue.
-              !environment.deliversChunks || body.count <= Self.maximumChunkSize,
-              // A Content-Length that contradicts the body is the player's to report.
-              response.declaredContentLength.map({ $0 == body.count }) ?? true,
-              (try? response.validate(stubName: "")) != nil,
-              let head = response.head(for: currentURL, bodyLength: body.count) else { return false }
+            // A delegate gets a large body in chunks, paced by its own queue.
+            !environment.deliversChunks || body.count <= Self.maximumChunkSize,
+            // A Content-Length that contradicts the body is the player's to report.
+            response.declaredContentLength.map({ $0 == body.count }) ?? true,
+            (try? response.validate(stubName: "")) != nil,
+            let head = response.head(for: currentURL, bodyLength: body.count)
+        else { return false }
         cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest)
         guard let sink = liveSink else { return true }
         headSent = true
@@ -294,8 +314,13 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         if !playsRedirectAsFinal, RedirectHop.isRedirect(statusCode: response.statusCode),
-           let location = response.value(forHeader: "Location") {
+            let location = response.value(forHeader: "Location")
+        {
             redirect(to: location)
+            return
+        }
+        if response.body.isStreamed {
+            startStream()
             return
         }
         let reader = BodyReader(response.body, ioQueue: workQueue)

@@ -40,8 +40,9 @@ struct SessionCookies: Sendable {
     /// already carries one (corelibs adds it when a task is created; a caller may set its own).
     func attach(to request: inout URLRequest) {
         guard request.httpShouldHandleCookies, let url = request.url, request.value(forHTTPHeaderField: "Cookie") == nil,
-              let (storage, configuration) = resolve(), configuration?.httpShouldSetCookies ?? true,
-              let cookies = storage.cookies(for: url), !cookies.isEmpty else { return }
+            let (storage, configuration) = resolve(), configuration?.httpShouldSetCookies ?? true,
+            let cookies = storage.cookies(for: url), !cookies.isEmpty
+        else { return }
         for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) {
             request.setValue(value, forHTTPHeaderField: name)
         }
@@ -50,7 +51,8 @@ struct SessionCookies: Sendable {
     /// Stores a response's `Set-Cookie` lines, sent for `request`, from `url`.
     func store(_ lines: [String], from url: URL, for request: URLRequest) {
         guard !lines.isEmpty, request.httpShouldHandleCookies, let (storage, configuration) = resolve(),
-              configuration.map({ $0.httpCookieAcceptPolicy != .never }) ?? true else { return }
+            configuration.map({ $0.httpCookieAcceptPolicy != .never }) ?? true
+        else { return }
         let cookies = lines.flatMap { HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": $0], for: url) }
         storage.setCookies(cookies, for: url, mainDocumentURL: request.mainDocumentURL ?? url)
     }

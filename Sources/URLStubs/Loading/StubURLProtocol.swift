@@ -48,8 +48,10 @@ open class StubURLProtocol: URLProtocol {
         case .registry(let registry):
             if registry.claimsEveryRequest { return true }
             var withCookies = request
-            SessionCookies(configuration: registry.lastInstalledConfiguration,
-                           allowsSharedStorage: registry.storesCookiesInSharedStorage).attach(to: &withCookies)
+            SessionCookies(
+                configuration: registry.lastInstalledConfiguration,
+                allowsSharedStorage: registry.storesCookiesInSharedStorage
+            ).attach(to: &withCookies)
             let visible = RequestBodyReader.visibleBody(of: withCookies, in: task)
             let stubRequest = StubRequest(withCookies, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
             // A redirect hop handed to the session is this registry's, whatever it matches:
@@ -102,7 +104,8 @@ open class StubURLProtocol: URLProtocol {
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
         let player = ResponsePlayer(
             url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry)
+            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry,
+            workQueue: DispatchQueue(label: "URLStubs.request"))
         self.player = player
         // Everything below runs user code (a body stream, the stub's response closure, hooks):
         // off the delivery context, which the whole process shares.

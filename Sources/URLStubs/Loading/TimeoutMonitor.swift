@@ -21,7 +21,11 @@ final class TimeoutMonitor: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// A binary min-heap by `due`.
+    /// Checks registered in the order they fall due (most are: the first check of each request
+    /// comes a fixed second after it starts), read from `queueHead` on.
+    private var inOrder: [Entry] = []
+    private var queueHead = 0
+    /// The others, as a binary min-heap by `due`.
     private var heap: [Entry] = []
     private let queue = DispatchQueue(label: "URLStubs.TimeoutMonitor")
     private let timer: DispatchSourceTimer
@@ -39,7 +43,11 @@ final class TimeoutMonitor: @unchecked Sendable {
     func check(_ player: ResponsePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
         lock.lock()
-        push(Entry(due: due, player: player))
+        if queueHead == inOrder.count || due >= inOrder[inOrder.count - 1].due {
+            inOrder.append(Entry(due: due, player: player))
+        } else {
+            push(Entry(due: due, player: player))
+        }
         let rearm = due < armedFor
         if rearm { armedFor = due }
         lock.unlock()
@@ -50,12 +58,24 @@ final class TimeoutMonitor: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         var due: [ResponsePlayer] = []
         lock.lock()
+        while queueHead < inOrder.count, inOrder[queueHead].due <= now {
+            if let player = inOrder[queueHead].player { due.append(player) }
+            queueHead += 1
+        }
+        if queueHead == inOrder.count {
+            inOrder.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead > 4_096 {
+            inOrder.removeFirst(queueHead)
+            queueHead = 0
+        }
         while let first = heap.first, first.due <= now {
             if let player = first.player { due.append(player) }
             popFirst()
         }
-        armedFor = heap.first?.due ?? .max
-        let next = heap.first.map { DispatchTime(uptimeNanoseconds: $0.due) }
+        let earliest = min(queueHead < inOrder.count ? inOrder[queueHead].due : .max, heap.first?.due ?? .max)
+        armedFor = earliest
+        let next = earliest == .max ? nil : DispatchTime(uptimeNanoseconds: earliest)
         lock.unlock()
         if let next { timer.schedule(deadline: next, leeway: Self.leeway) }
         for player in due { player.timeoutCheckDue() }

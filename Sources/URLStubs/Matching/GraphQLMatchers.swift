@@ -97,8 +97,10 @@ public func isGraphQLQuery(containing text: String) -> RequestMatcher {
 /// An unknown body (a stream being claimed, an upload task on Apple platforms) answers
 /// "maybe", like every body matcher: the registry decides once the body is read, or fails the
 /// request with ``StubError/requestBodyUnavailable(stub:url:)`` when it never can be.
-private func graphQLOperation(of request: StubRequest, expecting expected: String,
-                              _ check: (GraphQLOperationRequest) -> String?) -> MatchResult {
+private func graphQLOperation(
+    of request: StubRequest, expecting expected: String,
+    _ check: (GraphQLOperationRequest) -> String?
+) -> MatchResult {
     switch GraphQLRequest.read(request) {
     case .bodyUnknown:
         return .bodyUnknown
@@ -106,7 +108,8 @@ private func graphQLOperation(of request: StubRequest, expecting expected: Strin
         return check(operation).map(MatchResult.failed) ?? .matched
     case .batch(let operations):
         let names = operations.map { $0.resolvedName ?? "?" }.joined(separator: ", ")
-        return .failed("expected \(expected), got a batch of \(operations.count) operations (\(names)); each operation of a batch is matched on its own")
+        return .failed(
+            "expected \(expected), got a batch of \(operations.count) operations (\(names)); each operation of a batch is matched on its own")
     case .notGraphQL(let reason):
         return .failed("expected \(expected), got a request that is not GraphQL (\(reason))")
     case .invalid(let reason):

@@ -245,7 +245,8 @@ public func hasFormBody(_ fields: [String: String?]) -> RequestMatcher {
 /// path when the host has no escape.
 func hostOf(_ url: URL) -> String? {
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), let raw = url.host(percentEncoded: true),
-       !StubTable.containsPercent(raw) {
+        !StubTable.containsPercent(raw)
+    {
         return StubTable.isLowercaseASCII(raw) ? raw : asciiHost(raw)
     }
     return url.host.map { asciiHost($0) }
@@ -299,8 +300,10 @@ func parseFormBody(_ body: Data) -> [String: [String]] {
 /// Body matchers answer "maybe" while the body is not visible (an upload task being claimed
 /// on Linux, or any upload task on Apple platforms): the registry then decides again once the
 /// body is known, or fails the request with ``StubError/requestBodyUnavailable(stub:url:)``.
-func bodyMatcher(_ description: String, keys: MatchKeys = MatchKeys(),
-                 _ check: @escaping @Sendable (Data?) -> String?) -> RequestMatcher {
+func bodyMatcher(
+    _ description: String, keys: MatchKeys = MatchKeys(),
+    _ check: @escaping @Sendable (Data?) -> String?
+) -> RequestMatcher {
     RequestMatcher(description: description, keys: keys) { request in
         guard request.isBodyKnown else { return .bodyUnknown }
         return check(request.body).map(MatchResult.failed) ?? .matched
@@ -317,8 +320,10 @@ private final class CompiledRegex: @unchecked Sendable {
     }
 }
 
-private func regexMatcher(_ pattern: String, subject: String, unknownBodyPasses: Bool = false,
-                          _ value: @escaping @Sendable (StubRequest) -> String?) -> RequestMatcher {
+private func regexMatcher(
+    _ pattern: String, subject: String, unknownBodyPasses: Bool = false,
+    _ value: @escaping @Sendable (StubRequest) -> String?
+) -> RequestMatcher {
     let description = "\(subject) matches /\(pattern)/"
     let compiled: CompiledRegex
     do {

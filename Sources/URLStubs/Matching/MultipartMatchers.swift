@@ -49,7 +49,8 @@ public func hasMultipartPart(named name: String, filename: String? = nil, conten
 /// ```
 public func hasMultipartPart(named name: String, filename: String? = nil, contentType: String? = nil, json: Any) -> RequestMatcher {
     guard let expected = try? JSONValue(any: json) else {
-        return .invalid("multipart part \"\(name)\"", problem: "hasMultipartPart(named: \"\(name)\", json:) was given a value that is not JSON: \(json)")
+        return .invalid(
+            "multipart part \"\(name)\"", problem: "hasMultipartPart(named: \"\(name)\", json:) was given a value that is not JSON: \(json)")
     }
     return multipartMatcher(name: name, filename: filename, contentType: contentType, content: .json(expected))
 }
@@ -72,7 +73,8 @@ private func multipartMatcher(name: String, filename: String?, contentType: Stri
     var details: [String] = []
     if let filename { details.append("filename \"\(filename)\"") }
     if let contentType { details.append(contentType) }
-    let description = "multipart part \"\(name)\"" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
+    let description =
+        "multipart part \"\(name)\"" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
         + (content.map { " with \($0.description)" } ?? "")
     let expectedType = contentType.map { (text: $0, type: MediaType($0)) }
     return RequestMatcher(description: description) { request in
@@ -90,7 +92,8 @@ private func multipartMatcher(name: String, filename: String?, contentType: Stri
         let named = body.parts.filter { $0.name == name }
         guard !named.isEmpty else {
             let names = body.parts.map { $0.name.map { "\"\($0)\"" } ?? "(unnamed)" }
-            return .failed("expected a multipart part named \"\(name)\", got " + (names.isEmpty ? "no parts" : "parts " + names.joined(separator: ", ")))
+            return .failed(
+                "expected a multipart part named \"\(name)\", got " + (names.isEmpty ? "no parts" : "parts " + names.joined(separator: ", ")))
         }
         // The part that comes closest explains the mismatch (several parts may share a name).
         var closest: [String]?
@@ -103,8 +106,10 @@ private func multipartMatcher(name: String, filename: String?, contentType: Stri
     }
 }
 
-private func partMismatches(_ part: MultipartPart, filename: String?, contentType: (text: String, type: MediaType)?,
-                            content: PartContent?) -> [String] {
+private func partMismatches(
+    _ part: MultipartPart, filename: String?, contentType: (text: String, type: MediaType)?,
+    content: PartContent?
+) -> [String] {
     var reasons: [String] = []
     if let filename, part.filename != filename {
         reasons.append("expected filename \"\(filename)\", got \(quoted(part.filename))")

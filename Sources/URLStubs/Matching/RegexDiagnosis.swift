@@ -13,7 +13,7 @@ enum RegexDiagnosis {
     /// `the pattern is invalid from column 4 ("*")`.
     static func explain(_ pattern: String) -> String {
         let tokens = tokenize(pattern)
-        var lastValid = -1            // index of the last token whose prefix compiles
+        var lastValid = -1  // index of the last token whose prefix compiles
         var firstFailureAfterValid: Int?
         for index in tokens.indices {
             let prefix = String(tokens[...index].map(\.text).joined())
@@ -163,7 +163,8 @@ enum RegexDiagnosis {
                 if index + 2 < characters.count, characters[index + 2] == "#" {
                     take(length(upTo: ")", from: index + 2))
                 } else if index + 2 < characters.count, characters[index + 2] == "<",
-                          index + 3 < characters.count, characters[index + 3] != "=", characters[index + 3] != "!" {
+                    index + 3 < characters.count, characters[index + 3] != "=", characters[index + 3] != "!"
+                {
                     take(length(upTo: ">", from: index + 3))
                 } else {
                     var end = index + 2

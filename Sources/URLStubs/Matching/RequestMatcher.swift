@@ -43,8 +43,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         }
     }
 
-    init(description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [],
-         evaluate: @escaping @Sendable (StubRequest) -> MatchResult) {
+    init(
+        description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [],
+        evaluate: @escaping @Sendable (StubRequest) -> MatchResult
+    ) {
         self.description = description
         self.keys = keys
         self.problems = problems
@@ -110,8 +112,10 @@ struct MatchKeys: Sendable, Equatable {
         let value: String
     }
 
-    init(host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
-         graphQLOperation: String? = nil, jsonBody: JSONValue? = nil, body: Data? = nil) {
+    init(
+        host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
+        graphQLOperation: String? = nil, jsonBody: JSONValue? = nil, body: Data? = nil
+    ) {
         self.host = host
         self.path = path
         self.method = method
@@ -124,19 +128,21 @@ struct MatchKeys: Sendable, Equatable {
     /// Both sets of keys (for `&&`). Where both name a value, either is a valid key: a
     /// request must then have both, which no request has, and the stub never matches.
     func merged(with other: MatchKeys) -> MatchKeys {
-        MatchKeys(host: host ?? other.host, path: path ?? other.path, method: method ?? other.method,
-                  queryParameters: queryParameters + other.queryParameters.filter { !queryParameters.contains($0) },
-                  graphQLOperation: graphQLOperation ?? other.graphQLOperation,
-                  jsonBody: jsonBody ?? other.jsonBody, body: body ?? other.body)
+        MatchKeys(
+            host: host ?? other.host, path: path ?? other.path, method: method ?? other.method,
+            queryParameters: queryParameters + other.queryParameters.filter { !queryParameters.contains($0) },
+            graphQLOperation: graphQLOperation ?? other.graphQLOperation,
+            jsonBody: jsonBody ?? other.jsonBody, body: body ?? other.body)
     }
 
     /// The keys both sides require (for `||`: a request accepted by either side has them).
     func common(with other: MatchKeys) -> MatchKeys {
         func same<Value: Equatable>(_ left: Value?, _ right: Value?) -> Value? { left == right ? left : nil }
-        return MatchKeys(host: same(host, other.host), path: same(path, other.path), method: same(method, other.method),
-                         queryParameters: queryParameters.filter { other.queryParameters.contains($0) },
-                         graphQLOperation: same(graphQLOperation, other.graphQLOperation),
-                         jsonBody: same(jsonBody, other.jsonBody), body: same(body, other.body))
+        return MatchKeys(
+            host: same(host, other.host), path: same(path, other.path), method: same(method, other.method),
+            queryParameters: queryParameters.filter { other.queryParameters.contains($0) },
+            graphQLOperation: same(graphQLOperation, other.graphQLOperation),
+            jsonBody: same(jsonBody, other.jsonBody), body: same(body, other.body))
     }
 }
 
@@ -145,9 +151,11 @@ struct MatchKeys: Sendable, Equatable {
 /// Accepts a request only when both matchers do. Evaluates both, so a report lists every
 /// reason a request was refused, not just the first.
 public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
-    RequestMatcher(description: "\(lhs.description) and \(rhs.description)",
-                   keys: lhs.keys.merged(with: rhs.keys),
-                   problems: lhs.problems + rhs.problems) { request in
+    RequestMatcher(
+        description: "\(lhs.description) and \(rhs.description)",
+        keys: lhs.keys.merged(with: rhs.keys),
+        problems: lhs.problems + rhs.problems
+    ) { request in
         var left = lhs.evaluate(request)
         let right = rhs.evaluate(request)
         // In place, and without touching the (usually empty) collections: this runs for
@@ -162,14 +170,17 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 
 /// Accepts a request when either matcher does.
 public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
-    RequestMatcher(description: "(\(lhs.description) or \(rhs.description))",
-                   keys: lhs.keys.common(with: rhs.keys),
-                   problems: lhs.problems + rhs.problems) { request in
+    RequestMatcher(
+        description: "(\(lhs.description) or \(rhs.description))",
+        keys: lhs.keys.common(with: rhs.keys),
+        problems: lhs.problems + rhs.problems
+    ) { request in
         let left = lhs.evaluate(request)
         if left.isMatch { return left }
         let right = rhs.evaluate(request)
         if right.isMatch { return right }
-        let reason = "expected \(lhs.description) or \(rhs.description): "
+        let reason =
+            "expected \(lhs.description) or \(rhs.description): "
             + (left.failures + right.failures).joined(separator: "; ")
         return MatchResult(failures: [reason], passed: max(left.passed, right.passed))
     }

@@ -47,16 +47,18 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
                     throw URLPatternError(pattern: pattern, column: column, message: "a parameter needs a name after \":\"")
                 }
                 guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                    throw URLPatternError(pattern: pattern, column: column,
-                                          message: "parameter name \"\(name)\" may hold only letters, digits and \"_\"")
+                    throw URLPatternError(
+                        pattern: pattern, column: column,
+                        message: "parameter name \"\(name)\" may hold only letters, digits and \"_\"")
                 }
                 guard names.insert(name).inserted else {
                     throw URLPatternError(pattern: pattern, column: column, message: "parameter \":\(name)\" appears twice")
                 }
                 segments.append(.parameter(name))
             } else if part.contains("*") {
-                throw URLPatternError(pattern: pattern, column: column,
-                                      message: "\"*\" must stand alone in a segment (\"\(part)\")")
+                throw URLPatternError(
+                    pattern: pattern, column: column,
+                    message: "\"*\" must stand alone in a segment (\"\(part)\")")
             } else {
                 segments.append(.literal(String(part).removingPercentEncoding ?? String(part)))
             }

@@ -59,8 +59,9 @@ public struct VolatileFields: Sendable, Equatable {
 
     /// These fields and `other`'s.
     public func union(_ other: VolatileFields) -> VolatileFields {
-        VolatileFields(queryParameters: queryParameters.union(other.queryParameters), headers: headers.union(other.headers),
-                       jsonPaths: jsonPaths + other.jsonPaths.filter { !jsonPaths.contains($0) })
+        VolatileFields(
+            queryParameters: queryParameters.union(other.queryParameters), headers: headers.union(other.headers),
+            jsonPaths: jsonPaths + other.jsonPaths.filter { !jsonPaths.contains($0) })
     }
 
     /// `true` when nothing is ignored.
@@ -81,7 +82,8 @@ public struct VolatileFields: Sendable, Equatable {
     /// `url` without its volatile query parameters (`nil` query when none is left).
     func removingQueryParameters(from url: URL) -> URL {
         guard !queryParameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.queryItems else { return url }
+            let items = components.queryItems
+        else { return url }
         let kept = keptQueryItems(items)
         guard kept.count != items.count else { return url }
         components.queryItems = kept.isEmpty ? nil : kept

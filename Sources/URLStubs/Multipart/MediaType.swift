@@ -25,7 +25,7 @@ struct MediaType: Sendable, Equatable {
         essence = readToken(until: [";"]).lowercased()
         var parameters: [String: String] = [:]
         while index < scalars.count {
-            index += 1 // the ";"
+            index += 1  // the ";"
             skipSpaces()
             let name = readToken(until: ["=", ";"]).lowercased()
             var value = ""
@@ -40,9 +40,9 @@ struct MediaType: Sendable, Equatable {
                         quoted.append(scalars[index])
                         index += 1
                     }
-                    index += 1 // the closing quote, if any
+                    index += 1  // the closing quote, if any
                     value = String(quoted)
-                    _ = readToken(until: [";"]) // anything after the quotes is not part of the value
+                    _ = readToken(until: [";"])  // anything after the quotes is not part of the value
                 } else {
                     value = readToken(until: [";"])
                 }

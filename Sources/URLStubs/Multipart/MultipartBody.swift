@@ -96,7 +96,7 @@ struct MultipartBody: Sendable, Equatable {
         }
         var parts: [MultipartPart] = []
         while true {
-            if hasPrefix(bytes, [dash, dash], at: position) { return parts } // the close delimiter
+            if hasPrefix(bytes, [dash, dash], at: position) { return parts }  // the close delimiter
             // Transport padding, then the line break that ends the delimiter line.
             while position < bytes.count, bytes[position] == UInt8(ascii: " ") || bytes[position] == UInt8(ascii: "\t") {
                 position += 1
@@ -119,7 +119,8 @@ struct MultipartBody: Sendable, Equatable {
                 continue
             }
             guard let next = findDelimiter(bytes, delimiter, from: bodyStart) else {
-                throw MultipartError(description: "part \(number) is not followed by a delimiter \"\(shown)\" (the body is truncated, or the boundary is wrong)")
+                throw MultipartError(
+                    description: "part \(number) is not followed by a delimiter \"\(shown)\" (the body is truncated, or the boundary is wrong)")
             }
             parts.append(MultipartPart(headers: headers, body: Data(bytes[bodyStart..<next.bodyEnd])))
             position = next.end
@@ -146,7 +147,9 @@ struct MultipartBody: Sendable, Equatable {
                 continue
             }
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                throw MultipartError(description: "part \(part): expected a header line \"Name: value\", found \"\(String(decoding: line.prefix(80), as: UTF8.self))\"")
+                throw MultipartError(
+                    description: "part \(part): expected a header line \"Name: value\", found \"\(String(decoding: line.prefix(80), as: UTF8.self))\""
+                )
             }
             let name = trimmed(line[line.startIndex..<colon])
             guard !name.isEmpty else {

@@ -35,8 +35,10 @@ extension JSONValue {
 
     /// Applies an object patch member by member: `null` deletes, anything else goes through
     /// `apply` (the two patch flavours differ only in how they recurse).
-    private func patchingMembers(with changes: [String: JSONValue],
-                                 _ apply: (JSONValue, JSONValue) -> JSONValue) -> JSONValue {
+    private func patchingMembers(
+        with changes: [String: JSONValue],
+        _ apply: (JSONValue, JSONValue) -> JSONValue
+    ) -> JSONValue {
         var members: [String: JSONValue] = [:]
         if case .object(let existing) = self { members = existing }
         for (key, change) in changes {
@@ -89,8 +91,10 @@ extension ResponseTransform {
         jsonTransform("JSON template patch", patch) { $0.templatePatched(with: $1) }
     }
 
-    private static func jsonTransform(_ name: String, _ patch: Any,
-                                      _ apply: @escaping @Sendable (JSONValue, JSONValue) -> JSONValue) -> ResponseTransform {
+    private static func jsonTransform(
+        _ name: String, _ patch: Any,
+        _ apply: @escaping @Sendable (JSONValue, JSONValue) -> JSONValue
+    ) -> ResponseTransform {
         let parsed = Result { try JSONValue(any: patch) }.mapError { SendableError(error: $0) }
         return ResponseTransform(name) { response, body in
             let patch: JSONValue
@@ -100,8 +104,9 @@ extension ResponseTransform {
             }
             guard let document = try? JSONValue(data: body) else {
                 let preview = String(decoding: body.prefix(40), as: UTF8.self).debugDescription
-                throw JSONPatchError.bodyIsNotJSON(url: response.url?.absoluteString ?? "?",
-                                                   contentType: response.value(forHTTPHeaderField: "Content-Type"), preview: preview)
+                throw JSONPatchError.bodyIsNotJSON(
+                    url: response.url?.absoluteString ?? "?",
+                    contentType: response.value(forHTTPHeaderField: "Content-Type"), preview: preview)
             }
             var headers: [String: String?] = [:]
             if response.value(forHTTPHeaderField: "Content-Type") == nil { headers["Content-Type"] = "application/json" }

@@ -26,8 +26,10 @@ enum NetworkLoader {
 
     /// Hands every redirect response back instead of following it.
     private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
@@ -58,8 +60,10 @@ enum NetworkLoader {
     /// session's work queue targets one serial queue, and `resume()` does a `sync` onto it,
     /// which would deadlock when called from a stub's own delivery step). `completion` runs on
     /// an arbitrary queue.
-    static func start(_ request: URLRequest, on queue: DispatchQueue,
-                      completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void) -> Handle {
+    static func start(
+        _ request: URLRequest, on queue: DispatchQueue,
+        completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void
+    ) -> Handle {
         let handle = Handle()
         queue.async {
             let task = load(request, resume: false, completion: completion)
@@ -69,8 +73,10 @@ enum NetworkLoader {
     }
 
     /// Fetches `request`; `completion` runs on an arbitrary queue.
-    static func load(_ request: URLRequest, resume: Bool = true,
-                     completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void) -> URLSessionTask {
+    static func load(
+        _ request: URLRequest, resume: Bool = true,
+        completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void
+    ) -> URLSessionTask {
         let marked = (request as NSURLRequest).mutableCopy() as! NSMutableURLRequest
         URLProtocol.setProperty(true, forKey: StubURLProtocol.passthroughKey, in: marked)
         let task = session.dataTask(with: marked as URLRequest) { data, response, error in
@@ -112,7 +118,9 @@ enum NetworkLoader {
 extension StubDescriptor {
     /// Stands for "the real network" in hooks and the journal when no stub answered a request
     /// that the registry passes through.
-    static let network = StubDescriptor(name: "network passthrough", matcher: .any,
-                                        location: StubLocation(fileID: "URLStubs/NetworkLoader.swift", filePath: #filePath, line: 0),
-                                        maxActivations: nil, sequence: 0) { _, _ in .passthrough() }
+    static let network = StubDescriptor(
+        name: "network passthrough", matcher: .any,
+        location: StubLocation(fileID: "URLStubs/NetworkLoader.swift", filePath: #filePath, line: 0),
+        maxActivations: nil, sequence: 0
+    ) { _, _ in .passthrough() }
 }

@@ -24,8 +24,10 @@ public struct ResponseTransform: Sendable, CustomStringConvertible {
     let apply: @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)
 
     /// A transform from any closure.
-    public init(_ description: String = "custom transform",
-                _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)) {
+    public init(
+        _ description: String = "custom transform",
+        _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)
+    ) {
         self.description = description
         self.apply = apply
     }
@@ -60,8 +62,9 @@ extension HTTPURLResponse {
 
     /// A copy with another status code.
     public func replacing(statusCode: Int) -> HTTPURLResponse {
-        HTTPURLResponse(url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
-                        headerFields: stringHeaders) ?? self
+        HTTPURLResponse(
+            url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
+            headerFields: stringHeaders) ?? self
     }
 
     /// A copy with headers set, or removed where the value is `nil` (names compared
@@ -74,8 +77,9 @@ extension HTTPURLResponse {
             }
             if let value { fields[name] = value }
         }
-        return HTTPURLResponse(url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
-                               headerFields: fields) ?? self
+        return HTTPURLResponse(
+            url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
+            headerFields: fields) ?? self
     }
 }
 

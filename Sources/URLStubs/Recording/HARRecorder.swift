@@ -36,8 +36,10 @@ public struct Scrubbing: Sendable {
     public static let nothing = Scrubbing(headers: [], queryParameters: [], jsonFields: [])
 
     /// A policy; `headers` starts from the four credential headers unless you pass others.
-    public init(headers: Set<String> = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"],
-                queryParameters: Set<String> = [], jsonFields: Set<String> = [], placeholder: String = "<scrubbed>") {
+    public init(
+        headers: Set<String> = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"],
+        queryParameters: Set<String> = [], jsonFields: Set<String> = [], placeholder: String = "<scrubbed>"
+    ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = queryParameters
         self.jsonFields = jsonFields
@@ -59,7 +61,8 @@ public struct Scrubbing: Sendable {
 
     func scrub(_ url: URL) -> URL {
         guard !queryParameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let items = components.queryItems else { return url }
+            let items = components.queryItems
+        else { return url }
         components.queryItems = items.map { queryParameters.contains($0.name) ? URLQueryItem(name: $0.name, value: placeholder) : $0 }
         return components.url ?? url
     }
@@ -75,9 +78,11 @@ public struct Scrubbing: Sendable {
     private func scrub(_ value: JSONValue) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(Dictionary(uniqueKeysWithValues: members.map { key, member in
-                (key, jsonFields.contains(key) ? .string(placeholder) : scrub(member))
-            }))
+            return .object(
+                Dictionary(
+                    uniqueKeysWithValues: members.map { key, member in
+                        (key, jsonFields.contains(key) ? .string(placeholder) : scrub(member))
+                    }))
         case .array(let elements):
             return .array(elements.map(scrub))
         default:
@@ -115,8 +120,9 @@ public struct Scrubbing: Sendable {
     /// A live request's URL and body as a recording of it would hold them.
     func scrubRequest(of request: StubRequest) -> (url: URL, body: Data?) {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
-        let entry = HAREntry(method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
-                             requestBody: request.body, status: 0)
+        let entry = HAREntry(
+            method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
+            requestBody: request.body, status: 0)
         let scrubbed = scrub(entry)
         return (scrubbed.url, scrubbed.requestBody)
     }
@@ -216,8 +222,10 @@ public final class HARRecorder: @unchecked Sendable {
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
 
-    init(registry: StubRegistry, file: URL, mode: RecordMode, scrubbing: Scrubbing,
-         fileID: String, filePath: String, line: Int) throws {
+    init(
+        registry: StubRegistry, file: URL, mode: RecordMode, scrubbing: Scrubbing,
+        fileID: String, filePath: String, line: Int
+    ) throws {
         self.file = file
         self.mode = mode
         self.scrubbing = scrubbing
@@ -238,25 +246,30 @@ public final class HARRecorder: @unchecked Sendable {
         if isRecording {
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
-            _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil,
-                             location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, _ in
-                .passthrough(ResponseTransform("record to \(file.lastPathComponent)") { response, body in
-                    recorder.capture(request, response, body)
-                    return (response, body)
-                })
+            _ = registry.add(
+                .any, name: "HAR recorder (\(file.lastPathComponent))", times: nil,
+                location: StubLocation(fileID: fileID, filePath: filePath, line: line)
+            ) { request, _ in
+                .passthrough(
+                    ResponseTransform("record to \(file.lastPathComponent)") { response, body in
+                        recorder.capture(request, response, body)
+                        return (response, body)
+                    })
             }
         }
         var options = HARReplayOptions()
         options.scrubbing = scrubbing
-        registry.stubs(fromHAREntries: replayed, named: file.lastPathComponent, options: options,
-                       fileID: fileID, filePath: filePath, line: line)
+        registry.stubs(
+            fromHAREntries: replayed, named: file.lastPathComponent, options: options,
+            fileID: fileID, filePath: filePath, line: line)
     }
 
     /// Adds the exchange and writes the file at once, before the caller gets the response:
     /// a test that crashes, or forgets ``save()``, still leaves every exchange it saw on disk.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
-        let entry = HAREntry(request: request.urlRequest, body: request.body, response: response, responseBody: body,
-                             startedDateTime: Date(), time: 0)
+        let entry = HAREntry(
+            request: request.urlRequest, body: request.body, response: response, responseBody: body,
+            startedDateTime: Date(), time: 0)
         lock.lock(); defer { lock.unlock() }
         recorded.append(scrubbing.scrub(entry))
         // A failed write here is reported by save(), which writes again.
@@ -291,8 +304,10 @@ public final class HARRecorder: @unchecked Sendable {
 extension StubRegistry {
     /// Records real traffic into `file` or replays it, as `mode` says (see ``RecordMode``).
     /// Call ``HARRecorder/save()`` when the test is done.
-    public func record(to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default,
-                       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> HARRecorder {
+    public func record(
+        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> HARRecorder {
         try HARRecorder(registry: self, file: file, mode: mode, scrubbing: scrubbing, fileID: fileID, filePath: filePath, line: line)
     }
 }

@@ -37,8 +37,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         urlRequest.httpBody = nil
         urlRequest.httpBodyStream = nil
         cutBodySize = body.count
-        request = StubRequest(urlRequest, body: Data(body.prefix(limit)), pathParameters: request.pathParameters,
-                              isBodyKnown: request.isBodyKnown)
+        request = StubRequest(
+            urlRequest, body: Data(body.prefix(limit)), pathParameters: request.pathParameters,
+            isBodyKnown: request.isBodyKnown)
     }
 
     /// `true` when no stub answered the request.

@@ -128,7 +128,7 @@ struct RequestIndexKeys {
         case .graphQLOperation:
             if graphQL == nil {
                 let method = request.method
-                if (method == "GET" || method == "HEAD"), queryItems == nil { queryItems = request.queryItems }
+                if method == "GET" || method == "HEAD", queryItems == nil { queryItems = request.queryItems }
                 switch GraphQLRequest.read(request, queryItems: queryItems) {
                 case .bodyUnknown: graphQL = .some(nil)
                 case .single(let operation): graphQL = .some(operation.resolvedName.map { [.text($0)] } ?? [])

@@ -27,9 +27,13 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private let lock = NSLock()
     private var activations = 0
     private var expectedCount: ExpectedCount?
+    private weak var owner: StubRegistry?
+    private var heldBy: ResponseGate?
 
-    init(name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
-         sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) {
+    init(
+        name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
+        sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+    ) {
         self.name = name
         self.matcher = matcher
         self.location = location
@@ -61,6 +65,26 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public func expect(_ count: ExpectedCount) -> StubDescriptor {
         lock.lock(); expectedCount = count; lock.unlock()
         return self
+    }
+
+    /// The registry the stub was added to (set once, when it is added).
+    var registry: StubRegistry? {
+        get { lock.lock(); defer { lock.unlock() }; return owner }
+        set { lock.lock(); owner = newValue; lock.unlock() }
+    }
+
+    /// The gate that holds this stub's responses (``held()``), made on first use.
+    var gate: ResponseGate? {
+        lock.lock(); defer { lock.unlock() }
+        return heldBy
+    }
+
+    func makeGate() -> ResponseGate {
+        lock.lock(); defer { lock.unlock() }
+        if let heldBy { return heldBy }
+        let gate = ResponseGate(stub: self)
+        heldBy = gate
+        return gate
     }
 
     /// `true` when the stub has a limit and has reached it.

@@ -53,16 +53,20 @@ extension StubRegistry {
     /// strings, numbers, `Bool`, `NSNull`), as for ``hasJSONBody(_:)``; a value that is not
     /// JSON fails each request the stub answers with an error naming its type.
     @discardableResult
-    public func stub(_ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-                     headers: [String: String] = [:], json: Any,
-                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> StubDescriptor {
+    public func stub(
+        _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
+        headers: [String: String] = [:], json: Any,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) -> StubDescriptor {
         let body = Result { try JSONValue(any: json).serialized() }.mapError(SendableError.init)
         var headers = headers
         if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
             headers["Content-Type"] = "application/json"
         }
-        return stub(isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
-                    fileID: fileID, filePath: filePath, line: line) { [headers] _ in
+        return stub(
+            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
+            fileID: fileID, filePath: filePath, line: line
+        ) { [headers] _ in
             switch body {
             case .success(let data): return StubResponse(data: data, statusCode: statusCode, headers: headers)
             case .failure(let error): throw error.error
@@ -79,11 +83,15 @@ extension StubRegistry {
     ///
     /// The URL must match exactly, query included (its parameters in any order).
     @discardableResult
-    public func stub(_ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-                     headers: [String: String] = [:], data: Data = Data(),
-                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> StubDescriptor {
-        stub(isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
-             fileID: fileID, filePath: filePath, line: line) { _ in
+    public func stub(
+        _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
+        headers: [String: String] = [:], data: Data = Data(),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) -> StubDescriptor {
+        stub(
+            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
+            fileID: fileID, filePath: filePath, line: line
+        ) { _ in
             StubResponse(data: data, statusCode: statusCode, headers: headers)
         }
     }

@@ -13,13 +13,17 @@ extension StubRegistry: PlaybackHost {
             do {
                 let response = try descriptor.responder(matched, activation)
                 callHook(\.activation) { $0(matched, descriptor, response) }
-                let entry = record(JournalEntry(request: matched, stub: descriptor,
-                                                statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
-                                                errorDescription: response.error.map(describeError), date: Date()))
+                let entry = record(
+                    JournalEntry(
+                        request: matched, stub: descriptor,
+                        statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
+                        errorDescription: response.error.map(describeError), date: Date()))
                 return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response, journalEntry: entry))
             } catch {
-                record(JournalEntry(request: matched, stub: descriptor, statusCode: nil,
-                                    errorDescription: describeError(error), date: Date()))
+                record(
+                    JournalEntry(
+                        request: matched, stub: descriptor, statusCode: nil,
+                        errorDescription: describeError(error), date: Date()))
                 let failure = SendableError(error: error)
                 callHook(\.finish) { $0(matched, descriptor, nil, failure.error) }
                 return .failure(SendableError(error: error))
@@ -69,6 +73,16 @@ extension StubRegistry: PlaybackHost {
         switch makeItem(for: request) {
         case .success(let item): return .play(item)
         case .failure(let error): return .fail(error.error)
+        }
+    }
+
+    /// The journal records what was sent: a gate's release replaced the stub's response.
+    func responseReplaced(in item: PlaybackItem) {
+        guard item.journalEntry != 0 else { return }
+        let response = item.response
+        completeJournalEntry(item.journalEntry) { entry in
+            entry.statusCode = response.error == nil ? response.statusCode : nil
+            entry.errorDescription = response.error.map(describeError)
         }
     }
 

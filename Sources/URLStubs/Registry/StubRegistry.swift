@@ -57,6 +57,8 @@ public final class StubRegistry: @unchecked Sendable {
     private var unmatchedLedger = UnmatchedLedger()
     private var journalBodyLimitValue = 32 * 1024
     private let journalLimit = 10_000
+    /// Tests waiting for requests (``waitForRequests(matching:count:timeout:)``).
+    let journalWaiters = JournalWaiters()
     private var sharedCookies = false
     private var installedConfiguration: URLSessionConfiguration?
     /// Redirect counts and unmatched reports per task (Apple's loading system).
@@ -64,6 +66,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// Where hooks run, one at a time, in the order of the events they report: off the loading
     /// context, which the whole process shares, so a slow hook delays only other hooks.
     let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks")
+
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
@@ -115,9 +118,11 @@ public final class StubRegistry: @unchecked Sendable {
     ///     error.
     /// - Returns: The stub, to remove it or read its ``StubDescriptor/activationCount``.
     @discardableResult
-    public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
-                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-                     response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
+    public func stub(
+        _ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        response: @escaping @Sendable (StubRequest) throws -> StubResponse
+    ) -> StubDescriptor {
         add(matcher, name: name, times: times, location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { request, _ in
             try response(request)
         }
@@ -127,9 +132,11 @@ public final class StubRegistry: @unchecked Sendable {
     /// repeats the last one or stops matching, as `afterLast` says. Concurrent requests each
     /// get a different response.
     @discardableResult
-    public func stub(_ matcher: RequestMatcher, name: String? = nil, responses: [StubResponse],
-                     afterLast: SequenceEnd = .repeatLast,
-                     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) -> StubDescriptor {
+    public func stub(
+        _ matcher: RequestMatcher, name: String? = nil, responses: [StubResponse],
+        afterLast: SequenceEnd = .repeatLast,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) -> StubDescriptor {
         let limit = afterLast == .exhaust ? responses.count : nil
         return add(matcher, name: name, times: limit, location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { _, index in
             guard !responses.isEmpty else { return StubResponse(data: Data(), statusCode: 204) }
@@ -142,14 +149,18 @@ public final class StubRegistry: @unchecked Sendable {
         add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, responder: spec.responder)
     }
 
-    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation,
-             responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse) -> StubDescriptor {
+    func add(
+        _ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation,
+        responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+    ) -> StubDescriptor {
         Self.sequenceLock.lock()
         let sequence = Self.nextSequence
         Self.nextSequence += 1
         Self.sequenceLock.unlock()
-        let descriptor = StubDescriptor(name: name, matcher: matcher, location: location,
-                                        maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+        let descriptor = StubDescriptor(
+            name: name, matcher: matcher, location: location,
+            maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+        descriptor.registry = self
         lock.lock()
         table.add(descriptor)
         lock.unlock()
@@ -227,13 +238,17 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Called for each redirect a stub answers with, before the redirected request is
     /// looked up. `nil` removes the hook.
-    public func onRedirect(_ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
+    public func onRedirect(
+        _ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?
+    ) {
         lock.lock(); hooks.redirect = hook; lock.unlock()
     }
 
     /// Called once a stubbed request ended: `error` is `nil` on success, the failure
     /// otherwise (`URLError(.cancelled)` when the caller cancelled). `nil` removes the hook.
-    public func afterFinish(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?) {
+    public func afterFinish(
+        _ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?
+    ) {
         lock.lock(); hooks.finish = hook; lock.unlock()
     }
 
@@ -415,6 +430,7 @@ public final class StubRegistry: @unchecked Sendable {
             journalEntries[journalStart] = entry
             journalStart = (journalStart + 1) % journalLimit
         }
+        journalWaiters.recorded(entry)
         return journalSequence
     }
 
@@ -495,14 +511,18 @@ public final class StubRegistry: @unchecked Sendable {
     /// A session answered by this registry: an ephemeral configuration (its own cookie
     /// store) without a URL cache, with the registry installed. Stubbed responses are never
     /// cached, and corelibs' cache lookup costs a queue round trip per request (about 40 µs).
-    public func makeSession(configuration: URLSessionConfiguration? = nil,
-                            delegate: (any URLSessionDelegate)? = nil,
-                            delegateQueue: OperationQueue? = nil) -> URLSession {
-        let configuration = configuration ?? {
-            let ephemeral = URLSessionConfiguration.ephemeral
-            ephemeral.urlCache = nil
-            return ephemeral
-        }()
+    public func makeSession(
+        configuration: URLSessionConfiguration? = nil,
+        delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: OperationQueue? = nil
+    ) -> URLSession {
+        let configuration =
+            configuration
+            ?? {
+                let ephemeral = URLSessionConfiguration.ephemeral
+                ephemeral.urlCache = nil
+                return ephemeral
+            }()
         install(into: configuration)
         return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
     }
@@ -558,8 +578,10 @@ struct StubSpec: Sendable {
 /// }
 /// ```
 @discardableResult
-public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
-                 fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-                 response: @escaping @Sendable (StubRequest) throws -> StubResponse) -> StubDescriptor {
+public func stub(
+    _ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
+    fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    response: @escaping @Sendable (StubRequest) throws -> StubResponse
+) -> StubDescriptor {
     StubRegistry.shared.stub(matcher, name: name, times: times, fileID: fileID, filePath: filePath, line: line, response: response)
 }

@@ -102,10 +102,12 @@ struct UnmatchedReport {
             break
         }
         if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
-           let body = request.body {
+            let body = request.body
+        {
             do {
                 let multipart = try MultipartBody(body, contentType: contentType)
-                lines.append("  \(multipart.mediaType) parts: " + (multipart.parts.isEmpty ? "none" : multipart.parts.map(\.summary).joined(separator: ", ")))
+                lines.append(
+                    "  \(multipart.mediaType) parts: " + (multipart.parts.isEmpty ? "none" : multipart.parts.map(\.summary).joined(separator: ", ")))
             } catch {
                 lines.append("  the body claims \(MediaType(contentType).essence) but cannot be read: \(error)")
             }
@@ -179,7 +181,8 @@ struct UnmatchedReport {
             }
             response = "StubResponse(graphQLData: [:])"
         } else if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
-                  let body = request.body, let multipart = try? MultipartBody(body, contentType: contentType) {
+            let body = request.body, let multipart = try? MultipartBody(body, contentType: contentType)
+        {
             for part in multipart.parts.prefix(5) {
                 guard let name = part.name else { continue }
                 var arguments = ["named: \(literal(name))"]
@@ -193,10 +196,10 @@ struct UnmatchedReport {
             parts.append("hasJSONBody(\(swiftLiteral(json)))")
         }
         return """
-        registry.stub(\(parts.joined(separator: " && "))) { _ in
-            \(response)
-        }
-        """
+            registry.stub(\(parts.joined(separator: " && "))) { _ in
+                \(response)
+            }
+            """
     }
 
     /// The start of an anonymous operation's document, token by token, short enough to read.

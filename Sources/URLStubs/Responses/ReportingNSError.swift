@@ -28,8 +28,10 @@ final class ReportingNSError: NSError, @unchecked Sendable {
 
     /// A `URLError` of `code` (spelled `codeName` in its description) whose localized
     /// description is `report`, carrying `underlying` under `NSUnderlyingErrorKey`.
-    static func urlError(_ code: URLError.Code, named codeName: String, report: String,
-                         underlying: any Error, url: URL?) -> URLError {
+    static func urlError(
+        _ code: URLError.Code, named codeName: String, report: String,
+        underlying: any Error, url: URL?
+    ) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: report, NSUnderlyingErrorKey: underlying]
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         let object = ReportingNSError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info, codeName: codeName, report: report)

@@ -8,6 +8,10 @@ public struct StubBody: Sendable {
         case data(Data)
         case file(URL)
         case stream(length: Int?, open: @Sendable () throws -> InputStream)
+        /// Written by the test while the request runs (``LiveStream``).
+        case live(LiveStream)
+        /// Written on a schedule (``StreamStep``).
+        case script([StreamStep])
     }
 
     let source: Source
@@ -23,6 +27,21 @@ public struct StubBody: Sendable {
     ///   - open: Creates the stream; it may throw, failing the request with that error.
     public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
         StubBody(source: .stream(length: length, open: open))
+    }
+
+    /// A body the test writes while the request runs: see ``LiveStream``.
+    public static func live(_ stream: LiveStream) -> StubBody { StubBody(source: .live(stream)) }
+
+    /// A body written step by step on a schedule: see ``StreamStep``.
+    public static func script(_ steps: [StreamStep]) -> StubBody { StubBody(source: .script(steps)) }
+
+    /// `true` for a body sent as a sequence of writes rather than read from bytes
+    /// (``live(_:)``, ``script(_:)``).
+    var isStreamed: Bool {
+        switch source {
+        case .live, .script: return true
+        case .data, .file, .stream: return false
+        }
     }
 
     /// An empty body.
@@ -56,6 +75,9 @@ public struct StubBody: Sendable {
             return (stream, size)
         case .stream(let length, let open):
             return (try open(), length)
+        case .live, .script:
+            // Played write by write (ResponsePlayer+Stream), never read as a stream.
+            return (InputStream(data: Data()), nil)
         }
     }
 
@@ -66,6 +88,7 @@ public struct StubBody: Sendable {
         case .file(let url):
             return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
         case .stream(let length, _): return length
+        case .live, .script: return nil
         }
     }
 }

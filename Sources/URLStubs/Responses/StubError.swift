@@ -64,6 +64,14 @@ public enum StubError: Error, Sendable, Equatable {
     /// A GraphQL response could not be built: values that are not JSON, an error without a
     /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
     case invalidGraphQLResponse(reason: String)
+    /// A second request reached a ``LiveStream`` while another was connected to it.
+    case liveStreamBusy(stream: String, stub: String)
+    /// A request reached a ``LiveStream`` whose end an earlier request already received.
+    case liveStreamEnded(stream: String, stub: String)
+    /// A scripted stream (``StreamStep``) holds a step that cannot be sent.
+    case invalidStreamStep(stub: String, reason: String)
+    /// A `text/event-stream` fixture file has a timing line that cannot be read.
+    case invalidEventStreamFile(path: String, line: Int, reason: String)
 
     var message: String {
         switch self {
@@ -74,15 +82,18 @@ public enum StubError: Error, Sendable, Equatable {
         case .invalidStatusCode(let code, let stub):
             return "URLStubs: stub \(stub) answered with status code \(code); HTTP status codes are 100...599."
         case .invalidHeader(let name, let value, let stub):
-            return "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
+            return
+                "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
         case .invalidMatcher(let stub, let problems):
             return "URLStubs: stub \(stub) has an invalid matcher: " + problems.joined(separator: "; ")
         case .bodyStreamFailed(let stub, let bytes, let reason):
             return "URLStubs: the body stream of stub \(stub) failed after \(bytes) bytes: \(reason)."
         case .registryReleased(let url):
-            return "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
+            return
+                "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
         case .downloadTasksUnsupported(let url):
-            return "URLStubs: download tasks cannot be stubbed on Linux (swift-corelibs-foundation crashes on a custom protocol's download); \(url) was failed instead. Use a data task and write the data to a file."
+            return
+                "URLStubs: download tasks cannot be stubbed on Linux (swift-corelibs-foundation crashes on a custom protocol's download); \(url) was failed instead. Use a data task and write the data to a file."
         case .unmatchedRequest(let report):
             return report
         case .invalidRedirect(let location, let stub):
@@ -99,6 +110,17 @@ public enum StubError: Error, Sendable, Equatable {
         case .invalidContentLength(let value, let stub):
             return "URLStubs: stub \(stub) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
                 + "Remove the header (URLStubs sets it from the body) or give the body's size."
+        case .liveStreamBusy(let stream, let stub):
+            return "URLStubs: stub \(stub) answered with the \(stream), but another request is connected to it; "
+                + "a live stream serves one request at a time. Give each connection its own LiveStream "
+                + "(registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+        case .liveStreamEnded(let stream, let stub):
+            return "URLStubs: stub \(stub) answered with the \(stream), which has ended and was already played to a request. "
+                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+        case .invalidStreamStep(let stub, let reason):
+            return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
+        case .invalidEventStreamFile(let path, let line, let reason):
+            return "URLStubs: \(path):\(line): \(reason)."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
@@ -134,6 +156,10 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
         case .invalidGraphQLResponse: return 15
+        case .liveStreamBusy: return 16
+        case .liveStreamEnded: return 17
+        case .invalidStreamStep: return 18
+        case .invalidEventStreamFile: return 19
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

@@ -49,6 +49,8 @@ public struct StubResponse: Sendable {
     public var passthrough: Passthrough?
 
     var storedError: SendableError?
+    /// Holds the response until the test releases it (``held(by:)``).
+    var gate: ResponseGate?
 
     /// A response with a body from memory.
     public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
@@ -79,8 +81,10 @@ public struct StubResponse: Sendable {
 
     /// A JSON response from an `Encodable` value; `Content-Type: application/json` unless
     /// `headers` says otherwise.
-    public init<Value: Encodable>(json value: Value, statusCode: Int = 200, headers: [String: String] = [:],
-                                  encoder: JSONEncoder = JSONEncoder()) throws {
+    public init<Value: Encodable>(
+        json value: Value, statusCode: Int = 200, headers: [String: String] = [:],
+        encoder: JSONEncoder = JSONEncoder()
+    ) throws {
         let data = try encoder.encode(value)
         self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
     }
@@ -211,8 +215,9 @@ public struct StubResponse: Sendable {
     /// The response head as the caller receives it, for a body of `bodyLength` bytes (`nil`
     /// when unknown); `nil` when `HTTPURLResponse` refuses the status.
     func head(for url: URL, bodyLength: Int?) -> HTTPURLResponse? {
-        HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion,
-                        headerFields: headerFields(bodyLength: bodyLength))
+        HTTPURLResponse(
+            url: url, statusCode: statusCode, httpVersion: httpVersion,
+            headerFields: headerFields(bodyLength: bodyLength))
     }
 
     /// The header fields as sent, with `Content-Length` filled in and cookies joined.
@@ -226,9 +231,11 @@ public struct StubResponse: Sendable {
             fields = fields.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
             fields["Set-Cookie"] = setCookieHeaders.joined(separator: ", ")
         }
-        if let bodyLength, !headers.keys.contains(where: {
-            $0.equalsIgnoringASCIICase("Content-Length") || $0.equalsIgnoringASCIICase("Transfer-Encoding")
-        }) {
+        if let bodyLength,
+            !headers.keys.contains(where: {
+                $0.equalsIgnoringASCIICase("Content-Length") || $0.equalsIgnoringASCIICase("Transfer-Encoding")
+            })
+        {
             fields["Content-Length"] = String(bodyLength)
         }
         return fields

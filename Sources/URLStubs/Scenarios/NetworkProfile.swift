@@ -41,8 +41,10 @@ public struct NetworkProfile: Sendable, Equatable {
     public var seed: UInt64
 
     /// A profile; the defaults change nothing.
-    public init(downloadSpeed: DownloadSpeed? = nil, latency: TimeInterval = 0, jitter: TimeInterval = 0,
-                failureRate: Double = 0, failures: [Failure] = Failure.allCases, seed: UInt64 = 0) {
+    public init(
+        downloadSpeed: DownloadSpeed? = nil, latency: TimeInterval = 0, jitter: TimeInterval = 0,
+        failureRate: Double = 0, failures: [Failure] = Failure.allCases, seed: UInt64 = 0
+    ) {
         self.downloadSpeed = downloadSpeed
         self.latency = max(0, latency)
         self.jitter = max(0, jitter)

@@ -45,9 +45,11 @@ public struct Scenario: Sendable {
     let specs: [StubSpec]
 
     /// A scenario built in code.
-    public init(_ name: String, profile: NetworkProfile? = nil,
-                fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
-                _ build: (ScenarioStubs) throws -> Void) rethrows {
+    public init(
+        _ name: String, profile: NetworkProfile? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+        _ build: (ScenarioStubs) throws -> Void
+    ) rethrows {
         let collector = ScenarioStubs(location: StubLocation(fileID: fileID, filePath: filePath, line: line))
         try build(collector)
         self.init(name: name, profile: profile, specs: collector.specs)
@@ -60,12 +62,15 @@ public struct Scenario: Sendable {
     }
 
     /// A scenario replaying a HAR archive.
-    public static func har(_ url: URL, name: String? = nil, profile: NetworkProfile? = nil,
-                           options: HARReplayOptions = HARReplayOptions(),
-                           fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> Scenario {
+    public static func har(
+        _ url: URL, name: String? = nil, profile: NetworkProfile? = nil,
+        options: HARReplayOptions = HARReplayOptions(),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> Scenario {
         let entries = try HAR.read(contentsOf: url)
-        let specs = StubRegistry.harSpecs(entries, archive: url.lastPathComponent, options: options,
-                                          location: StubLocation(fileID: fileID, filePath: filePath, line: line))
+        let specs = StubRegistry.harSpecs(
+            entries, archive: url.lastPathComponent, options: options,
+            location: StubLocation(fileID: fileID, filePath: filePath, line: line))
         return Scenario(name: name ?? url.deletingPathExtension().lastPathComponent, profile: profile, specs: specs)
     }
 
@@ -81,8 +86,10 @@ public final class ScenarioStubs {
     init(location: StubLocation) { self.location = location }
 
     /// Adds a stub to the scenario.
-    public func stub(_ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
-                     response: @escaping @Sendable (StubRequest) throws -> StubResponse) {
+    public func stub(
+        _ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
+        response: @escaping @Sendable (StubRequest) throws -> StubResponse
+    ) {
         specs.append(StubSpec(matcher: matcher, name: name, times: times, location: location) { request, _ in try response(request) })
     }
 }

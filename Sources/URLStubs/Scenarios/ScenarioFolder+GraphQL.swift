@@ -13,16 +13,19 @@ import FoundationNetworking
 /// ```
 extension Scenario {
     /// A GraphQL operation file: `graphql/GetUser.json`, `graphql/GetUser[id=7].response`.
-    static func makeGraphQLSpec(_ relative: String, in folder: URL, operation: String, variables: [String: String?],
-                                        segments: [String], manifest: Manifest, location: StubLocation,
-                                        problems: inout [String]) -> StubSpec? {
+    static func makeGraphQLSpec(
+        _ relative: String, in folder: URL, operation: String, variables: [String: String?],
+        segments: [String], manifest: Manifest, location: StubLocation,
+        problems: inout [String]
+    ) -> StubSpec? {
         let url = folder.appendingPathComponent(relative)
         guard ["json", "response"].contains(url.pathExtension.lowercased()) else {
             problems.append("\(relative): a GraphQL operation file is named OperationName.json or OperationName.response")
             return nil
         }
         guard let first = operation.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
-              operation.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }) else {
+            operation.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
+        else {
             problems.append("\(relative): \"\(operation)\" is not a GraphQL operation name (letters, digits and _, not starting with a digit)")
             return nil
         }
@@ -36,8 +39,10 @@ extension Scenario {
         if let host = manifest.host { matcher = isHost(host) && matcher }
         if !variables.isEmpty { matcher = matcher && graphQLVariablesSpelled(variables.compactMapValues { $0 }) }
         let fixed = response
-        return StubSpec(matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (GraphQL \(operation) at \(path))", times: nil,
-                        location: location) { _, _ in fixed }
+        return StubSpec(
+            matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (GraphQL \(operation) at \(path))", times: nil,
+            location: location
+        ) { _, _ in fixed }
     }
 
     /// Variables written in a file name: text, so `id=7` accepts the number 7 and the string "7".

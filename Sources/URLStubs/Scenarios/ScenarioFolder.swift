@@ -47,8 +47,10 @@ extension Scenario {
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// The scenario in `folder` (named after the folder unless `name` is given).
-    public static func folder(_ folder: URL, name: String? = nil,
-                              fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) throws -> Scenario {
+    public static func folder(
+        _ folder: URL, name: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) throws -> Scenario {
         let location = StubLocation(fileID: fileID, filePath: filePath, line: line)
         var problems: [String] = []
         let manifest = readManifest(in: folder, problems: &problems)
@@ -128,11 +130,19 @@ extension Scenario {
             problems.append("scenario.json: unknown key \"\(key)\" (expected one of \(known.sorted().joined(separator: ", ")))")
         }
         if let host = root["host"] {
-            if case .string(let text) = host { manifest.host = text.lowercased() } else { problems.append("scenario.json: \"host\" must be a string") }
+            if case .string(let text) = host {
+                manifest.host = text.lowercased()
+            } else {
+                problems.append("scenario.json: \"host\" must be a string")
+            }
         }
         manifest.headers = strings(root["headers"], at: "scenario.json: \"headers\"", problems: &problems)
         if let delay = root["delay"] {
-            if let seconds = delay.doubleValue, seconds >= 0 { manifest.delay = seconds } else { problems.append("scenario.json: \"delay\" must be a number of seconds") }
+            if let seconds = delay.doubleValue, seconds >= 0 {
+                manifest.delay = seconds
+            } else {
+                problems.append("scenario.json: \"delay\" must be a number of seconds")
+            }
         }
         if let profile = root["profile"] { manifest.profile = readProfile(profile, problems: &problems) }
         if let files = root["files"] {
@@ -147,13 +157,17 @@ extension Scenario {
                     problems.append("scenario.json: files[\"\(path)\"] has unknown key \"\(key)\" (expected status, headers, delay)")
                 }
                 if let status = fields["status"] {
-                    if let code = status.doubleValue, code >= 100, code < 600 { override.status = Int(code) } else {
+                    if let code = status.doubleValue, code >= 100, code < 600 {
+                        override.status = Int(code)
+                    } else {
                         problems.append("scenario.json: files[\"\(path)\"].status must be a status code from 100 to 599")
                     }
                 }
                 override.headers = strings(fields["headers"], at: "scenario.json: files[\"\(path)\"].headers", problems: &problems)
                 if let delay = fields["delay"] {
-                    if let seconds = delay.doubleValue, seconds >= 0 { override.delay = seconds } else {
+                    if let seconds = delay.doubleValue, seconds >= 0 {
+                        override.delay = seconds
+                    } else {
                         problems.append("scenario.json: files[\"\(path)\"].delay must be a number of seconds")
                     }
                 }
@@ -203,10 +217,11 @@ extension Scenario {
             problems.append("scenario.json: profile.seed must be a whole number below 2^64")
         }
         if let rate = number("failureRate"), rate > 1 { problems.append("scenario.json: profile.failureRate must be between 0 and 1") }
-        return NetworkProfile(downloadSpeed: number("downloadSpeed").map { .kilobytesPerSecond($0) },
-                              latency: number("latency") ?? 0, jitter: number("jitter") ?? 0,
-                              failureRate: number("failureRate") ?? 0, failures: failures,
-                              seed: UInt64(exactly: (number("seed") ?? 0).rounded(.down)) ?? 0)
+        return NetworkProfile(
+            downloadSpeed: number("downloadSpeed").map { .kilobytesPerSecond($0) },
+            latency: number("latency") ?? 0, jitter: number("jitter") ?? 0,
+            failureRate: number("failureRate") ?? 0, failures: failures,
+            seed: UInt64(exactly: (number("seed") ?? 0).rounded(.down)) ?? 0)
     }
 
     // MARK: Files
@@ -225,8 +240,10 @@ extension Scenario {
         return files.sorted()
     }
 
-    private static func makeSpec(_ relative: String, in folder: URL, manifest: Manifest, location: StubLocation,
-                                 problems: inout [String]) -> StubSpec? {
+    private static func makeSpec(
+        _ relative: String, in folder: URL, manifest: Manifest, location: StubLocation,
+        problems: inout [String]
+    ) -> StubSpec? {
         let url = folder.appendingPathComponent(relative)
         var segments = relative.split(separator: "/").map(String.init)
         let fileName = segments.removeLast()
@@ -247,12 +264,14 @@ extension Scenario {
             }
         }
         if segments.last == "graphql", !methods.contains(method) {
-            return makeGraphQLSpec(relative, in: folder, operation: method, variables: query, segments: segments,
-                                   manifest: manifest, location: location, problems: &problems)
+            return makeGraphQLSpec(
+                relative, in: folder, operation: method, variables: query, segments: segments,
+                manifest: manifest, location: location, problems: &problems)
         }
         guard methods.contains(method) else {
-            problems.append("\(relative): the file name must start with an HTTP method (\(methods.joined(separator: ", "))), found \"\(method)\""
-                            + " (inside a folder named graphql, a file is named after a GraphQL operation)")
+            problems.append(
+                "\(relative): the file name must start with an HTTP method (\(methods.joined(separator: ", "))), found \"\(method)\""
+                    + " (inside a folder named graphql, a file is named after a GraphQL operation)")
             return nil
         }
         guard !ext.isEmpty else {
@@ -278,8 +297,10 @@ extension Scenario {
         if let host = manifest.host { matcher = isHost(host) && matcher }
         if !query.isEmpty { matcher = matcher && containsQueryParams(query) }
         let fixed = response
-        return StubSpec(matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
-                        location: location) { _, _ in fixed }
+        return StubSpec(
+            matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
+            location: location
+        ) { _, _ in fixed }
     }
 
     /// The response a fixture file describes, with the manifest's headers, status and delay.

@@ -40,18 +40,23 @@ public enum ScenarioLauncher {
     /// anything uses the shared session.
     /// - Throws: ``ScenarioError/unknownScenarios(_:known:)`` listing the known names.
     @discardableResult
-    public static func activate(from processInfo: ProcessInfo = .processInfo, available: [Scenario],
-                                into registry: StubRegistry = .shared) throws -> [Scenario] {
-        try activate(names: requestedNames(in: processInfo), seed: processInfo.environment[seedVariable].flatMap(UInt64.init),
-                     available: available, into: registry)
+    public static func activate(
+        from processInfo: ProcessInfo = .processInfo, available: [Scenario],
+        into registry: StubRegistry = .shared
+    ) throws -> [Scenario] {
+        try activate(
+            names: requestedNames(in: processInfo), seed: processInfo.environment[seedVariable].flatMap(UInt64.init),
+            available: available, into: registry)
     }
 
     /// Activates scenarios by name, in order (for apps that read the names from their own
     /// settings); `seed` replaces the profiles' seeds.
     /// - Throws: ``ScenarioError/unknownScenarios(_:known:)`` listing the known names.
     @discardableResult
-    public static func activate(names: [String], seed: UInt64? = nil, available: [Scenario],
-                                into registry: StubRegistry = .shared) throws -> [Scenario] {
+    public static func activate(
+        names: [String], seed: UInt64? = nil, available: [Scenario],
+        into registry: StubRegistry = .shared
+    ) throws -> [Scenario] {
         let unknown = names.filter { name in !available.contains { $0.name == name } }
         guard unknown.isEmpty else { throw ScenarioError.unknownScenarios(unknown, known: available.map(\.name).sorted()) }
         let chosen = names.compactMap { name in available.first { $0.name == name } }

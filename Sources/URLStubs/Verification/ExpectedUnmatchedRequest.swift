@@ -49,11 +49,14 @@ extension StubRegistry {
     ///   or no verification at all (`.stubs(verify: false) { … }`,
     ///   `makeStubRegistry(verifyOnTearDown: false)`).
     @discardableResult
-    public func expectUnmatched(_ matcher: RequestMatcher, _ count: ExpectedCount = .atLeastOnce,
-                                fileID: String = #fileID, filePath: String = #filePath,
-                                line: Int = #line) -> ExpectedUnmatchedRequest {
-        let expectation = ExpectedUnmatchedRequest(matcher: matcher, count: count,
-                                                   location: StubLocation(fileID: fileID, filePath: filePath, line: line))
+    public func expectUnmatched(
+        _ matcher: RequestMatcher, _ count: ExpectedCount = .atLeastOnce,
+        fileID: String = #fileID, filePath: String = #filePath,
+        line: Int = #line
+    ) -> ExpectedUnmatchedRequest {
+        let expectation = ExpectedUnmatchedRequest(
+            matcher: matcher, count: count,
+            location: StubLocation(fileID: fileID, filePath: filePath, line: line))
         addExpectedUnmatchedRequest(expectation)
         return expectation
     }

@@ -88,13 +88,20 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// requests (a polling loop, a retry) are one problem with a count.
     public var problems: [VerificationProblem] {
         let order = unexpectedRequests.map { (key: Self.groupingKey($0.request), entry: $0) }
-        let overflow = uncountedUnexpectedRequests == 0 ? [] : [VerificationProblem(
-            summary: "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
-            location: nil)]
+        let overflow =
+            uncountedUnexpectedRequests == 0
+            ? []
+            : [
+                VerificationProblem(
+                    summary:
+                        "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
+                    location: nil)
+            ]
         return unmetExpectations.map { VerificationProblem(summary: $0.description, location: $0.stub.location) }
             + invalidStubs.map {
-                VerificationProblem(summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
-                                    location: $0.location)
+                VerificationProblem(
+                    summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                    location: $0.location)
             }
             + unmetUnmatchedExpectations.map { VerificationProblem(summary: $0.description, location: $0.expectation.location) }
             + order.map { key, entry in
@@ -195,11 +202,12 @@ extension StubRegistry {
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
             declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
         }
-        return VerificationReport(unexpectedRequests: unexpected, unexpectedCounts: counts,
-                                  uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
-                                  invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
-                                  unmetUnmatchedExpectations: unmetUnmatched,
-                                  nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        return VerificationReport(
+            unexpectedRequests: unexpected, unexpectedCounts: counts,
+            uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
+            invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
+            unmetUnmatchedExpectations: unmetUnmatched,
+            nearMisses: nearMisses(for: unexpected, stubs: stubs))
     }
 
     /// How many distinct unexpected requests get a near-miss analysis: each one ranks every

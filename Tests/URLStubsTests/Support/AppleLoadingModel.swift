@@ -72,13 +72,17 @@ final class AppleLoadingModel: @unchecked Sendable {
         lock.lock(); recordedViolations.append(text); lock.unlock()
     }
 
-    func dataTask(with request: URLRequest,
-                  completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)? = nil) -> ModelTask {
+    func dataTask(
+        with request: URLRequest,
+        completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)? = nil
+    ) -> ModelTask {
         ModelTask(model: self, request: request, uploadBody: nil, completionHandler: completionHandler)
     }
 
-    func uploadTask(with request: URLRequest, from body: Data,
-                    completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)? = nil) -> ModelTask {
+    func uploadTask(
+        with request: URLRequest, from body: Data,
+        completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)? = nil
+    ) -> ModelTask {
         ModelTask(model: self, request: request, uploadBody: body, completionHandler: completionHandler)
     }
 
@@ -145,8 +149,10 @@ final class ModelTask: @unchecked Sendable {
     private var response: URLResponse?
     private var data = Data()
 
-    init(model: AppleLoadingModel, request: URLRequest, uploadBody: Data?,
-         completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?) {
+    init(
+        model: AppleLoadingModel, request: URLRequest, uploadBody: Data?,
+        completionHandler: (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?
+    ) {
         self.model = model
         self.originalRequest = request
         self.uploadBody = uploadBody
@@ -286,7 +292,8 @@ final class ModelTask: @unchecked Sendable {
             if response != nil { model.recordViolation("a second response") }
             response = received
             if completionHandler == nil, let delegate = model.delegate as? URLSessionDataDelegate,
-               let dataTask = sessionTask as? URLSessionDataTask {
+                let dataTask = sessionTask as? URLSessionDataTask
+            {
                 let session = model.taskFactory
                 model.delegateQueue.addOperation {
                     delegate.urlSession(session, dataTask: dataTask, didReceive: received) { _ in }
@@ -296,7 +303,8 @@ final class ModelTask: @unchecked Sendable {
             if response == nil { model.recordViolation("data before a response") }
             data.append(chunk)
             if completionHandler == nil, let delegate = model.delegate as? URLSessionDataDelegate,
-               let dataTask = sessionTask as? URLSessionDataTask {
+                let dataTask = sessionTask as? URLSessionDataTask
+            {
                 let session = model.taskFactory
                 model.delegateQueue.addOperation { delegate.urlSession(session, dataTask: dataTask, didReceive: chunk) }
             }
@@ -307,8 +315,10 @@ final class ModelTask: @unchecked Sendable {
         }
     }
 
-    private func askDelegate(about request: URLRequest, after response: URLResponse,
-                             decide: @escaping @Sendable (URLRequest?) -> Void) {
+    private func askDelegate(
+        about request: URLRequest, after response: URLResponse,
+        decide: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         guard let delegate = model.delegate as? URLSessionTaskDelegate, let http = response as? HTTPURLResponse else {
             decide(request)
             return
@@ -316,8 +326,9 @@ final class ModelTask: @unchecked Sendable {
         let session = model.taskFactory
         let task = sessionTask
         model.delegateQueue.addOperation {
-            delegate.urlSession(session, task: task, willPerformHTTPRedirection: http, newRequest: request,
-                                completionHandler: decide)
+            delegate.urlSession(
+                session, task: task, willPerformHTTPRedirection: http, newRequest: request,
+                completionHandler: decide)
         }
     }
 

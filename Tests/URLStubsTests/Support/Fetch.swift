@@ -42,9 +42,11 @@ let sharedStubsActivated: Void = StubRegistry.activateForSharedSession()
 
 /// Loads `request` through a real `URLSession` made by `registry`, the way `api` says.
 /// Pass `configuration` to share its cookie store between calls.
-func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
-           configuration: URLSessionConfiguration = .ephemeral,
-           configure: (URLSessionConfiguration) -> Void = { _ in }) async -> FetchResult {
+func fetch(
+    _ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
+    configuration: URLSessionConfiguration = .ephemeral,
+    configure: (URLSessionConfiguration) -> Void = { _ in }
+) async -> FetchResult {
     sharedStubsActivated
     configure(configuration)
     switch api {
@@ -80,8 +82,10 @@ func fetch(_ request: URLRequest, from registry: StubRegistry, using api: FetchA
 #if !URLSTUBS_APPLE_LOADING
 /// A model of Apple's loading client, with `registry` installed: requests it drives take the
 /// Apple path.
-func appleModel(for registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral,
-                delegate: (any URLSessionDelegate)? = nil) -> AppleLoadingModel {
+func appleModel(
+    for registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral,
+    delegate: (any URLSessionDelegate)? = nil
+) -> AppleLoadingModel {
     sharedStubsActivated
     registry.install(into: configuration)
     return AppleLoadingModel(configuration: configuration, delegate: delegate)
@@ -89,9 +93,11 @@ func appleModel(for registry: StubRegistry, configuration: URLSessionConfigurati
 
 /// Loads `request` through the model of Apple's loading client, as a delegate task of
 /// `recorder` (or an upload task of `uploadBody`), and checks the model saw no breach.
-func fetchThroughAppleModel(_ request: URLRequest, from registry: StubRegistry, recorder: DelegateRecorder = DelegateRecorder(),
-                            configuration: URLSessionConfiguration = .ephemeral, uploadBody: Data? = nil,
-                            sourceLocation: SourceLocation = #_sourceLocation) async -> FetchResult {
+func fetchThroughAppleModel(
+    _ request: URLRequest, from registry: StubRegistry, recorder: DelegateRecorder = DelegateRecorder(),
+    configuration: URLSessionConfiguration = .ephemeral, uploadBody: Data? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation
+) async -> FetchResult {
     let model = appleModel(for: registry, configuration: configuration, delegate: recorder)
     let result = await recorder.run {
         (uploadBody.map { model.uploadTask(with: request, from: $0) } ?? model.dataTask(with: request)).resume()
@@ -116,8 +122,10 @@ func fetchWithCompletionHandler(_ request: URLRequest, session: URLSession) asyn
     sharedStubsActivated
     return await withCheckedContinuation { continuation in
         session.dataTask(with: request) { data, response, error in
-            continuation.resume(returning: FetchResult(data: error == nil ? data : nil,
-                                                       response: response as? HTTPURLResponse, error: error))
+            continuation.resume(
+                returning: FetchResult(
+                    data: error == nil ? data : nil,
+                    response: response as? HTTPURLResponse, error: error))
         }.resume()
     }
 }
@@ -135,8 +143,10 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
         self.redirectPolicy = redirectPolicy
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         lock.lock()
         result.redirects.append("\(response.statusCode) -> \(request.url?.absoluteString ?? "nil")")
         lock.unlock()
@@ -162,8 +172,10 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, @unchecked Senda
         return result.chunks.count
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.lock()
         result.response = response as? HTTPURLResponse
         lock.unlock()

@@ -71,7 +71,8 @@ struct ApolloStyleClient: Sendable {
         request.httpBody = try JSONSerialization.data(withJSONObject: bodies)
         let (data, response) = try await session.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200,
-              let answers = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            let answers = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else {
             throw ClientError("a batch answered \(String(decoding: data, as: UTF8.self))")
         }
         return answers
@@ -90,8 +91,9 @@ struct ApolloStyleClient: Sendable {
         request.setValue(operation.name, forHTTPHeaderField: "X-APOLLO-OPERATION-NAME")
         request.setValue(operation.type, forHTTPHeaderField: "X-APOLLO-OPERATION-TYPE")
         request.setValue("URLStubsTests", forHTTPHeaderField: "apollographql-client-name")
-        request.setValue("multipart/mixed;deferSpec=20220824,application/graphql-response+json,application/json",
-                         forHTTPHeaderField: "Accept")
+        request.setValue(
+            "multipart/mixed;deferSpec=20220824,application/graphql-response+json,application/json",
+            forHTTPHeaderField: "Accept")
     }
 
     private func send(_ request: URLRequest) async throws -> [String: Any] {

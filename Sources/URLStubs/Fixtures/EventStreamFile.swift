@@ -1,0 +1,124 @@
+import Foundation
+
+extension StubResponse {
+    /// A `text/event-stream` response replayed from a file (an `.sse` fixture), one event per
+    /// write, with the file's timing.
+    ///
+    /// The file is what the server sent: events separated by blank lines. A comment line
+    /// `: delay 0.5s` (or `: delay 250ms`) pauses that long before the event it belongs to, and
+    /// is not sent; after the last event it holds the stream open that long before it ends.
+    /// Every other line, comments included, goes out byte for byte.
+    ///
+    /// ```text
+    /// event: price
+    /// data: {"teapot":12}
+    ///
+    /// : delay 1s
+    /// event: price
+    /// data: {"teapot":13}
+    ///
+    /// ```
+    ///
+    /// The response is paced like any other body on top of those pauses (`.responseTime(_:)`,
+    /// `.downloadSpeed(_:)`). `StubResponse(fixture: "prices.sse", in: .module)` reads a fixture
+    /// this way too.
+    ///
+    /// - Throws: ``StubError/fileNotFound(path:)``; ``StubError/invalidEventStreamFile(path:line:reason:)``
+    ///   for a `: delay` line whose duration cannot be read.
+    public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
+        let contents: Data
+        do {
+            contents = try Data(contentsOf: url)
+        } catch {
+            throw StubError.fileUnreadable(path: url.path, reason: error.localizedDescription)
+        }
+        let steps = try EventStreamFile.steps(of: contents, path: url.path)
+        self = .eventStream(script: steps, statusCode: statusCode, headers: headers)
+    }
+}
+
+/// Reads a recorded `text/event-stream` into stream steps: an event (with the blank line that
+/// ends it) per write, `: delay` comments as pauses.
+enum EventStreamFile {
+    static func steps(of contents: Data, path: String) throws -> [StreamStep] {
+        var steps: [StreamStep] = []
+        var block = Data()
+        var pause: TimeInterval = 0
+        func flush() {
+            guard !block.isEmpty else { return }
+            if pause > 0 { steps.append(.wait(pause)) }
+            steps.append(.data(block))
+            block = Data()
+            pause = 0
+        }
+        for (number, line) in lines(of: contents).enumerated() {
+            let text = String(decoding: line.content, as: UTF8.self)
+            switch delay(in: text) {
+            case .pause(let seconds):
+                pause += seconds
+                continue
+            case .unreadable(let reason):
+                throw StubError.invalidEventStreamFile(path: path, line: number + 1, reason: reason)
+            case .notADelay:
+                break
+            }
+            block.append(line.content)
+            block.append(line.terminator)
+            if line.content.isEmpty, !line.terminator.isEmpty { flush() }
+        }
+        flush()
+        if pause > 0 { steps.append(.wait(pause)) }
+        return steps
+    }
+
+    /// The lines of `contents`, each with the terminator it had (CRLF, CR, LF, or none at the end).
+    static func lines(of contents: Data) -> [(content: Data, terminator: Data)] {
+        var lines: [(Data, Data)] = []
+        let bytes = [UInt8](contents)
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                var end = index + 1
+                if byte == UInt8(ascii: "\r"), end < bytes.count, bytes[end] == UInt8(ascii: "\n") { end += 1 }
+                lines.append((Data(bytes[start..<index]), Data(bytes[index..<end])))
+                start = end
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        if start < bytes.count { lines.append((Data(bytes[start...]), Data())) }
+        return lines
+    }
+
+    enum DelayLine: Equatable {
+        case notADelay
+        case pause(TimeInterval)
+        /// A `: delay` line whose duration cannot be read, and why.
+        case unreadable(String)
+    }
+
+    /// What a line says about timing.
+    static func delay(in line: String) -> DelayLine {
+        guard line.hasPrefix(":") else { return .notADelay }
+        let afterColon = line.dropFirst().drop { $0 == " " || $0 == "\t" }
+        guard afterColon.hasPrefix("delay") else { return .notADelay }
+        let afterWord = afterColon.dropFirst("delay".count)
+        guard let separator = afterWord.first, separator == " " || separator == "\t" else { return .notADelay }
+        var value = afterWord.trimmingCharacters(in: .whitespaces)
+        var scale = 1.0
+        if value.hasSuffix("ms") {
+            value.removeLast(2)
+            scale = 0.001
+        } else if value.hasSuffix("s") {
+            value.removeLast()
+        }
+        guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite, number >= 0 else {
+            return .unreadable("expected a pause such as \": delay 0.5s\" or \": delay 250ms\", found \(line.debugDescription)")
+        }
+        return .pause(number * scale)
+    }
+}

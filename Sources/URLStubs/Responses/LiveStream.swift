@@ -1,0 +1,287 @@
+import Foundation
+
+/// A response body the test writes while the app reads it: a live feed, server-sent events,
+/// NDJSON, a chat's token stream.
+///
+/// A stub answers with it (``StubResponse/eventStream(_:statusCode:headers:)`` for
+/// `text/event-stream`, ``StubResponse/stream(_:statusCode:headers:)`` for anything else); the
+/// response head goes out at once, and then each write reaches the app when it is made:
+///
+/// ```swift
+/// let prices = LiveStream(name: "prices")
+/// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
+/// feed.connect()                                          // the app opens the stream
+/// try await prices.waitForConnection()
+/// try prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":12}"#))
+/// try await waitUntil { feed.prices == [12] }             // the app saw that event
+/// try prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":13}"#))
+/// try prices.finish()
+/// ```
+///
+/// Writes are delivered on the loading context the moment they are made (no polling, no thread
+/// waits for them), one `didReceive data` each. A write made while no request is connected is
+/// kept for the next one to connect, so a test may write before the app connects. A stream
+/// serves one request at a time: a second request while one is connected fails with
+/// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
+/// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
+/// connection, for example `registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])`.
+///
+/// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
+/// receive everything at ``finish(fileID:line:)``; delegates receive each write as it is sent. On Apple
+/// platforms every consumer, `bytes(for:)` included, sees each write as it is sent.
+///
+/// **Timeout:** the request's timeout applies to the gaps between writes: a stream the test
+/// never finishes fails with `URLError(.timedOut)` once no write came for that long.
+///
+/// **Timing:** `requestTime` delays the head (and the connection); the body's pacing modifiers
+/// (`responseTime`, `downloadSpeed`, `failing(afterBytes:)`, `truncated(afterBytes:)`) do not
+/// apply, since each write goes out when the test makes it. Use ``fail(_:fileID:line:)`` to
+/// drop the connection mid-stream.
+///
+/// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
+///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
+public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
+    /// The name given at creation, shown in errors.
+    public let name: String?
+    /// Where the stream was created.
+    public let location: StubLocation
+
+    private let lock = NSLock()
+    private var pending: [LiveWrite] = []
+    /// How the stream ended and where (`"finished at PriceTests.swift:31"`), once it has.
+    private var ending: String?
+    /// `true` once a connected request has received the end.
+    private var endDelivered = false
+    private var connection: LiveConnection?
+    private var connectionWaiters: [PendingWait<StubRequest>] = []
+    /// Every request that connected, oldest first.
+    private var connected: [StubRequest] = []
+    /// How many of `connected` a `waitForConnection` call returned.
+    private var handedOut = 0
+
+    /// A stream to answer requests with.
+    /// - Parameters:
+    ///   - name: Shown in errors (`live stream "prices" (PriceTests.swift:8)`).
+    ///   - fileID: Where the stream is created, for errors; leave the default.
+    ///   - filePath: The full path of that file; leave the default.
+    ///   - line: The line of the creation; leave the default.
+    public init(name: String? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
+        self.name = name
+        self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
+    }
+
+    /// `live stream "prices" (PriceTests.swift:8)`.
+    public var description: String {
+        name.map { "live stream \"\($0)\" (\(location))" } ?? "live stream (\(location))"
+    }
+
+    // MARK: Writing
+
+    /// Sends `data` as it is.
+    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    public func send(_ data: Data) throws {
+        try write(.data(data), ending: nil)
+    }
+
+    /// Sends `text` as UTF-8.
+    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    public func send(_ text: String) throws {
+        try send(Data(text.utf8))
+    }
+
+    /// Sends one server-sent event, framed for `text/event-stream` (see ``ServerSentEvent``).
+    /// - Throws: ``LiveStreamError/invalidEvent(_:reason:)`` for a field that cannot be framed;
+    ///   ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
+    public func send(event: ServerSentEvent) throws {
+        try send(try event.encoded())
+    }
+
+    /// Sends one NDJSON line: `object` as compact JSON (`JSONSerialization` values), then `\n`.
+    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when `object` is not valid
+    ///   JSON; ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
+    public func sendJSONLine(_ object: Any) throws {
+        guard JSONSerialization.isValidJSONObject([object]) else {
+            throw LiveStreamError.invalidJSONLine(stream: description, reason: "\(type(of: object)) is not a JSON value")
+        }
+        let json = try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed, .sortedKeys])
+        try send(json + Data("\n".utf8))
+    }
+
+    /// Sends one NDJSON line: `value` encoded with `encoder`, then `\n`.
+    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when the encoder writes
+    ///   several lines (`.prettyPrinted`); the encoder's error; ``LiveStreamError/writeAfterEnd(stream:ended:)``.
+    public func sendJSONLine<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) throws {
+        let json = try encoder.encode(value)
+        if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
+            throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+        }
+        try send(json + Data("\n".utf8))
+    }
+
+    /// Ends the body: the request finishes normally once the writes before it are delivered.
+    /// - Parameters:
+    ///   - fileID: Where the stream ends, for a later error; leave the default.
+    ///   - line: The line where the stream ends; leave the default.
+    /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
+    public func finish(fileID: String = #fileID, line: Int = #line) throws {
+        try write(.finish, ending: "finished at \(fileID):\(line)")
+    }
+
+    /// Ends the body with `error`, like a connection lost mid-stream: the request fails with
+    /// it once the writes before it are delivered.
+    /// - Parameters:
+    ///   - error: What the request fails with.
+    ///   - fileID: Where the stream ends, for a later error; leave the default.
+    ///   - line: The line where the stream ends; leave the default.
+    /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
+    public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
+        try write(.failure(SendableError(error: error)), ending: "failed at \(fileID):\(line)")
+    }
+
+    // MARK: Connection
+
+    /// `true` while a request is connected (its head sent, its end not yet delivered).
+    public var isConnected: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return connection != nil
+    }
+
+    /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called.
+    public var isEnded: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return ending != nil
+    }
+
+    /// Waits for the next request to connect and returns it: the first call returns the first
+    /// request that connected, the second call the second, and so on, at once when that
+    /// request has already connected (even if it has finished since).
+    /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
+    ///   parallel test suite on a small machine can start a request seconds late.
+    /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError` when the
+    ///   waiting task is cancelled.
+    @discardableResult
+    public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
+        let awaited = "a request connected to the \(description)"
+        return try await PendingWait<StubRequest>.run(
+            timeout: timeout,
+            timeoutError: {
+                RequestWaitTimeout(
+                    awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
+                    hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
+            },
+            start: { wait in
+                self.register(wait)
+            },
+            finish: { wait in
+                self.unregister(wait)
+            })
+    }
+
+    private func register(_ wait: PendingWait<StubRequest>) {
+        lock.lock(); defer { lock.unlock() }
+        if handedOut < connected.count {
+            wait.resolve(.success(connected[handedOut]))
+            handedOut += 1
+        } else {
+            connectionWaiters.append(wait)
+        }
+    }
+
+    private func unregister(_ wait: PendingWait<StubRequest>) {
+        lock.lock(); defer { lock.unlock() }
+        connectionWaiters.removeAll { $0 === wait }
+    }
+
+    private func write(_ write: LiveWrite, ending newEnding: String?) throws {
+        lock.lock()
+        if let ending {
+            lock.unlock()
+            if newEnding == nil { throw LiveStreamError.writeAfterEnd(stream: description, ended: ending) }
+            throw LiveStreamError.endedTwice(stream: description, ended: ending)
+        }
+        if let newEnding { ending = newEnding }
+        pending.append(write)
+        let wake = connection?.takeWake()
+        lock.unlock()
+        wake?()
+    }
+
+    // MARK: The player's side
+
+    enum ConnectRefusal: Error {
+        /// Another request is connected.
+        case busy
+        /// A request already received the stream's end.
+        case ended
+    }
+
+    /// Connects a request; `wake` is called (from any thread) when writes wait to be taken
+    /// with ``take(for:)``, once until they are taken.
+    func connect(_ request: StubRequest, wake: @escaping @Sendable () -> Void) -> Result<LiveConnection, ConnectRefusal> {
+        lock.lock()
+        if connection != nil { lock.unlock(); return .failure(.busy) }
+        if endDelivered { lock.unlock(); return .failure(.ended) }
+        let made = LiveConnection(request: request, wake: wake)
+        connection = made
+        connected.append(request)
+        while handedOut < connected.count, !connectionWaiters.isEmpty {
+            if connectionWaiters.removeFirst().resolve(.success(connected[handedOut])) { handedOut += 1 }
+        }
+        let wakeNow = pending.isEmpty ? nil : made.takeWake()
+        lock.unlock()
+        wakeNow?()
+        return .success(made)
+    }
+
+    /// The writes waiting for `connection`, oldest first (none once it was disconnected).
+    func take(for connection: LiveConnection) -> [LiveWrite] {
+        lock.lock(); defer { lock.unlock() }
+        guard self.connection === connection else { return [] }
+        connection.wakeScheduled = false
+        let writes = pending
+        pending.removeAll()
+        if writes.contains(where: \.isEnd) {
+            endDelivered = true
+            self.connection = nil
+        }
+        return writes
+    }
+
+    /// The request went away (cancelled, timed out, failed): later writes wait for the next.
+    func disconnect(_ connection: LiveConnection) {
+        lock.lock(); defer { lock.unlock() }
+        if self.connection === connection { self.connection = nil }
+    }
+}
+
+/// One request connected to a ``LiveStream``.
+final class LiveConnection: @unchecked Sendable {
+    // @unchecked: `wakeScheduled` is guarded by the stream's lock.
+    let request: StubRequest
+    private let wake: @Sendable () -> Void
+    var wakeScheduled = false
+
+    init(request: StubRequest, wake: @escaping @Sendable () -> Void) {
+        self.request = request
+        self.wake = wake
+    }
+
+    /// The wake call, unless one is already on its way. Call under the stream's lock.
+    func takeWake() -> (@Sendable () -> Void)? {
+        guard !wakeScheduled else { return nil }
+        wakeScheduled = true
+        return wake
+    }
+}
+
+/// One write to a streamed body.
+enum LiveWrite: Sendable {
+    case data(Data)
+    case finish
+    case failure(SendableError)
+
+    var isEnd: Bool {
+        if case .data = self { return false }
+        return true
+    }
+}

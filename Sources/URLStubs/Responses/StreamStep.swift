@@ -1,0 +1,110 @@
+import Foundation
+
+/// One step of a scripted stream body: a write, or a pause before the next one.
+///
+/// A script is a live stream written on a schedule instead of by the test, for fixtures that
+/// replay a feed with its rhythm:
+///
+/// ```swift
+/// registry.stub(isPath("/progress")) { _ in
+///     .eventStream(script: [
+///         .event(ServerSentEvent(event: "progress", data: "10")),
+///         .wait(0.5),
+///         .event(ServerSentEvent(event: "progress", data: "100")),
+///     ])
+/// }
+/// ```
+///
+/// Pauses count from the response head. A script is paced like other bodies on top of its
+/// pauses: `.responseTime(2)` spreads its bytes over two seconds, `.downloadSpeed(.edge)` sends
+/// them at that speed; each write still arrives whole. The body finishes after the last step
+/// (or fails, at a ``fail(_:)`` step). As with a ``LiveStream``, Linux completion handlers and
+/// `async` calls receive the whole body when the last write would have arrived.
+public struct StreamStep: Sendable {
+    enum Kind: Sendable {
+        case data(Data)
+        case event(ServerSentEvent)
+        case wait(TimeInterval)
+        case failure(SendableError)
+    }
+
+    let kind: Kind
+
+    /// Sends `data` as it is.
+    public static func data(_ data: Data) -> StreamStep { StreamStep(kind: .data(data)) }
+    /// Sends `text` as UTF-8.
+    public static func text(_ text: String) -> StreamStep { StreamStep(kind: .data(Data(text.utf8))) }
+    /// Sends one server-sent event, framed for `text/event-stream`.
+    public static func event(_ event: ServerSentEvent) -> StreamStep { StreamStep(kind: .event(event)) }
+    /// Waits `seconds` before the next step.
+    public static func wait(_ seconds: TimeInterval) -> StreamStep { StreamStep(kind: .wait(max(0, seconds))) }
+    /// Fails the request with `error`, like a connection lost mid-stream; later steps are not sent.
+    public static func fail(_ error: any Error) -> StreamStep { StreamStep(kind: .failure(SendableError(error: error))) }
+}
+
+extension StubResponse {
+    /// A response whose body the test writes while the app reads it (see ``LiveStream``). The
+    /// head goes out at once, without `Content-Length`; give a `Content-Type` in `headers`
+    /// (`application/x-ndjson` for ``LiveStream/sendJSONLine(_:)``).
+    ///
+    /// ```swift
+    /// let lines = LiveStream()
+    /// registry.stub(isPath("/export")) { _ in .stream(lines, headers: ["Content-Type": "application/x-ndjson"]) }
+    /// ```
+    public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        StubResponse(body: .live(stream), statusCode: statusCode, headers: headers)
+    }
+
+    /// A `text/event-stream` response (server-sent events) whose events the test sends while the
+    /// app reads them (see ``LiveStream``): `Content-Type: text/event-stream` and
+    /// `Cache-Control: no-cache` unless `headers` gives them.
+    ///
+    /// ```swift
+    /// let prices = LiveStream(name: "prices")
+    /// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
+    /// ```
+    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        StubResponse(body: .live(stream), statusCode: statusCode, headers: eventStreamHeaders(headers))
+    }
+
+    /// A response whose body is written step by step on a schedule (see ``StreamStep``).
+    public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        StubResponse(body: .script(steps), statusCode: statusCode, headers: headers)
+    }
+
+    /// A `text/event-stream` response written step by step on a schedule (see ``StreamStep``).
+    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+        StubResponse(body: .script(steps), statusCode: statusCode, headers: eventStreamHeaders(headers))
+    }
+
+    /// A `text/event-stream` response that sends `events` one after the other, the first at
+    /// once and each next one `interval` seconds later, then finishes.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/ticks")) { _ in
+    ///     .eventStream((1...3).map { ServerSentEvent(event: "tick", data: "\($0)") }, interval: 0.2)
+    /// }
+    /// ```
+    public static func eventStream(
+        _ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200,
+        headers: [String: String] = [:]
+    ) -> StubResponse {
+        var steps: [StreamStep] = []
+        for (index, event) in events.enumerated() {
+            if index > 0, interval > 0 { steps.append(.wait(interval)) }
+            steps.append(.event(event))
+        }
+        return eventStream(script: steps, statusCode: statusCode, headers: headers)
+    }
+
+    private static func eventStreamHeaders(_ headers: [String: String]) -> [String: String] {
+        var headers = headers
+        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
+            headers["Content-Type"] = "text/event-stream"
+        }
+        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Cache-Control") }) {
+            headers["Cache-Control"] = "no-cache"
+        }
+        return headers
+    }
+}

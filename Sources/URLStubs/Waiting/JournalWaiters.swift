@@ -1,0 +1,73 @@
+import Foundation
+import Dispatch
+
+/// The tests waiting on a registry's journal (``StubRegistry/waitForRequests(matching:count:timeout:)``).
+///
+/// The journal tells this list about every entry it records. With nobody waiting that costs one
+/// lock; otherwise each entry is judged on a serial queue of its own, since matchers are user
+/// code and the journal calls in while holding the registry's lock.
+final class JournalWaiters: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiters: [JournalWaiter] = []
+    /// Not the global pool: a slow matcher holds this queue's thread only.
+    private let queue = DispatchQueue(label: "URLStubs.JournalWaiters")
+
+    /// Called by the journal for each entry it records.
+    func recorded(_ entry: JournalEntry) {
+        lock.lock()
+        guard !waiters.isEmpty else { lock.unlock(); return }
+        let current = waiters
+        lock.unlock()
+        queue.async {
+            for waiter in current { waiter.consider(entry) }
+        }
+    }
+
+    /// Starts `waiter`: it is registered first, then judges the journal as it is, on the queue,
+    /// so an entry recorded in between is seen once (entries are told apart by sequence number).
+    func add(_ waiter: JournalWaiter, journal: @escaping @Sendable () -> [JournalEntry]) {
+        queue.async { [self] in
+            lock.lock(); waiters.append(waiter); lock.unlock()
+            for entry in journal() { waiter.consider(entry) }
+        }
+    }
+
+    /// `true` when no test is waiting.
+    var isEmpty: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return waiters.isEmpty
+    }
+
+    /// Stops `waiter`, after its start (both run on the queue, in order).
+    func remove(_ waiter: JournalWaiter) {
+        queue.async { [self] in
+            lock.lock()
+            waiters.removeAll { $0 === waiter }
+            lock.unlock()
+        }
+    }
+}
+
+/// One call of `waitForRequests`: collects matching entries until it has enough.
+final class JournalWaiter: @unchecked Sendable {
+    // @unchecked: `found` and `lastSequence` are touched on the waiters' queue only.
+    let matcher: RequestMatcher
+    let count: Int
+    let wait: PendingWait<[JournalEntry]>
+    private var found: [JournalEntry] = []
+    private var lastSequence: UInt64 = 0
+
+    init(matcher: RequestMatcher, count: Int, wait: PendingWait<[JournalEntry]>) {
+        self.matcher = matcher
+        self.count = count
+        self.wait = wait
+    }
+
+    func consider(_ entry: JournalEntry) {
+        guard entry.sequence > lastSequence, !wait.isResolved else { return }
+        lastSequence = entry.sequence
+        guard matcher.matches(entry.request) else { return }
+        found.append(entry)
+        if found.count >= count { wait.resolve(.success(found)) }
+    }
+}

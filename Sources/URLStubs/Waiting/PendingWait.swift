@@ -1,0 +1,86 @@
+import Foundation
+import Dispatch
+
+/// One suspended `await` of a test, resumed exactly once: by what it waits for, by its
+/// timeout, or by the cancellation of its task. Whoever comes first wins; the others find it
+/// resolved and do nothing. Nothing blocks a thread while it waits.
+final class PendingWait<Value: Sendable>: @unchecked Sendable {
+    /// Where timeouts fire and their reports are written (they run matchers, which are user
+    /// code): a queue of their own, never the global pool.
+    private static var timeoutQueue: DispatchQueue { pendingWaitTimeouts }
+
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var outcome: Result<Value, SendableError>?
+
+    /// `true` once resolved (by any side).
+    var isResolved: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return outcome != nil
+    }
+
+    /// Resolves the wait with `result` unless it is resolved already; returns whether this call
+    /// did it.
+    @discardableResult
+    func resolve(_ result: Result<Value, any Error>) -> Bool {
+        lock.lock()
+        guard outcome == nil else { lock.unlock(); return false }
+        let settled = result.mapError { SendableError(error: $0) }
+        outcome = settled
+        let waiting = continuation
+        continuation = nil
+        lock.unlock()
+        waiting.map { Self.resume($0, with: settled) }
+        return true
+    }
+
+    private func install(_ continuation: CheckedContinuation<Value, any Error>) {
+        lock.lock()
+        if let outcome {
+            lock.unlock()
+            Self.resume(continuation, with: outcome)
+            return
+        }
+        self.continuation = continuation
+        lock.unlock()
+    }
+
+    private static func resume(_ continuation: CheckedContinuation<Value, any Error>, with outcome: Result<Value, SendableError>) {
+        switch outcome {
+        case .success(let value): continuation.resume(returning: value)
+        case .failure(let failure): continuation.resume(throwing: failure.error)
+        }
+    }
+
+    /// Suspends until the wait is resolved. `start` runs once the wait can be resolved (it
+    /// registers the wait where its event will come from, and may resolve it at once);
+    /// `timeoutError` builds the error thrown when `timeout` seconds pass first; `finish` runs
+    /// afterwards whatever happened (to unregister).
+    static func run(
+        timeout: TimeInterval,
+        timeoutError: @escaping @Sendable () -> any Error,
+        start: (PendingWait<Value>) -> Void,
+        finish: (PendingWait<Value>) -> Void
+    ) async throws -> Value {
+        let wait = PendingWait<Value>()
+        defer { finish(wait) }
+        start(wait)
+        if timeout.isFinite, !wait.isResolved {
+            let deadline = DispatchTime.now() + max(0, timeout)
+            timeoutQueue.asyncAfter(deadline: deadline) { [weak wait] in
+                guard let wait, !wait.isResolved else { return }
+                wait.resolve(.failure(timeoutError()))
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                wait.install(continuation)
+            }
+        } onCancel: {
+            wait.resolve(.failure(CancellationError()))
+        }
+    }
+}
+
+/// ``PendingWait``'s timeout queue (a generic type cannot hold a stored static property).
+private let pendingWaitTimeouts = DispatchQueue(label: "URLStubs.PendingWait.timeouts")
