@@ -5,7 +5,7 @@ import Foundation
 /// `JSONSerialization` on Linux builds a tree of `Any` values first, and converting that tree
 /// costs far more than the parse (a 10,000-entry HAR: seconds and hundreds of megabytes). This
 /// reader is strict and only takes the common case: UTF-8 without a byte order mark, nesting
-/// up to 512 levels, finite numbers, valid escapes. For anything else it answers `nil`, and the
+/// up to 512 levels, integers that fit in `Int` and short finite fractions, valid escapes. For anything else it answers `nil`, and the
 /// caller falls back to `JSONSerialization`, whose acceptance and error messages stay the rule.
 enum JSONBytesReader {
     /// The value `data` holds, or `nil` when the fast path does not take it (see above).
@@ -232,8 +232,14 @@ enum JSONBytesReader {
                 guard skipDigits() > 0 else { throw Unsupported() }
             }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-            if isWhole, let integer = Int(text) { return .integer(integer) }
-            guard let number = Double(text), number.isFinite else { throw Unsupported() }
+            if isWhole {
+                // An integer beyond `Int` is left to JSONSerialization, which does not read it
+                // as the nearest Double (found by fuzzing the two readers against each other).
+                guard let integer = Int(text) else { throw Unsupported() }
+                return .integer(integer)
+            }
+            // Likewise a mantissa longer than a Double holds exactly.
+            guard index - start <= 24, let number = Double(text), number.isFinite else { throw Unsupported() }
             return .number(number)
         }
 
