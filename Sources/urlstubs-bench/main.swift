@@ -5,6 +5,7 @@
 //     swift run -c release urlstubs-bench --json     # one {"name","value","unit"} per line
 //     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
 //     urlstubs-bench --only requests,pacing,live     # some sections of the full run
+//     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
@@ -46,7 +47,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers | baseline | stubbed | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -77,9 +78,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|live`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true, live = true
+    var requests = true, stream = true, pacing = true, live = true, parsers = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -88,6 +89,7 @@ struct Sections {
         stream = names.contains("stream")
         pacing = names.contains("pacing")
         live = names.contains("live")
+        parsers = names.contains("parsers")
     }
 }
 
@@ -115,6 +117,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.live {
         figures += try await runLiveStream(writes: quick ? 200 : 5_000)
+    }
+    if sections.parsers {
+        figures += try runParsers()
     }
     return figures
 }

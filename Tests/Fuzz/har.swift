@@ -5,6 +5,10 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHAR(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
+    // The fast JSON reader HAR uses must agree with JSONSerialization on whatever it takes.
+    if let fast = JSONBytesReader.value(from: data) {
+        precondition((try? JSONValue(data: data)) == fast, "the fast JSON reader and JSONSerialization agree")
+    }
     do {
         let entries = try HAR.read(data, source: "fuzz.har")
         // What was read must write and read back to the same entries.

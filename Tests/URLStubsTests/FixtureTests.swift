@@ -142,6 +142,16 @@ struct FixtureTests {
         #expect(try StubResponse(httpMessage: Data(decoded.utf8)).body.data == Data("5\r\nnot really chunks".utf8))
     }
 
+    /// Found by fuzzing: a signed chunk size (`-5`) made an inverted range and trapped. A body
+    /// that is not a run of chunks is kept as it is.
+    @Test func signedChunkSizeIsNotAChunk() throws {
+        for size in ["-5", "+5"] {
+            let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n"
+            let response = try StubResponse(httpMessage: Data(raw.utf8), source: "signed.response")
+            #expect(response.body.data == Data("\(size)\r\nhello\r\n0\r\n\r\n".utf8))
+        }
+    }
+
     @Test func emptyResponseFileIsAnError() {
         #expect {
             try StubResponse(httpMessage: Data(), source: "x")

@@ -109,8 +109,12 @@ public struct HAREntry: Sendable, Equatable {
             if replayingTime { response.requestTime = max(0, time) / 1000 }
             return response
         }
-        var headers: [String: String] = [:]
+        // Repeated headers are gathered by lower-cased name and joined once (the first
+        // spelling of a name is kept): one pass however many headers there are.
         var cookies: [String] = []
+        var order: [String] = []
+        var spellings: [String: String] = [:]
+        var values: [String: [String]] = [:]
         for header in responseHeaders {
             let lower = header.name.lowercased()
             if ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].contains(lower) { continue }
@@ -118,14 +122,15 @@ public struct HAREntry: Sendable, Equatable {
             let lines = header.value.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
             if lower == "set-cookie" { cookies += lines; continue }
-            let value = lines.joined(separator: ", ")
-            if let existing = headers.keys.first(where: { $0.lowercased() == lower }) {
-                headers[existing] = headers[existing]! + ", " + value
-            } else {
-                headers[header.name] = value
+            if spellings[lower] == nil {
+                order.append(lower)
+                spellings[lower] = header.name
             }
+            values[lower, default: []].append(lines.joined(separator: ", "))
         }
-        if !responseMimeType.isEmpty, !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+        var headers: [String: String] = [:]
+        for lower in order { headers[spellings[lower]!] = values[lower]!.joined(separator: ", ") }
+        if !responseMimeType.isEmpty, spellings["content-type"] == nil {
             headers["Content-Type"] = responseMimeType
         }
         var response = StubResponse(data: responseBody, statusCode: status, headers: headers)
@@ -151,11 +156,13 @@ public enum HAR {
     public static func read(_ data: Data, source: String = "HAR") throws -> [HAREntry] {
         let root: JSONValue
         do {
-            root = try JSONValue(data: data)
+            // The fast reader takes well-formed UTF-8; anything else gets JSONSerialization's
+            // verdict (and its error message).
+            root = try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
         } catch {
             throw HARError(source: source, path: "$", expected: "valid JSON (\((error as NSError).localizedDescription))")
         }
-        let reader = Reader(source: source)
+        let reader = Reader(source: source, dates: DateReader())
         let log = try reader.object(try reader.member("log", of: root, at: "$"), at: "$.log")
         let entries = try reader.array(try reader.member("entries", of: .object(log), at: "$.log"), at: "$.log.entries")
         return try entries.enumerated().map { index, entry in
@@ -165,6 +172,7 @@ public enum HAR {
 
     private struct Reader {
         let source: String
+        let dates: DateReader
 
         func fail(_ path: String, _ expected: String) -> HARError { HARError(source: source, path: path, expected: expected) }
 
@@ -281,7 +289,7 @@ public enum HAR {
                 }
             }
             let started = optional("startedDateTime", of: entry).flatMap { value -> Date? in
-                if case .string(let text) = value { return HAR.parseDate(text) }
+                if case .string(let text) = value { return dates.date(from: text) }
                 return nil
             }
             return HAREntry(
@@ -325,11 +333,85 @@ public enum HAR {
     }
 
     static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        DateReader().date(from: text)
+    }
+
+    /// `startedDateTime` values, for one archive: the common shape
+    /// (`2024-05-01T10:00:00.123Z`, or with `+02:00`) is read directly, the rest by
+    /// `ISO8601DateFormatter`s made once per archive (making one costs more than reading a
+    /// hundred dates with it).
+    final class DateReader {
+        private lazy var fractional: ISO8601DateFormatter = {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter
+        }()
+        private lazy var whole: ISO8601DateFormatter = {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter
+        }()
+
+        func date(from text: String) -> Date? {
+            if let date = Self.commonDate(text) { return date }
+            return fractional.date(from: text) ?? whole.date(from: text)
+        }
+
+        /// `YYYY-MM-DDTHH:MM:SS[.mmm](Z|±HH:MM)`, with exactly three fraction digits if any,
+        /// as the formatter reads it (milliseconds since 1970, then seconds since 2001); `nil`
+        /// for any other shape, an out-of-range field or a year before 1583 (the formatter's
+        /// calendar is Julian before October 1582), which go to the formatter.
+        static func commonDate(_ text: String) -> Date? {
+            let bytes = Array(text.utf8)
+            guard bytes.count == 20 || bytes.count == 24 || bytes.count == 25 || bytes.count == 29 else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let byte = bytes[index]
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                return value
+            }
+            guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                  let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                  let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                  year >= 1583, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+            var index = 19
+            var milliseconds = 0
+            if bytes[index] == UInt8(ascii: ".") {
+                guard bytes.count >= 24, let fraction = number(20..<23) else { return nil }
+                milliseconds = fraction
+                index = 23
+            }
+            var offsetSeconds = 0
+            switch bytes.count - index {
+            case 1:
+                guard bytes[index] == UInt8(ascii: "Z") else { return nil }
+            case 6:
+                guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ":"),
+                      let offsetHours = number((index + 1)..<(index + 3)), let offsetMinutes = number((index + 4)..<(index + 6)),
+                      offsetHours < 24, offsetMinutes < 60 else { return nil }
+                offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+            default:
+                return nil
+            }
+            let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+            let monthDays = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard day >= 1, day <= monthDays[month - 1] else { return nil }
+            // Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's
+            // days_from_civil).
+            let shiftedYear = month <= 2 ? year - 1 : year
+            let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+            let yearOfEra = shiftedYear - era * 400
+            let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+            let millisecondsSince1970 = Double(seconds) * 1000 + Double(milliseconds)
+            return Date(timeIntervalSinceReferenceDate: millisecondsSince1970 / 1000 - Date.timeIntervalBetween1970AndReferenceDate)
+        }
     }
 
     // MARK: Writing

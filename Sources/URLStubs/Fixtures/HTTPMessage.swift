@@ -62,57 +62,80 @@ struct HTTPMessage {
         guard !data.isEmpty else {
             throw HTTPMessageError(source: source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty file")
         }
-        // Find the end of the head: the first empty line.
-        var index = data.startIndex
-        var lineStart = index
+        // Find the end of the head: the first empty line. Lines are cut from the raw bytes in
+        // one pass (a head may hold 100,000 headers).
         var lines: [String] = []
         var bodyStart: Data.Index?
-        while index < data.endIndex {
-            if data[index] == UInt8(ascii: "\n") {
-                var lineEnd = index
-                if lineEnd > lineStart, data[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var lineStart = 0
+            var index = 0
+            while index < bytes.count {
+                guard let newline = bytes[index...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+                var lineEnd = newline
+                if lineEnd > lineStart, bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
                 if lineEnd == lineStart {
-                    bodyStart = index + 1
-                    break
+                    bodyStart = data.startIndex + newline + 1
+                    return
                 }
-                lines.append(String(decoding: data[lineStart..<lineEnd], as: UTF8.self))
-                lineStart = index + 1
+                lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<lineEnd]), as: UTF8.self))
+                lineStart = newline + 1
+                index = lineStart
             }
-            index += 1
-        }
-        if bodyStart == nil, lineStart < data.endIndex {
-            // No empty line: the head runs to the end of the file and the body is empty.
-            var end = data.endIndex
-            if data[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            lines.append(String(decoding: data[lineStart..<end], as: UTF8.self))
+            if lineStart < bytes.count {
+                // No empty line: the head runs to the end of the file and the body is empty.
+                var end = bytes.count
+                if bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+                lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[lineStart..<end]), as: UTF8.self))
+            }
         }
         guard let statusLine = lines.first else {
             throw HTTPMessageError(source: source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty line")
         }
         let (version, status) = try parseStatusLine(statusLine, source: source, line: firstLine)
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(lines.count - 1)
         for (offset, line) in lines.dropFirst().enumerated() {
             let lineNumber = firstLine + 1 + offset
             if line.first == " " || line.first == "\t" {
                 guard !headers.isEmpty else {
                     throw HTTPMessageError(source: source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
                 }
-                headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+                headers[headers.count - 1].value += " " + trimmingWhitespace(line[...])
                 continue
             }
-            guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else {
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else {
                 throw HTTPMessageError(source: source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
             }
             let name = String(line[..<colon])
-            guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "!#$%&'*+-.^_`|~".contains($0)) }) else {
+            guard name.utf8.allSatisfy(isTokenByte) else {
                 throw HTTPMessageError(
                     source: source, line: lineNumber, expected: "a header name made of letters, digits and -", found: shorten(name))
             }
-            headers.append((name, line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append((name, trimmingWhitespace(line[line.utf8.index(after: colon)...])))
         }
         let rest = bodyStart.map { data[$0...] } ?? data[data.endIndex...]
         let consumed = lines.count + (bodyStart == nil ? 0 : 1)
         return (HTTPMessage(httpVersion: version, statusCode: status, headers: headers, body: Data()), consumed, rest)
+    }
+
+    /// A header-name byte: an RFC 9110 token character (letters, digits and `!#$%&'*+-.^_`|~`).
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        default: return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+
+    /// `text` without the tabs and space separators (Unicode Zs) at its ends: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` does, without bridging for every header line.
+    private static func trimmingWhitespace(_ text: Substring) -> String {
+        func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == " " || (!scalar.isASCII && scalar.properties.generalCategory == .spaceSeparator)
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex { !isWhitespace($0) }!
+        return String(scalars[first...last])
     }
 
     private static func parseStatusLine(_ line: String, source: String, line number: Int) throws -> (String, Int) {
@@ -139,7 +162,7 @@ struct HTTPMessage {
             removeHeaders("Transfer-Encoding")
             return
         }
-        guard let declared = headers.last(where: { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }) else { return }
+        guard let declared = headers.last(where: { $0.name.equalsIgnoringASCIICase("Content-Length") }) else { return }
         guard let length = Int(declared.value), length >= 0 else {
             throw HTTPMessageError(source: source, line: line, expected: "a number in Content-Length", found: Self.shorten(declared.value))
         }
@@ -166,13 +189,13 @@ struct HTTPMessage {
         if hasHeader("Transfer-Encoding"), let decoded = Self.decodeChunks(body) {
             body = decoded
         }
-        let encodings = headers.filter { $0.name.caseInsensitiveCompare("Content-Encoding") == .orderedSame }
+        let encodings = headers.filter { $0.name.equalsIgnoringASCIICase("Content-Encoding") }
             .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
             .filter { !$0.isEmpty && $0 != "identity" }
         guard let encoding = encodings.first else { return }
         let gzipMagic = body.starts(with: [0x1F, 0x8B])
         let zstdMagic = body.starts(with: [0x28, 0xB5, 0x2F, 0xFD])
-        let declaredLength = headers.last { $0.name.caseInsensitiveCompare("Content-Length") == .orderedSame }.flatMap { Int($0.value) }
+        let declaredLength = headers.last { $0.name.equalsIgnoringASCIICase("Content-Length") }.flatMap { Int($0.value) }
         let lengthMatches = declaredLength == body.count && !hasHeader("Transfer-Encoding")
         if gzipMagic || zstdMagic || (lengthMatches && ["br", "deflate", "compress"].contains(encoding)) {
             throw HTTPMessageError(
@@ -201,7 +224,9 @@ struct HTTPMessage {
             guard let sizeLine = readLine() else { return nil }
             let sizeField = sizeLine.prefix { $0 != UInt8(ascii: ";") }
             let hex = String(decoding: sizeField, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            guard !hex.isEmpty, hex.count <= 15, let size = Int(hex, radix: 16) else { return nil }
+            // Hex digits only: `Int(_:radix:)` also takes a sign, and a negative size made an
+            // inverted range (a trap, found by fuzzing).
+            guard !hex.isEmpty, hex.count <= 15, hex.allSatisfy(\.isHexDigit), let size = Int(hex, radix: 16) else { return nil }
             if size == 0 {
                 // Trailers, if any, then the final empty line; nothing may follow.
                 while let trailer = readLine() {
@@ -219,11 +244,11 @@ struct HTTPMessage {
     }
 
     private func hasHeader(_ name: String) -> Bool {
-        headers.contains { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     private mutating func removeHeaders(_ name: String) {
-        headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        headers.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     private static func shorten(_ text: String) -> String {
@@ -231,18 +256,31 @@ struct HTTPMessage {
         return escaped.count > 80 ? String(escaped.prefix(77)) + "…\"" : escaped
     }
 
-    /// The message as a stub response.
+    /// The message as a stub response. Repeated headers are gathered by lower-cased name and
+    /// joined once at the end (the first spelling of a name is kept), so 100,000 headers, or
+    /// 100,000 repeats of one, take one pass.
     var stubResponse: StubResponse {
-        var fields: [String: String] = [:]
         var cookies: [String] = []
+        var order: [String] = []
+        var spellings: [String: String] = [:]
+        var values: [String: [String]] = [:]
         for (name, value) in headers {
-            if name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
+            if name.equalsIgnoringASCIICase("Set-Cookie") {
                 cookies.append(value)
-            } else if let existing = fields.first(where: { $0.key.caseInsensitiveCompare(name) == .orderedSame }) {
-                fields[existing.key] = existing.value + ", " + value
-            } else {
-                fields[name] = value
+                continue
             }
+            // Names are RFC 9110 tokens (checked above): ASCII, so ASCII lower-casing is exact.
+            let key = name.lowercased()
+            if values[key, default: []].isEmpty {
+                order.append(key)
+                spellings[key] = name
+            }
+            values[key, default: []].append(value)
+        }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(order.count)
+        for key in order {
+            fields[spellings[key]!] = values[key]!.joined(separator: ", ")
         }
         var response = StubResponse(data: body, statusCode: statusCode, headers: fields)
         response.setCookieHeaders = cookies

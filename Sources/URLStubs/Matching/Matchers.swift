@@ -22,8 +22,14 @@ public func isScheme(_ scheme: String) -> RequestMatcher {
 }
 
 /// Accepts requests to `host` (case-insensitive, port ignored).
+///
+/// - Important: An internationalized host compares in its ASCII (`xn--`) form on both sides:
+///   `isHost("bücher.example")` accepts requests to `bücher.example` and to
+///   `xn--bcher-kva.example` alike, and so does `isHost("xn--bcher-kva.example")`. Labels are
+///   lower-cased and composed (NFC) before the Punycode encoding; the rest of IDNA's mapping
+///   (UTS 46, such as full-width dots) is not applied, so write the host as a browser shows it.
 public func isHost(_ host: String) -> RequestMatcher {
-    let expected = host.lowercased()
+    let expected = asciiHost(host)
     return RequestMatcher(description: "host is \"\(expected)\"", keys: MatchKeys(host: expected)) { request in
         let actual = request.urlHost
         return actual == expected ? .matched : .failed("expected host \"\(expected)\", got \(quoted(actual))")
@@ -31,6 +37,13 @@ public func isHost(_ host: String) -> RequestMatcher {
 }
 
 /// Accepts requests whose path is `path`.
+///
+/// - Important: The request's path is compared percent-decoded, except for `%2F`: an encoded
+///   slash stays the three characters `%2F`, since `/a%2Fb` is one path segment and `/a/b` two.
+///   So `isPath("/a/b")` does not accept `/a%2Fb`, `isPath("/a%2Fb")` does (`%2f` too), and
+///   `isPath("/a b")` accepts `/a%20b`. Every path matcher (patterns, prefixes, suffixes,
+///   regular expressions) sees the path in this form; `isPath("/files/:name")` accepts
+///   `/files/x%2Fy` (one segment) and captures `x/y`.
 ///
 /// A path holding `:name`, `*` or a final `**` segment is a ``URLPattern``: `isPath("/users/:id")`
 /// accepts `/users/42` and hands `["id": "42"]` to the response closure as
@@ -112,7 +125,7 @@ public func isAbsoluteURLString(_ urlString: String) -> RequestMatcher {
     let expected = URL(string: urlString).map(normalizedURL) ?? urlString
     var keys = MatchKeys()
     if let url = URL(string: urlString) {
-        keys.host = url.host?.lowercased()
+        keys.host = hostOf(url)
         keys.path = pathOf(url)
     }
     return RequestMatcher(description: "URL is \"\(urlString)\"", keys: keys) { request in
@@ -228,24 +241,28 @@ public func hasFormBody(_ fields: [String: String?]) -> RequestMatcher {
 
 // MARK: - Helpers
 
-/// The percent-decoded path, "/" for an empty one, as every path matcher compares it.
-/// The lower-cased host, without Foundation's slow path when the host has no escape.
+/// The lower-cased host in its ASCII form (see ``asciiHost(_:)``), without Foundation's slow
+/// path when the host has no escape.
 func hostOf(_ url: URL) -> String? {
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), let raw = url.host(percentEncoded: true),
         !StubTable.containsPercent(raw)
     {
-        return StubTable.isLowercaseASCII(raw) ? raw : raw.lowercased()
+        return StubTable.isLowercaseASCII(raw) ? raw : asciiHost(raw)
     }
-    return url.host?.lowercased()
+    return url.host.map { asciiHost($0) }
 }
 
+/// The path as every path matcher compares it: percent-decoded except for `%2F` (see
+/// ``decodedPath(_:)``), "/" for an empty one.
 func pathOf(_ url: URL) -> String {
+    let raw: String
     if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *), url.baseURL == nil {
-        // Without a percent escape the raw path is the decoded one: no URLComponents needed.
-        let raw = url.path(percentEncoded: true)
-        if !StubTable.containsPercent(raw) { return raw.isEmpty ? "/" : raw }
+        raw = url.path(percentEncoded: true)
+    } else {
+        raw = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? url.path
     }
-    let path = URLComponents(url: url, resolvingAgainstBaseURL: true)?.path ?? url.path
+    // Without a percent escape the raw path is the decoded one.
+    let path = StubTable.containsPercent(raw) ? decodedPath(raw) : raw
     return path.isEmpty ? "/" : path
 }
 

@@ -29,7 +29,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// `false` only while deciding whether to claim a request whose body is not visible yet
     /// (upload tasks on Linux): body matchers then answer "maybe" instead of "no".
     let isBodyKnown: Bool
-    /// The percent-decoded path, computed once: every path matcher reads it.
+    /// The percent-decoded path (`%2F` kept as an escape), computed once: every path matcher reads it.
     let urlPath: String?
     /// The lowercased host, computed once: the host index and every host matcher read it.
     let urlHost: String?

@@ -134,7 +134,7 @@ struct StubTable: Sendable {
         }
     }
 
-    /// The request path as ``pathOf(_:)`` computes it (percent-decoded, "/" when empty).
+    /// The request path as ``pathOf(_:)`` computes it (percent-decoded except `%2F`, "/" when empty).
     static func indexPath(of url: URL) -> String {
         pathOf(url)
     }

@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import URLStubs
+
+/// The fixture parsers are linear in their input: a `.response` file with 100,000 headers and
+/// a HAR with 10,000 entries load in about a second in a release build. The inputs are made
+/// here, never committed. Time bounds are generous (a debug build on a loaded 2-core machine,
+/// where these take about 2 s); the ratio checks are what tell linear from quadratic: ten times
+/// the input costs about ten times the time, where a quadratic parser would take a hundred
+/// times. The fast paths that make HAR reading linear are checked against the slow ones.
+@Suite("Fixture parsers scale linearly")
+struct ParserScalingTests {
+    /// A response file with `count` headers: mostly distinct names, every tenth one a repeat of
+    /// `X-Repeated` (joined into one field), and a `Set-Cookie` every hundredth.
+    static func responseFile(headers count: Int) -> Data {
+        var text = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+        text.reserveCapacity(count * 32)
+        for index in 0..<count {
+            if index % 100 == 0 {
+                text += "Set-Cookie: c\(index)=v\r\n"
+            } else if index % 10 == 0 {
+                text += "X-Repeated: r\(index)\r\n"
+            } else {
+                text += "X-Header-\(index): value \(index)\r\n"
+            }
+        }
+        text += "Content-Length: 5\r\n\r\nhello"
+        return Data(text.utf8)
+    }
+
+    /// A HAR archive with `count` entries, each with a few request and response headers, a
+    /// JSON body, a base64 body every tenth entry, and timings.
+    static func archive(entries count: Int) -> Data {
+        var text = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["#
+        text.reserveCapacity(count * 900)
+        for index in 0..<count {
+            if index > 0 { text += "," }
+            let content = index % 10 == 0
+                ? #"{"size":4,"mimeType":"application/octet-stream","text":"AAECAw==","encoding":"base64"}"#
+                : #"{"size":20,"mimeType":"application/json","text":"{\"id\":\#(index),\"ok\":true}"}"#
+            text += """
+                {"startedDateTime":"2024-05-01T10:00:00.\(String(format: "%03d", index % 1000))Z","time":\(index % 50),
+                "request":{"method":"GET","url":"https://api.example.com/items/\(index)?page=\(index % 7)","httpVersion":"HTTP/1.1",
+                "headers":[{"name":"Accept","value":"application/json"},{"name":"User-Agent","value":"bench/1.0"},
+                {"name":"Authorization","value":"Bearer token-\(index)"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},
+                "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1",
+                "headers":[{"name":"Content-Type","value":"application/json"},{"name":"Cache-Control","value":"no-cache"},
+                {"name":"X-Request-Id","value":"req-\(index)"},{"name":"Set-Cookie","value":"s=\(index)"}],
+                "cookies":[],"content":\(content),"redirectURL":"","headersSize":-1,"bodySize":20},
+                "cache":{},"timings":{"send":0,"wait":\(index % 50),"receive":0}}
+                """
+        }
+        text += "]}}"
+        return Data(text.utf8)
+    }
+
+    /// The fastest of three runs, in seconds: the machine's noise only ever adds time.
+    static func fastest(_ work: () throws -> Void) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = Date()
+            try work()
+            best = min(best, Date().timeIntervalSince(start))
+        }
+        return best
+    }
+
+    @Test func responseFileWith100kHeadersLoadsAndServes() async throws {
+        let file = Self.responseFile(headers: 100_000)
+        let start = Date()
+        let response = try StubResponse(httpMessage: file, source: "big.response")
+        let seconds = Date().timeIntervalSince(start)
+        // About 2 s in a debug build on an idle machine; the suite runs beside it.
+        #expect(seconds < 20, "100,000 headers took \(seconds) s to parse")
+        #expect(response.headers.count == 90_003)  // 90,000 distinct, X-Repeated, Content-Type, Content-Length
+        #expect(response.setCookieHeaders.count == 1000)
+        #expect(response.value(forHeader: "x-repeated")?.hasPrefix("r10, r20, r30") == true)
+
+        // Served without its 1,000 cookies: storing those is corelibs' `HTTPCookieStorage`
+        // work (tens of seconds in a debug build beside the suite), not the header path.
+        let served = {
+            var copy = response
+            copy.setCookieHeaders = []
+            return copy
+        }()
+        let registry = StubRegistry()
+        registry.stub(isPath("/big")) { _ in served }
+        let serveStart = Date()
+        let result = await fetch("https://a.test/big", from: registry)
+        let serveSeconds = Date().timeIntervalSince(serveStart)
+        #expect(result.body == "hello")
+        #expect(result.response?.value(forHTTPHeaderField: "X-Header-99999") == "value 99999")
+        #expect(serveSeconds < 30, "serving 100,000 headers took \(serveSeconds) s")
+    }
+
+    @Test func responseParsingTimeGrowsLinearly() throws {
+        let small = Self.responseFile(headers: 10_000), large = Self.responseFile(headers: 100_000)
+        let smallSeconds = try Self.fastest { _ = try StubResponse(httpMessage: small) }
+        let largeSeconds = try Self.fastest { _ = try StubResponse(httpMessage: large) }
+        // Linear: about 10 times; quadratic: about 100 times.
+        #expect(largeSeconds / smallSeconds < 30, "10k headers: \(smallSeconds) s, 100k: \(largeSeconds) s")
+    }
+
+    @Test func oneHeaderRepeated100kTimesIsJoinedOnce() throws {
+        var text = "HTTP/1.1 204 No Content\n"
+        for index in 0..<100_000 { text += "Vary: v\(index)\n" }
+        let start = Date()
+        let response = try StubResponse(httpMessage: Data((text + "\n").utf8))
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds < 20, "took \(seconds) s")
+        #expect(response.headers.count == 1)
+        #expect(response.value(forHeader: "Vary")?.hasSuffix("v99998, v99999") == true)
+    }
+
+    @Test func harWith10kEntriesLoads() throws {
+        let data = Self.archive(entries: 10_000)
+        let start = Date()
+        let entries = try HAR.read(data, source: "big.har")
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds < 20, "10,000 entries took \(seconds) s")
+        #expect(entries.count == 10_000)
+        #expect(entries[9_999].url.absoluteString == "https://api.example.com/items/9999?page=3")
+        #expect(entries[10].responseBody == Data([0, 1, 2, 3]))
+        #expect(entries[11].startedDateTime == HAR.parseDate("2024-05-01T10:00:00.011Z"))
+        #expect(entries[11].stubResponse().value(forHeader: "X-Request-Id") == "req-11")
+    }
+
+    @Test func harReadingTimeGrowsLinearly() throws {
+        let small = Self.archive(entries: 1_000), large = Self.archive(entries: 10_000)
+        let smallSeconds = try Self.fastest { _ = try HAR.read(small) }
+        let largeSeconds = try Self.fastest { _ = try HAR.read(large) }
+        #expect(largeSeconds / smallSeconds < 30, "1k entries: \(smallSeconds) s, 10k: \(largeSeconds) s")
+    }
+
+    @Test(arguments: [
+        "2024-05-01T10:00:00.123Z", "2024-05-01T10:00:00Z", "2024-02-29T23:59:59.999+02:00", "1999-12-31T00:00:00.000-05:30",
+        "1970-01-01T00:00:00.001Z", "2100-03-01T12:34:56Z", "0001-01-01T00:00:00Z",
+    ])
+    func directlyReadDatesEqualTheFormatters(text: String) throws {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        let expected = try #require(formatter.date(from: text))
+        #expect(HAR.parseDate(text) == expected)
+        // Before the Gregorian calendar (1582) the formatter counts Julian days: its turn.
+        #expect((HAR.DateReader.commonDate(text) == nil) == text.hasPrefix("0001"))
+    }
+
+    @Test func otherDateShapesGoToTheFormatter() {
+        #expect(HAR.DateReader.commonDate("2024-05-01T10:00:00.1234Z") == nil)
+        #expect(HAR.DateReader.commonDate("2024-02-30T10:00:00Z") == nil)
+        #expect(HAR.parseDate("2024-05-01T10:00:00.1234Z") != nil)
+        #expect(HAR.parseDate("not a date") == nil)
+    }
+
+    @Test(arguments: [
+        #"{"a":[1,-2,3.5,1e3,-0,-9223372036854775808,true,false,null],"b":{"c":"\u00fc\ud83d\ude00\n\"","":{}}}"#,
+        #"  [ ]  "#, #""plain""#, "42", #"{"dup":1,"dup":2}"#, #"["ü€😀"]"#,
+    ])
+    func fastJSONReaderAgreesWithJSONSerialization(text: String) throws {
+        let data = Data(text.utf8)
+        let fast = try #require(JSONBytesReader.value(from: data))
+        #expect(fast == (try JSONValue(data: data)))
+    }
+
+    @Test(arguments: [#"{"a":1,}"#, "[01]", #"["\ud800"]"#, #"{"a" 1}"#, "[1e999]", "\u{FEFF}[]", "[12345678901234567890]", "[" + String(repeating: "7", count: 112) + "]", #"["tab\x"]"#, String(repeating: "[", count: 600)])
+    func fastJSONReaderLeavesTheRestToJSONSerialization(text: String) {
+        #expect(JSONBytesReader.value(from: Data(text.utf8)) == nil)
+    }
+
+    @Test func invalidJSONStillGetsJSONSerializationsMessage() {
+        #expect {
+            try HAR.read(Data(#"{"log": [1,}"#.utf8), source: "bad.har")
+        } throws: { error in
+            (error as? HARError)?.path == "$" && (error as? HARError)?.expected.hasPrefix("valid JSON (") == true
+        }
+    }
+}
