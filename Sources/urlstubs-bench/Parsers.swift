@@ -30,7 +30,8 @@ func archiveWithManyEntries(_ count: Int) -> Data {
     text.reserveCapacity(count * 900)
     for index in 0..<count {
         if index > 0 { text += "," }
-        let content = index % 10 == 0
+        let content =
+            index % 10 == 0
             ? #"{"size":4,"mimeType":"application/octet-stream","text":"AAECAw==","encoding":"base64"}"#
             : #"{"size":20,"mimeType":"application/json","text":"{\"id\":\#(index),\"ok\":true}"}"#
         let millisecond = String(index % 1000)

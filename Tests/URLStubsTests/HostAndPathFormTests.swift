@@ -12,8 +12,10 @@ struct HostAndPathFormTests {
     @Test(arguments: [
         ("bücher", "bcher-kva"),
         ("münchen", "mnchen-3ya"),
-        ("\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}",
-         "egbpdaj6bu4bxfgehfvwxn"),
+        (
+            "\u{0644}\u{064A}\u{0647}\u{0645}\u{0627}\u{0628}\u{062A}\u{0643}\u{0644}\u{0645}\u{0648}\u{0634}\u{0639}\u{0631}\u{0628}\u{064A}\u{061F}",
+            "egbpdaj6bu4bxfgehfvwxn"
+        ),
         ("他们为什么不说中文", "ihqwcrb4cv8a8dqg056pqjye"),
         ("3年b組金八先生", "3b-ww4c5e180e575a65lsy2b"),
         ("安室奈美恵-with-super-monkeys", "-with-super-monkeys-pc58ag80a8qai00g7n9n"),

@@ -38,7 +38,8 @@ struct ParserScalingTests {
         text.reserveCapacity(count * 900)
         for index in 0..<count {
             if index > 0 { text += "," }
-            let content = index % 10 == 0
+            let content =
+                index % 10 == 0
                 ? #"{"size":4,"mimeType":"application/octet-stream","text":"AAECAw==","encoding":"base64"}"#
                 : #"{"size":20,"mimeType":"application/json","text":"{\"id\":\#(index),\"ok\":true}"}"#
             text += """
@@ -165,7 +166,10 @@ struct ParserScalingTests {
         #expect(fast == (try JSONValue(data: data)))
     }
 
-    @Test(arguments: [#"{"a":1,}"#, "[01]", #"["\ud800"]"#, #"{"a" 1}"#, "[1e999]", "\u{FEFF}[]", "[12345678901234567890]", "[" + String(repeating: "7", count: 112) + "]", #"["tab\x"]"#, String(repeating: "[", count: 600)])
+    @Test(arguments: [
+        #"{"a":1,}"#, "[01]", #"["\ud800"]"#, #"{"a" 1}"#, "[1e999]", "\u{FEFF}[]", "[12345678901234567890]",
+        "[" + String(repeating: "7", count: 112) + "]", #"["tab\x"]"#, String(repeating: "[", count: 600),
+    ])
     func fastJSONReaderLeavesTheRestToJSONSerialization(text: String) {
         #expect(JSONBytesReader.value(from: Data(text.utf8)) == nil)
     }

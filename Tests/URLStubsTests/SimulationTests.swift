@@ -176,7 +176,7 @@ struct SimulationTests {
         // A read already under way when the task was cancelled may still finish (a blocked
         // stream is never waited for); the stream is closed once it has, and nothing is read
         // after that.
-        try await waitUntil { stream.isClosed }
+        try await waitUntil(timeout: 60) { stream.isClosed }
         #expect(stream.isClosed)
         let bytesReadAtClose = stream.bytesRead
         try await Task.sleep(nanoseconds: 300_000_000)

@@ -374,10 +374,11 @@ public enum HAR {
                 return value
             }
             guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-                  let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-                  let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-                  year >= 1583, (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
+                bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+                let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                year >= 1583, (1...12).contains(month), hour < 24, minute < 60, second < 60
+            else { return nil }
             var index = 19
             var milliseconds = 0
             if bytes[index] == UInt8(ascii: ".") {
@@ -391,8 +392,9 @@ public enum HAR {
                 guard bytes[index] == UInt8(ascii: "Z") else { return nil }
             case 6:
                 guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"), bytes[index + 3] == UInt8(ascii: ":"),
-                      let offsetHours = number((index + 1)..<(index + 3)), let offsetMinutes = number((index + 4)..<(index + 6)),
-                      offsetHours < 24, offsetMinutes < 60 else { return nil }
+                    let offsetHours = number((index + 1)..<(index + 3)), let offsetMinutes = number((index + 4)..<(index + 6)),
+                    offsetHours < 24, offsetMinutes < 60
+                else { return nil }
                 offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             default:
                 return nil

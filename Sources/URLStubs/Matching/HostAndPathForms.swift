@@ -94,7 +94,8 @@ func decodedPath(_ percentEncodedPath: String) -> String {
     var index = 0
     while index < bytes.count {
         if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-           let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+            let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+        {
             let byte = high << 4 | low
             if byte == UInt8(ascii: "/") {
                 output += Array("%2F".utf8)
