@@ -174,6 +174,17 @@ struct ParserScalingTests {
         #expect(JSONBytesReader.value(from: Data(text.utf8)) == nil)
     }
 
+    /// Found by fuzzing the two readers against each other: JSONSerialization reads some long
+    /// fractions through NSDecimalNumber, an ulp or two off; the fast reader keeps the nearest
+    /// Double.
+    @Test func longFractionsAreTheNearestDouble() throws {
+        let fast = try #require(JSONBytesReader.value(from: Data("[0.8919999999998254, 8888888888.8884888888]".utf8)))
+        #expect(fast == .array([.number(0.8919999999998254), .number(8888888888.8884888888)]))
+        let slow = try JSONValue(data: Data("[0.8919999999998254]".utf8))
+        guard case .array(let values) = slow, case .number(let value)? = values.first else { return }
+        #expect(abs(value - 0.8919999999998254) < 1e-15)
+    }
+
     @Test func invalidJSONStillGetsJSONSerializationsMessage() {
         #expect {
             try HAR.read(Data(#"{"log": [1,}"#.utf8), source: "bad.har")

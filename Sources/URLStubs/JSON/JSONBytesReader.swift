@@ -238,8 +238,11 @@ enum JSONBytesReader {
                 guard let integer = Int(text) else { throw Unsupported() }
                 return .integer(integer)
             }
-            // Likewise a mantissa longer than a Double holds exactly.
-            guard index - start <= 24, let number = Double(text), number.isFinite else { throw Unsupported() }
+            // A fraction is read as the nearest Double. JSONSerialization reads some long ones
+            // (`0.8919999999998254`) through NSDecimalNumber, whose `doubleValue` can be an ulp
+            // or two off: the only place the two readers differ, and this one is the exact one.
+            // Very long numbers are left to it all the same.
+            guard index - start <= 32, let number = Double(text), number.isFinite else { throw Unsupported() }
             return .number(number)
         }
 
