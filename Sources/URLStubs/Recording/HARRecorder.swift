@@ -125,6 +125,7 @@ extension StubRegistry {
     /// Call ``HARRecorder/save()`` when the test is done.
     ///
     /// - Parameters:
+    ///   - file: The HAR file to replay, or to record into.
     ///   - mode: The mode in code; `URLSTUBS_RECORD` in `environment` overrides it, and `CI`
     ///     without `URLSTUBS_RECORD` makes it ``RecordMode/none``.
     ///   - scrubbing: What never reaches the file; also becomes the registry's
@@ -137,6 +138,9 @@ extension StubRegistry {
     ///   - environment: Where `URLSTUBS_RECORD` and `CI` are read: the process's environment.
     ///   - testName: The test, named in the command that records a missing file; `#function`,
     ///     the calling test.
+    ///   - fileID: Where the recording is declared, for reports; filled in by default.
+    ///   - filePath: The same file's full path, for test frameworks; filled in by default.
+    ///   - line: The declaration's line; filled in by default.
     /// - Throws: ``StubError/recordingMissing(path:reason:command:)`` when the mode in force is
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
