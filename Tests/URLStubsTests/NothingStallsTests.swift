@@ -191,9 +191,9 @@ final class StallControl: @unchecked Sendable {
     /// `true` while the test has not unblocked it yet (and the safety limit has not passed).
     var isStillBlocked: Bool { lock.lock(); defer { lock.unlock() }; return !released }
 
-    /// Blocks until ``unblock()``, or 60 s at most (a safety net: a test must never hang).
+    /// Blocks until ``unblock()``, or 300 s at most (a safety net: a test must never hang; sanitizers make everything slow).
     func wait() {
-        if gate.wait(timeout: .now() + 60) == .success { gate.signal() }
+        if gate.wait(timeout: .now() + 300) == .success { gate.signal() }
         lock.lock(); released = true; lock.unlock()
     }
 
