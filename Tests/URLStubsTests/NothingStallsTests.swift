@@ -272,7 +272,9 @@ struct SlowMatcherTests {
             #expect(await fetch("https://other.test/", from: other).body == "quick")
             let otherTime = Date().timeIntervalSince(begin)
             print("slow matcher figures (\(policy)): unrelated registry \(String(format: "%.3f", otherTime)) s while 4 slow requests ran")
-            if policy == .fail {
+            // The order is only meaningful when the machine itself did not hold everything up:
+            // a quick request that took longer than the slow matcher was waiting for the CPU.
+            if policy == .fail, otherTime < 1 {
                 #expect(slowTimes.events.isEmpty, "the unrelated request finished before any slow one (took \(otherTime) s)")
             }
         }
