@@ -272,10 +272,10 @@ struct SlowMatcherTests {
             #expect(await fetch("https://other.test/", from: other).body == "quick")
             let otherTime = Date().timeIntervalSince(begin)
             print("slow matcher figures (\(policy)): unrelated registry \(String(format: "%.3f", otherTime)) s while 4 slow requests ran")
-            // The order is only meaningful when the machine itself did not hold everything up:
-            // a quick request that took longer than the slow matcher was waiting for the CPU.
-            if policy == .fail, otherTime < 1 {
-                #expect(slowTimes.events.isEmpty, "the unrelated request finished before any slow one (took \(otherTime) s)")
+            // Had the matchers run on the shared queue one after the other, the unrelated request
+            // would finish after the last of them; a saturated machine may delay some of them.
+            if policy == .fail {
+                #expect(slowTimes.events.count < 4, "the unrelated request finished before the slow ones did (took \(otherTime) s)")
             }
         }
         print("slow matcher figures (\(policy)): 4 concurrent requests finished at \(slowTimes.events) s")
