@@ -50,14 +50,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// The cassette of `test`: `<folder>/<name>.har`.
     public func file(for test: Test) -> URL {
-        let testFolder = URL(fileURLWithPath: test.sourceLocation.filePath).deletingLastPathComponent()
-        let folderURL: URL
-        if let folder {
-            folderURL = folder.hasPrefix("/") ? URL(fileURLWithPath: folder) : testFolder.appendingPathComponent(folder)
-        } else {
-            folderURL = testFolder.appendingPathComponent("Recordings")
-        }
-        return folderURL.appendingPathComponent((name ?? Self.functionName(of: test.name)) + ".har")
+        CassetteFile.url(named: name ?? Self.functionName(of: test.name), in: folder, testFilePath: test.sourceLocation.filePath)
     }
 
     /// `fetchUser` for `fetchUser()` or `fetchUser(id:)`.

@@ -47,15 +47,21 @@ extension XCTestCase {
         addTeardownBlock {
             defer { registry.removeAll() }
             guard verifyOnTearDown else { return }
-            for problem in registry.verify().problems {
-                if let location = problem.location {
-                    testCase.recordStubFailure(problem.message, filePath: location.filePath, line: location.line)
-                } else {
-                    XCTFail(problem.message, file: file, line: line)
-                }
-            }
+            testCase.recordProblems(of: registry, file: file, line: line)
         }
         return registry
+    }
+
+    /// Verifies `registry` and records each problem as a failure of this test: at the line of
+    /// the stub it concerns, else at `file`:`line` (where the registry was made).
+    func recordProblems(of registry: StubRegistry, file: StaticString, line: UInt) {
+        for problem in registry.verify().problems {
+            if let location = problem.location {
+                recordStubFailure(problem.message, filePath: location.filePath, line: location.line)
+            } else {
+                XCTFail(problem.message, file: file, line: line)
+            }
+        }
     }
 
     private func recordStubFailure(_ message: String, filePath: String, line: Int) {

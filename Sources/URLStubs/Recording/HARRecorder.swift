@@ -31,6 +31,12 @@ public final class HARRecorder: @unchecked Sendable {
     private let lock = NSLock()
     private var replayed: [HAREntry]
     private var recorded: [HAREntry] = []
+    /// `newEpisodes`: the requests recorded in this run, as replay tells requests apart.
+    private var recordedRequests: Set<String> = []
+    /// `newEpisodes`: where an exchange just recorded becomes a replayed one.
+    private weak var registry: StubRegistry?
+    private let replayOptions: HARReplayOptions
+    private let location: StubLocation
 
     init(
         registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
@@ -58,15 +64,19 @@ public final class HARRecorder: @unchecked Sendable {
             isRecording = true
         }
         registry.scrubbing = scrubbing
+        self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
+        var options = HARReplayOptions()
+        options.scrubbing = scrubbing
+        options.volatileFields = volatileFields
+        options.reportsUnusedEntries = reportsUnusedEntries
+        replayOptions = options
+        if mode == .newEpisodes { self.registry = registry }
         replayed = (exists && mode != .all) ? try HAR.read(contentsOf: file) : []
         if mode == .none { registry.unmatchedRequestPolicy = .fail }
         if isRecording {
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
-            _ = registry.add(
-                .any, name: "HAR recorder (\(file.lastPathComponent))", times: nil,
-                location: StubLocation(fileID: fileID, filePath: filePath, line: line)
-            ) { request, _ in
+            _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil, location: location) { request, _ in
                 .passthrough(
                     ResponseTransform("record to \(file.lastPathComponent)") { response, body in
                         recorder.capture(request, response, body)
@@ -74,10 +84,6 @@ public final class HARRecorder: @unchecked Sendable {
                     })
             }
         }
-        var options = HARReplayOptions()
-        options.scrubbing = scrubbing
-        options.volatileFields = volatileFields
-        options.reportsUnusedEntries = reportsUnusedEntries
         registry.stubs(
             fromHAREntries: replayed, named: file.lastPathComponent, options: options,
             fileID: fileID, filePath: filePath, line: line)
@@ -85,14 +91,32 @@ public final class HARRecorder: @unchecked Sendable {
 
     /// Adds the exchange and writes the file at once, before the caller gets the response:
     /// a test that crashes, or forgets ``save()``, still leaves every exchange it saw on disk.
+    ///
+    /// In `newEpisodes` mode the exchange then joins the replayed ones: a later request that
+    /// replay takes for the same one (equal but for volatile fields) is answered from it, as
+    /// it would be from the file in every later run, and is neither sent nor recorded again.
+    /// Two such requests in flight at once both reach the network; the second is not recorded.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
-        let entry = HAREntry(
-            request: request.urlRequest, body: request.body, response: response, responseBody: body,
-            startedDateTime: Date(), time: 0)
-        lock.lock(); defer { lock.unlock() }
-        recorded.append(scrubbing.scrub(entry))
+        let entry = scrubbing.scrub(
+            HAREntry(
+                request: request.urlRequest, body: request.body, response: response, responseBody: body,
+                startedDateTime: Date(), time: 0))
+        lock.lock()
+        if mode == .newEpisodes, !recordedRequests.insert(HARRequestIdentity(entry, volatile: volatileFields).key).inserted {
+            lock.unlock()
+            return
+        }
+        recorded.append(entry)
         // A failed write here is reported by save(), which writes again.
         try? writeLocked()
+        lock.unlock()
+        guard let registry else { return }
+        var options = replayOptions
+        // Made by this run's test, so never "a recording the test no longer uses".
+        options.reportsUnusedEntries = false
+        registry.stubs(
+            fromHAREntries: [entry], named: file.lastPathComponent, options: options,
+            fileID: location.fileID, filePath: location.filePath, line: location.line)
     }
 
     private func writeLocked() throws {

@@ -20,6 +20,14 @@ public enum RecordMode: String, Sendable, CaseIterable {
     /// Replay only; the file must exist, and a request it does not hold fails.
     case none
     /// Replay what the file holds, record requests it does not hold, and save both.
+    ///
+    /// A request recorded in this run is held from then on: the same request made again (or
+    /// one differing only in the recorder's volatile fields) is replayed from it, as every
+    /// later run will, and never recorded twice.
+    ///
+    /// - Important: A request polled until its answer changes (a job's status) therefore
+    ///   gets its first answer again: record such a test with ``once`` or ``all``, which keep
+    ///   every exchange, answered in turn on replay.
     case newEpisodes
     /// Always record afresh, replacing the file.
     case all
