@@ -28,7 +28,7 @@ import URLStubs
 /// (`URLSTUBS_RECORD=once swift test --filter fetchUser`). When the test ends, recorded
 /// requests it never made are reported with the other verification problems (turn that off
 /// with `reportsUnusedEntries: false`), and every secret of `scrubbing` is kept out of the
-/// file and the reports.
+/// file and the reports. <doc:RecordingAndReplaying> tells the whole story.
 ///
 /// - Important: The cases of a parameterized test share one cassette; give such a test a
 ///   cassette per argument by recording in `newEpisodes` mode, or split it.

@@ -26,22 +26,23 @@ extension XCTestCase {
     ///
     /// The mode in code is a default, as with the Swift Testing trait `.replaying`:
     /// `URLSTUBS_RECORD=once|none|newEpisodes|all` overrides it for the whole run, and when `CI`
-    /// is set and `URLSTUBS_RECORD` is not, the mode is ``URLStubs/RecordMode/none``. A missing
-    /// cassette then throws ``URLStubs/StubError/recordingMissing(path:reason:command:)``, whose
+    /// is set and `URLSTUBS_RECORD` is not, the mode is `RecordMode.none`. A missing
+    /// cassette then throws `StubError.recordingMissing(path:reason:command:)`, whose
     /// message is the command that records it, in XCTest's filter syntax
     /// (`URLSTUBS_RECORD=once swift test --filter UserTests/testFetchesUser`).
     ///
     /// At tear-down, recorded requests the test never made are failures at the line of this
     /// call (a recording that rots; `reportsUnusedEntries: false` turns that off), as are an
     /// unexpected request and a cassette that cannot be written. Every secret of `scrubbing`
-    /// is kept out of the file and out of those messages.
+    /// is kept out of the file and out of those messages. <doc:RecordingAndReplaying> tells the
+    /// whole story.
     ///
     /// - Parameters:
     ///   - name: The cassette's name without `.har`; the test method's name by default.
     ///   - folder: Where the cassette lives: `Recordings` next to the test file by default; a
     ///     relative folder starts at the test file's folder.
     ///   - mode: The mode in code; `URLSTUBS_RECORD` and `CI` override it (see
-    ///     ``URLStubs/RecordMode``).
+    ///     `RecordMode`).
     ///   - scrubbing: What never reaches the file or a failure message.
     ///   - volatileFields: Query parameters, headers and JSON paths that change on every run:
     ///     replay ignores them, and `newEpisodes` does not record a request twice for them.
@@ -49,8 +50,8 @@ extension XCTestCase {
     ///   - fileID: The calling file, for reports; filled in by default.
     ///   - file: The calling file's path: where the cassette folder is found; filled in by default.
     ///   - line: The calling line, where registry-wide failures are recorded; filled in by default.
-    /// - Throws: ``URLStubs/StubError/recordingMissing(path:reason:command:)`` in `none` mode
-    ///   without the file, ``URLStubs/StubError/invalidRecordMode(value:)`` for an unknown
+    /// - Throws: `StubError.recordingMissing(path:reason:command:)` in `none` mode
+    ///   without the file, `StubError.invalidRecordMode(value:)` for an unknown
     ///   `URLSTUBS_RECORD`, and the error of a cassette that cannot be read.
     ///
     /// - Important: Two test classes in one folder with a test method of the same name
