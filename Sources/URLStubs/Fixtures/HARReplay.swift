@@ -85,32 +85,34 @@ extension StubRegistry {
     /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
     static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
         let volatile = options.volatileFields
-        var groups: [(key: String, entries: [HAREntry])] = []
+        var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
         var positions: [String: Int] = [:]
         for entry in entries {
-            let key = HARRequestIdentity(entry, volatile: volatile).key
+            let identity = HARRequestIdentity(entry, volatile: volatile)
+            let key = identity.key
             if let index = positions[key] {
                 groups[index].entries.append(entry)
             } else {
                 positions[key] = groups.count
-                groups.append((key, [entry]))
+                groups.append((identity, [entry]))
             }
         }
         let ignored = options.ignoredHeaders.union(volatile.headers)
         let replaysTimings = options.replaysTimings
+        let indexKeys = HARIndexKeys(groups.map { ($0.entries[0], $0.identity) }, options: options)
         return groups.map { group in
             let first = group.entries[0]
             let candidates = group.entries
             // Apollo's persisted queries send an operation by hash first and with its document
             // after a miss: the entry that agrees on that answers.
             let sentDocument = candidates.map { HARRequestIdentity.graphQLOperation(of: $0)?.document != nil }
-            let identity = HARRequestIdentity(first, volatile: volatile)
+            let identity = group.identity
             var name = "\(archive): \(first.method) \(first.url.absoluteString)"
             if case .graphQL(let operation, _) = identity.body {
                 name = "\(archive): \(first.method) \(first.url.absoluteString) (GraphQL \(operation))"
             }
             return StubSpec(
-                matcher: harMatcher(for: first, identity: identity, options: options),
+                matcher: harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys),
                 name: name, times: nil, location: location
             ) { request, activation in
                 let liveDocument = GraphQLRequest.read(request).operations.first.map { $0.document != nil }
@@ -127,7 +129,9 @@ extension StubRegistry {
         }
     }
 
-    private static func harMatcher(for entry: HAREntry, identity recorded: HARRequestIdentity, options: HARReplayOptions) -> RequestMatcher {
+    private static func harMatcher(
+        for entry: HAREntry, identity recorded: HARRequestIdentity, options: HARReplayOptions, indexKeys: HARIndexKeys
+    ) -> RequestMatcher {
         let method = entry.method
         let volatile = options.volatileFields
         let scrubbing = options.scrubbing
@@ -137,6 +141,7 @@ extension StubRegistry {
             description += " (GraphQL \(operation))"
             if case .named(let name, _)? = HARRequestIdentity.graphQLOperation(of: entry)?.name { keys.graphQLOperation = name }
         }
+        keys = indexKeys.adding(to: keys, for: entry, identity: recorded)
         return RequestMatcher(description: description, keys: keys, problems: volatile.problems) { request in
             guard request.method == method else { return .failed("expected method \(method), got \(request.method)") }
             guard let url = request.url else { return .failed("expected a URL") }
