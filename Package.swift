@@ -26,13 +26,15 @@ let package = Package(
         // Swift Testing traits and XCTest helpers; link only from test targets.
         .target(name: "URLStubsTesting", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "SyntheticFixtures"], swiftSettings: swiftSettings),
+        // Large inputs made in memory, shared by the benchmark and the parser speed tests.
+        .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
         // An "app" for the scenario tests: picks scenarios from its launch environment.
         .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         .testTarget(
-            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting"],
+            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
             swiftSettings: swiftSettings),

@@ -66,7 +66,10 @@ struct AppleLoadingPathTests {
         let started = Date()
         let result = await fetchThroughAppleModel(request("https://api.test/slow"), from: registry, configuration: configuration)
         #expect(result.urlError?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 55, "timed out by the configuration's 0.3 s, not the default 60 s")
+        // The message names the timeout that fired: the configuration's, not the default 60 s
+        // (the clock alone cannot tell them apart on a machine stalled by other work).
+        #expect(result.error?.localizedDescription.contains("nothing for 0.3 s") == true, "\(String(describing: result.error))")
+        #expect(Date().timeIntervalSince(started) < 300)
     }
 
     @Test func uploadTaskBodyIsUnknownAndABodyMatcherSaysSo() async {

@@ -2,61 +2,18 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import SyntheticFixtures
 import Testing
 @testable import URLStubs
 
 /// The fixture parsers are linear in their input: a `.response` file with 100,000 headers and
-/// a HAR with 10,000 entries load in about a second in a release build. The inputs are made
-/// here, never committed. Time bounds are generous (a debug build on a loaded 2-core machine,
+/// a HAR with 10,000 entries load in about a second in a release build. The inputs are the
+/// benchmark's (``SyntheticFixtures``), made in memory, never committed. Time bounds are generous (a debug build on a loaded 2-core machine,
 /// where these take about 2 s); the ratio checks are what tell linear from quadratic: ten times
 /// the input costs about ten times the time, where a quadratic parser would take a hundred
 /// times. The fast paths that make HAR reading linear are checked against the slow ones.
 @Suite("Fixture parsers scale linearly")
 struct ParserScalingTests {
-    /// A response file with `count` headers: mostly distinct names, every tenth one a repeat of
-    /// `X-Repeated` (joined into one field), and a `Set-Cookie` every hundredth.
-    static func responseFile(headers count: Int) -> Data {
-        var text = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
-        text.reserveCapacity(count * 32)
-        for index in 0..<count {
-            if index % 100 == 0 {
-                text += "Set-Cookie: c\(index)=v\r\n"
-            } else if index % 10 == 0 {
-                text += "X-Repeated: r\(index)\r\n"
-            } else {
-                text += "X-Header-\(index): value \(index)\r\n"
-            }
-        }
-        text += "Content-Length: 5\r\n\r\nhello"
-        return Data(text.utf8)
-    }
-
-    /// A HAR archive with `count` entries, each with a few request and response headers, a
-    /// JSON body, a base64 body every tenth entry, and timings.
-    static func archive(entries count: Int) -> Data {
-        var text = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":["#
-        text.reserveCapacity(count * 900)
-        for index in 0..<count {
-            if index > 0 { text += "," }
-            let content =
-                index % 10 == 0
-                ? #"{"size":4,"mimeType":"application/octet-stream","text":"AAECAw==","encoding":"base64"}"#
-                : #"{"size":20,"mimeType":"application/json","text":"{\"id\":\#(index),\"ok\":true}"}"#
-            text += """
-                {"startedDateTime":"2024-05-01T10:00:00.\(String(format: "%03d", index % 1000))Z","time":\(index % 50),
-                "request":{"method":"GET","url":"https://api.example.com/items/\(index)?page=\(index % 7)","httpVersion":"HTTP/1.1",
-                "headers":[{"name":"Accept","value":"application/json"},{"name":"User-Agent","value":"bench/1.0"},
-                {"name":"Authorization","value":"Bearer token-\(index)"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":0},
-                "response":{"status":200,"statusText":"OK","httpVersion":"HTTP/1.1",
-                "headers":[{"name":"Content-Type","value":"application/json"},{"name":"Cache-Control","value":"no-cache"},
-                {"name":"X-Request-Id","value":"req-\(index)"},{"name":"Set-Cookie","value":"s=\(index)"}],
-                "cookies":[],"content":\(content),"redirectURL":"","headersSize":-1,"bodySize":20},
-                "cache":{},"timings":{"send":0,"wait":\(index % 50),"receive":0}}
-                """
-        }
-        text += "]}}"
-        return Data(text.utf8)
-    }
 
     /// The fastest of three runs, in seconds: the machine's noise only ever adds time.
     static func fastest(_ work: () throws -> Void) rethrows -> Double {
@@ -70,7 +27,7 @@ struct ParserScalingTests {
     }
 
     @Test func responseFileWith100kHeadersLoadsAndServes() async throws {
-        let file = Self.responseFile(headers: 100_000)
+        let file = SyntheticFixtures.responseFile(headers: 100_000)
         let start = Date()
         let response = try StubResponse(httpMessage: file, source: "big.response")
         let seconds = Date().timeIntervalSince(start)
@@ -98,7 +55,7 @@ struct ParserScalingTests {
     }
 
     @Test func responseParsingTimeGrowsLinearly() throws {
-        let small = Self.responseFile(headers: 10_000), large = Self.responseFile(headers: 100_000)
+        let small = SyntheticFixtures.responseFile(headers: 10_000), large = SyntheticFixtures.responseFile(headers: 100_000)
         let smallSeconds = try Self.fastest { _ = try StubResponse(httpMessage: small) }
         let largeSeconds = try Self.fastest { _ = try StubResponse(httpMessage: large) }
         // Linear: about 10 times; quadratic: about 100 times.
@@ -117,7 +74,7 @@ struct ParserScalingTests {
     }
 
     @Test func harWith10kEntriesLoads() throws {
-        let data = Self.archive(entries: 10_000)
+        let data = SyntheticFixtures.archive(entries: 10_000)
         let start = Date()
         let entries = try HAR.read(data, source: "big.har")
         let seconds = Date().timeIntervalSince(start)
@@ -130,7 +87,7 @@ struct ParserScalingTests {
     }
 
     @Test func harReadingTimeGrowsLinearly() throws {
-        let small = Self.archive(entries: 1_000), large = Self.archive(entries: 10_000)
+        let small = SyntheticFixtures.archive(entries: 1_000), large = SyntheticFixtures.archive(entries: 10_000)
         let smallSeconds = try Self.fastest { _ = try HAR.read(small) }
         let largeSeconds = try Self.fastest { _ = try HAR.read(large) }
         #expect(largeSeconds / smallSeconds < 30, "1k entries: \(smallSeconds) s, 10k: \(largeSeconds) s")

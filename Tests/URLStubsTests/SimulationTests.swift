@@ -23,7 +23,7 @@ struct SimulationTests {
         let (result, elapsed) = await timed { await fetch("https://api.test/slow", from: registry, using: api) }
         #expect(result.data == body)
         #expect(elapsed >= 0.5, "took \(elapsed) s")
-        #expect(elapsed < 60, "generous: sanitizers on a loaded 2-core machine are slow")
+        #expect(elapsed < 300, "it ends: generous, for sanitizers on a loaded 2-core machine")
         if api == .delegate {
             #expect(result.chunks.count >= 5, "a paced body arrives in several chunks, got \(result.chunks.count)")
         }
@@ -97,7 +97,9 @@ struct SimulationTests {
             await fetch(request("https://api.test/dead"), from: registry) { $0.timeoutIntervalForRequest = 0.3 }
         }
         #expect(result.urlError?.code == .timedOut)
-        #expect(elapsed < 60, "without the timeout this request would never end")
+        // Which timeout fired is in the message; the clock only shows that one did.
+        #expect(result.error?.localizedDescription.contains("nothing for 0.3 s") == true, "\(String(describing: result.error))")
+        #expect(elapsed < 300, "without the timeout this request would never end")
     }
 
     @Test(arguments: FetchAPI.allCases)
@@ -168,20 +170,19 @@ struct SimulationTests {
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request("https://api.test/big"))
         async let outcome = recorder.run(task)
-        try await waitUntil { recorder.chunkCount >= 2 }
+        try await waitUntil(timeout: 120) { recorder.chunkCount >= 2 }
+        let cancelledMidBody = recorder.chunkCount >= 2
         task.cancel()
         let result = await outcome
         #expect(result.urlError?.code == .cancelled)
+        try #require(cancelledMidBody, "two chunks never arrived: the cancel did not land mid-body")
+        #expect(stream.wasOpened)
         let chunksAtCancel = recorder.chunkCount
         // A read already under way when the task was cancelled may still finish (a blocked
         // stream is never waited for); the stream is closed once it has, and nothing is read
         // after that.
-        try await waitUntil(timeout: 20) { stream.isClosed }
-        // Known bug, open: under the full parallel suite the stream is sometimes never closed
-        // after a cancel (never seen alone in dozens of runs); under investigation.
-        withKnownIssue("a cancelled stream body is sometimes left open under heavy load", isIntermittent: true) {
-            #expect(stream.isClosed)
-        }
+        try await waitUntil(timeout: 120) { stream.isClosed }
+        #expect(stream.isClosed)
         let bytesReadAtClose = stream.bytesRead
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(recorder.chunkCount == chunksAtCancel, "no callback after stopLoading")
@@ -258,6 +259,8 @@ final class TrackingInputStream: InputStream {
 
     var bytesRead: Int { lock.lock(); defer { lock.unlock() }; return position }
     var isClosed: Bool { lock.lock(); defer { lock.unlock() }; return status == .closed }
+    /// `true` once opened, even if closed since.
+    var wasOpened: Bool { lock.lock(); defer { lock.unlock() }; return status != .notOpen }
 
     override func open() { lock.lock(); status = .open; lock.unlock() }
     override func close() { lock.lock(); status = .closed; lock.unlock() }

@@ -58,12 +58,7 @@ extension ResponsePlayer {
                 return
             }
         }
-        if !playsRedirectAsFinal { cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest) }
-        guard let sink = liveSink else { return }
-        headSent = true
-        lastProgress = .now()
-        sink.playerDidReceive(http)
-        guard !ended else { return }
+        guard deliverHead(http, of: item) else { return }
         if isHead {
             conclude(.finished(response)) { $0.playerDidFinish() }
             return

@@ -352,13 +352,19 @@ final class ResponsePlayer: @unchecked Sendable {
         // What the head promised is what the body must deliver (a deliberately short body
         // aside: `truncated(afterBytes:)`, `failing(afterBytes:)`, HEAD).
         announcedLength = byteLimit == nil ? http.expectedContentLength >= 0 ? Int(http.expectedContentLength) : nil : nil
+        guard deliverHead(http, of: item) else { return }
+        startBody(length: length)
+    }
+
+    /// Stores the response's cookies and hands the head to the client; `false` when the
+    /// player ended instead (cancelled before or during the callback).
+    func deliverHead(_ http: HTTPURLResponse, of item: PlaybackItem) -> Bool {
         // A redirect played as final already stored its cookies when it was announced.
-        if !playsRedirectAsFinal { cookies.store(response.cookieLines, from: currentURL, for: item.request.urlRequest) }
-        guard let sink = liveSink else { return }
+        if !playsRedirectAsFinal { cookies.store(item.response.cookieLines, from: currentURL, for: item.request.urlRequest) }
+        guard let sink = liveSink else { return false }
         headSent = true
         lastProgress = .now()
         sink.playerDidReceive(http)
-        guard !ended else { return }
-        startBody(length: length)
+        return !ended
     }
 }

@@ -33,10 +33,8 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     private let lock = NSLock()
     private var held: [HeldRequest] = []
-    private var arrived: [StubRequest] = []
-    /// How many of `arrived` a `waitForRequest` call returned.
-    private var handedOut = 0
-    private var waiters: [PendingWait<StubRequest>] = []
+    /// Every request that reached the gate, for ``waitForRequest(timeout:)``.
+    private var arrivals = ArrivalLine<StubRequest>()
 
     /// A gate of its own, for holding chosen responses with ``StubResponse/held(by:)``
     /// (``StubDescriptor/held()`` makes one for every response of a stub).
@@ -95,17 +93,12 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     private func register(_ wait: PendingWait<StubRequest>) {
         lock.lock(); defer { lock.unlock() }
-        if handedOut < arrived.count {
-            wait.resolve(.success(arrived[handedOut]))
-            handedOut += 1
-        } else {
-            waiters.append(wait)
-        }
+        arrivals.register(wait)
     }
 
     private func unregister(_ wait: PendingWait<StubRequest>) {
         lock.lock(); defer { lock.unlock() }
-        waiters.removeAll { $0 === wait }
+        arrivals.unregister(wait)
     }
 
     /// The requests held now, oldest first.
@@ -117,7 +110,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// Every request that has reached the gate, oldest first, released or not.
     public var requests: [StubRequest] {
         lock.lock(); defer { lock.unlock() }
-        return arrived
+        return arrivals.arrivals
     }
 
     // MARK: Releasing
@@ -177,11 +170,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     func hold(_ request: HeldRequest) {
         lock.lock(); defer { lock.unlock() }
         held.append(request)
-        arrived.append(request.request)
-        while handedOut < arrived.count, !waiters.isEmpty {
-            let waiter = waiters.removeFirst()
-            if waiter.resolve(.success(arrived[handedOut])) { handedOut += 1 }
-        }
+        arrivals.arrive(request.request)
     }
 
     /// Forgets `request`, which ended without being released (timed out, cancelled).
@@ -192,7 +181,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     private func timeoutError(after timeout: TimeInterval) -> RequestWaitTimeout {
         lock.lock()
-        let earlier = arrived.count
+        let earlier = arrivals.arrivals.count
         lock.unlock()
         let registry = stub?.registry
         let matcher = stub?.matcher

@@ -53,11 +53,8 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// `true` once a connected request has received the end.
     private var endDelivered = false
     private var connection: LiveConnection?
-    private var connectionWaiters: [PendingWait<StubRequest>] = []
-    /// Every request that connected, oldest first.
-    private var connected: [StubRequest] = []
-    /// How many of `connected` a `waitForConnection` call returned.
-    private var handedOut = 0
+    /// Every request that connected, for ``waitForConnection(timeout:)``.
+    private var connections = ArrivalLine<StubRequest>()
 
     /// A stream to answer requests with.
     /// - Parameters:
@@ -179,17 +176,12 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     private func register(_ wait: PendingWait<StubRequest>) {
         lock.lock(); defer { lock.unlock() }
-        if handedOut < connected.count {
-            wait.resolve(.success(connected[handedOut]))
-            handedOut += 1
-        } else {
-            connectionWaiters.append(wait)
-        }
+        connections.register(wait)
     }
 
     private func unregister(_ wait: PendingWait<StubRequest>) {
         lock.lock(); defer { lock.unlock() }
-        connectionWaiters.removeAll { $0 === wait }
+        connections.unregister(wait)
     }
 
     private func write(_ write: LiveWrite, ending newEnding: String?) throws {
@@ -223,10 +215,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         if endDelivered { lock.unlock(); return .failure(.ended) }
         let made = LiveConnection(request: request, wake: wake)
         connection = made
-        connected.append(request)
-        while handedOut < connected.count, !connectionWaiters.isEmpty {
-            if connectionWaiters.removeFirst().resolve(.success(connected[handedOut])) { handedOut += 1 }
-        }
+        connections.arrive(request)
         let wakeNow = pending.isEmpty ? nil : made.takeWake()
         lock.unlock()
         wakeNow?()
