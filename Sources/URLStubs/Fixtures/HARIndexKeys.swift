@@ -29,7 +29,10 @@ struct HARIndexKeys {
     }
 
     /// `keys` with the entry's most selective exact value added.
+    /// Nothing is added while a volatile path is invalid: every request to the entry's host and
+    /// path must then reach it and fail loudly with the path's error.
     func adding(to keys: MatchKeys, for entry: HAREntry, identity: HARRequestIdentity) -> MatchKeys {
+        guard options.volatileFields.problems.isEmpty else { return keys }
         var keys = keys
         switch identity.body {
         case .json(let json) where options.volatileFields.jsonPaths.isEmpty && !holdsPlaceholder(json):
