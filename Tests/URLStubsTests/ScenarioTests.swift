@@ -166,31 +166,24 @@ struct ScenarioTests {
     ].map { $0.appendingPathComponent("urlstubs-scenario-probe") }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
-    private func runProbe(_ arguments: [String], environment: [String: String]) throws -> String {
+    private func runProbe(_ arguments: [String], environment: [String: String]) async throws -> String {
         let probe = try #require(Self.probe, "urlstubs-scenario-probe is built by `swift build`")
-        let process = Process()
-        process.executableURL = probe
-        process.arguments = [root.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try await runChildProcess(
+            probe, arguments: [root.path] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        ).output
     }
 
-    @Test func childProcessChoosesItsScenarioFromTheEnvironment() throws {
-        let happy = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "happy"])
+    @Test func childProcessChoosesItsScenarioFromTheEnvironment() async throws {
+        let happy = try await runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "happy"])
         #expect(happy.contains("scenarios: happy"))
         #expect(happy.contains(#""quantity":2"#))
-        let layered = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "happy,empty-cart"])
+        let layered = try await runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "happy,empty-cart"])
         #expect(layered.contains(#""items":[]"#))
-        let argument = try runProbe(
+        let argument = try await runProbe(
             ["https://api.shop.test/api/cart", "-URLStubsScenario", "empty-cart"],
             environment: ["URLSTUBS_SCENARIO": "happy"])
         #expect(argument.contains("scenarios: empty-cart"), "the launch argument wins over the environment")
-        let unknown = try runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "nope"])
+        let unknown = try await runProbe(["https://api.shop.test/api/cart"], environment: ["URLSTUBS_SCENARIO": "nope"])
         #expect(unknown.contains(#"unknown scenario "nope". Known scenarios: "empty-cart", "happy", "slow-network"."#))
     }
     #endif
