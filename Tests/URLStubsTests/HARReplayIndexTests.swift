@@ -11,21 +11,10 @@ import Testing
 /// scrubbed or not yet visible.
 @Suite("HAR replay in the stub index")
 struct HARReplayIndexTests {
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Values that exercise encoding and the scrubbing placeholder.
     private static let values = ["1", "2", "a b", "x+y", "é", "<scrubbed>", "secret-token"]
 
-    private static func randomURLAndBody(_ generator: inout Generator) -> (url: URL, method: String, body: Data?) {
+    private static func randomURLAndBody(_ generator: inout SplitMix64) -> (url: URL, method: String, body: Data?) {
         func value() -> String { values.randomElement(using: &generator)! }
         var components = URLComponents()
         components.scheme = "https"
@@ -45,7 +34,7 @@ struct HARReplayIndexTests {
         return (components.url!, method, method == "POST" ? bodies.randomElement(using: &generator)! : nil)
     }
 
-    private static func randomEntry(_ generator: inout Generator) -> HAREntry {
+    private static func randomEntry(_ generator: inout SplitMix64) -> HAREntry {
         let (url, method, body) = randomURLAndBody(&generator)
         let contentType = body.map { _ in HAREntry.Header(name: "Content-Type", value: "application/json") }
         return HAREntry(
@@ -53,7 +42,7 @@ struct HARReplayIndexTests {
             responseBody: Data(url.absoluteString.utf8))
     }
 
-    private static func randomRequest(_ generator: inout Generator) -> StubRequest {
+    private static func randomRequest(_ generator: inout SplitMix64) -> StubRequest {
         let (url, method, body) = randomURLAndBody(&generator)
         var urlRequest = URLRequest(url: url)
         urlRequest.httpMethod = method
@@ -90,7 +79,7 @@ struct HARReplayIndexTests {
 
     @Test(arguments: 0..<6)
     func theIndexAnswersExactlyAsAScanOfEveryEntryWould(seed: Int) {
-        var generator = Generator(state: UInt64(seed) &* 104_729 &+ 3)
+        var generator = SplitMix64(seed: UInt64(seed) &* 104_729 &+ 3)
         let entries = (0..<100).map { _ in Self.randomEntry(&generator) }
         let table = Self.table(of: entries, options: Self.options(seed % 3))
         var matched = 0

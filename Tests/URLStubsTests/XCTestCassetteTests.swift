@@ -170,22 +170,14 @@ extension XCTestCassetteTests {
         XCTAssertEqual(result.statusCode, 200)
     }
 
-    private func runChild(_ environment: [String: String]) throws -> (status: Int32, output: String) {
-        let binary = try XCTUnwrap(Self.testBinary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--testing-library", "xctest", "URLStubsTests.XCTestCassetteTests/testChildFetchesThroughItsCassette"]
+    private func runChild(_ environment: [String: String]) async throws -> ChildProcessResult {
         var inherited = ProcessInfo.processInfo.environment
         inherited["CI"] = nil
         inherited["URLSTUBS_RECORD"] = nil
-        process.environment = inherited.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try await runChildProcess(
+            try XCTUnwrap(Self.testBinary),
+            arguments: ["--testing-library", "xctest", "URLStubsTests.XCTestCassetteTests/testChildFetchesThroughItsCassette"],
+            environment: inherited.merging(environment) { $1 })
     }
 
     func testACIRunWithoutTheCassetteFailsWithTheCommandThatRecordsIt() async throws {
@@ -193,16 +185,16 @@ extension XCTestCassetteTests {
         let folder = makeTemporaryFolder()
         let tag = UUID().uuidString
         let environment = [Self.childFolderVariable: folder.path, Self.childURLVariable: server.url("/json?tag=\(tag)").absoluteString]
-        let onCI = try runChild(environment.merging(["CI": "true"]) { $1 })
+        let onCI = try await runChild(environment.merging(["CI": "true"]) { $1 })
         XCTAssertNotEqual(onCI.status, 0, onCI.output)
         XCTAssertTrue(
             onCI.output.contains("URLSTUBS_RECORD=once swift test --filter XCTestCassetteTests/testChildFetchesThroughItsCassette"), onCI.output)
         let cassette = folder.appendingPathComponent("testChildFetchesThroughItsCassette.har")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cassette.path))
-        let recording = try runChild(environment.merging(["CI": "true", "URLSTUBS_RECORD": "once"]) { $1 })
+        let recording = try await runChild(environment.merging(["CI": "true", "URLSTUBS_RECORD": "once"]) { $1 })
         XCTAssertEqual(recording.status, 0, recording.output)
         XCTAssertEqual(try HAR.read(contentsOf: cassette).count, 1)
-        let replaying = try runChild(environment.merging(["CI": "true"]) { $1 })
+        let replaying = try await runChild(environment.merging(["CI": "true"]) { $1 })
         XCTAssertEqual(replaying.status, 0, replaying.output)
         let count = try await server.count("/json", tag: tag)
         XCTAssertEqual(count, 1, "only the recording run reached the server")
