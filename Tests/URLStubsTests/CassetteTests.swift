@@ -58,27 +58,8 @@ struct CassetteRecordingTests {
         #expect(await fetch(URLRequest(url: url), from: StubRegistry.current).statusCode == 200)
     }
 
-    private static let testBinary: URL? = {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
-    }()
-
-    private func runChild(_ environment: [String: String]) throws -> (status: Int32, output: String) {
-        let binary = try #require(Self.testBinary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "childFetchesThroughItsCassette"]
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["CI"] = nil
-        inherited["URLSTUBS_RECORD"] = nil
-        process.environment = inherited.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private func runChild(_ environment: [String: String]) async throws -> ChildProcessResult {
+        try await runTestInChildProcess("childFetchesThroughItsCassette", environment: environment)
     }
 
     @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
@@ -87,14 +68,14 @@ struct CassetteRecordingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let tag = UUID().uuidString
         let environment = [Self.folderVariable: folder.path, Self.urlVariable: server.url("/json?tag=\(tag)").absoluteString]
-        let missing = try runChild(environment.merging(["CI": "true"]) { $1 })
+        let missing = try await runChild(environment.merging(["CI": "true"]) { $1 })
         #expect(missing.status != 0)
         #expect(missing.output.contains("URLSTUBS_RECORD=once swift test --filter childFetchesThroughItsCassette"), "\(missing.output)")
-        let recording = try runChild(environment)
+        let recording = try await runChild(environment)
         #expect(recording.status == 0, "\(recording.output)")
         let cassette = folder.appendingPathComponent("childFetchesThroughItsCassette.har")
         #expect(try HAR.read(contentsOf: cassette).count == 1)
-        let replaying = try runChild(environment.merging(["CI": "true"]) { $1 })
+        let replaying = try await runChild(environment.merging(["CI": "true"]) { $1 })
         #expect(replaying.status == 0, "\(replaying.output)")
         #expect(try await server.count("/json", tag: tag) == 1, "only the recording run reached the server")
     }

@@ -48,13 +48,6 @@ struct RecordSwitchTests {
 
     // MARK: A whole test run in a child process
 
-    /// The test binary that runs this suite (Linux: `swift test` runs the `.xctest` executable
-    /// itself). On macOS the runner is Xcode's or SwiftPM's helper and the child test is skipped.
-    private static let testBinary: URL? = {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
-    }()
-
     private static let childFileVariable = "URLSTUBS_TEST_CHILD_HAR"
     private static let childURLVariable = "URLSTUBS_TEST_CHILD_URL"
 
@@ -72,37 +65,23 @@ struct RecordSwitchTests {
         try recorder.save()
     }
 
-    private func runChild(_ environment: [String: String]) throws -> (status: Int32, output: String) {
-        let binary = try #require(Self.testBinary)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "childFetchesThroughARecording"]
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["CI"] = nil
-        inherited["URLSTUBS_RECORD"] = nil
-        inherited[Self.childURLVariable] = server.url("/json").absoluteString
-        process.environment = inherited.merging(environment) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private func runChild(_ environment: [String: String]) async throws -> ChildProcessResult {
+        try await runTestInChildProcess(
+            "childFetchesThroughARecording", environment: [Self.childURLVariable: server.url("/json").absoluteString].merging(environment) { $1 })
     }
 
     @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
-    func aCIRunWithoutTheRecordingFailsWithTheCommandAndTheSwitchRecordsIt() throws {
+    func aCIRunWithoutTheRecordingFailsWithTheCommandAndTheSwitchRecordsIt() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let onCI = try runChild(["CI": "true", Self.childFileVariable: file.path])
+        let onCI = try await runChild(["CI": "true", Self.childFileVariable: file.path])
         #expect(onCI.status != 0, "\(onCI.output)")
         #expect(onCI.output.contains("URLSTUBS_RECORD=once swift test --filter childFetchesThroughARecording"), "\(onCI.output)")
         #expect(!FileManager.default.fileExists(atPath: file.path))
-        let recording = try runChild(["CI": "true", "URLSTUBS_RECORD": "once", Self.childFileVariable: file.path])
+        let recording = try await runChild(["CI": "true", "URLSTUBS_RECORD": "once", Self.childFileVariable: file.path])
         #expect(recording.status == 0, "\(recording.output)")
         #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json"])
-        let replaying = try runChild(["CI": "true", Self.childFileVariable: file.path])
+        let replaying = try await runChild(["CI": "true", Self.childFileVariable: file.path])
         #expect(replaying.status == 0, "with the recording, the CI run passes: \(replaying.output)")
     }
 }

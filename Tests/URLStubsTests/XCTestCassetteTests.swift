@@ -152,13 +152,6 @@ extension XCTestCassetteTests {
     private static let childFolderVariable = "URLSTUBS_TEST_XCTEST_CASSETTE_FOLDER"
     private static let childURLVariable = "URLSTUBS_TEST_XCTEST_CASSETTE_URL"
 
-    /// The `.xctest` binary `swift test` runs on Linux; on macOS the runner is a helper, and the
-    /// child test is skipped.
-    private static let testBinary: URL? = {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
-    }()
-
     /// Runs only inside the child: the public helper, reading `CI` and `URLSTUBS_RECORD` from
     /// the process's environment as a user's test does.
     func testChildFetchesThroughItsCassette() async throws {
@@ -171,17 +164,12 @@ extension XCTestCassetteTests {
     }
 
     private func runChild(_ environment: [String: String]) async throws -> ChildProcessResult {
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["CI"] = nil
-        inherited["URLSTUBS_RECORD"] = nil
-        return try await runChildProcess(
-            try XCTUnwrap(Self.testBinary),
-            arguments: ["--testing-library", "xctest", "URLStubsTests.XCTestCassetteTests/testChildFetchesThroughItsCassette"],
-            environment: inherited.merging(environment) { $1 })
+        try await runTestInChildProcess(
+            "URLStubsTests.XCTestCassetteTests/testChildFetchesThroughItsCassette", library: "xctest", environment: environment)
     }
 
     func testACIRunWithoutTheCassetteFailsWithTheCommandThatRecordsIt() async throws {
-        guard Self.testBinary != nil else { throw XCTSkip("the child is the .xctest binary swift test runs on Linux") }
+        guard testBinary != nil else { throw XCTSkip("the child is the .xctest binary swift test runs on Linux") }
         let folder = makeTemporaryFolder()
         let tag = UUID().uuidString
         let environment = [Self.childFolderVariable: folder.path, Self.childURLVariable: server.url("/json?tag=\(tag)").absoluteString]

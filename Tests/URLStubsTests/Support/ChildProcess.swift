@@ -27,3 +27,33 @@ func runChildProcess(_ executable: URL, arguments: [String], environment: [Strin
         }.start()
     }
 }
+
+/// The test binary running this suite: on Linux `swift test` runs the `.xctest` executable
+/// itself. On macOS the runner is Xcode's or SwiftPM's helper, and child-run tests skip.
+let testBinary: URL? = {
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0])
+    return binary.pathExtension == "xctest" && FileManager.default.isExecutableFile(atPath: binary.path) ? binary : nil
+}()
+
+/// Runs one test of this binary in a child process, as a user's `swift test --filter` would:
+/// with this process's environment minus `CI` and `URLSTUBS_RECORD` (the run's own settings
+/// must not leak into the child's), plus `environment`.
+/// - Parameters:
+///   - filter: The test to run (`childFetchesThroughItsCassette`, or XCTest's
+///     `Module.Class/testMethod`).
+///   - library: `swift-testing` or `xctest`.
+func runTestInChildProcess(
+    _ filter: String, library: String = "swift-testing", environment: [String: String]
+) async throws -> ChildProcessResult {
+    guard let testBinary else { throw ChildTestUnavailable() }
+    var inherited = ProcessInfo.processInfo.environment
+    inherited["CI"] = nil
+    inherited["URLSTUBS_RECORD"] = nil
+    let arguments = library == "xctest" ? ["--testing-library", "xctest", filter] : ["--testing-library", library, "--filter", filter]
+    return try await runChildProcess(testBinary, arguments: arguments, environment: inherited.merging(environment) { $1 })
+}
+
+/// Thrown where no test binary can be run as a child (see ``testBinary``).
+struct ChildTestUnavailable: Error, CustomStringConvertible {
+    var description: String { "the child is the .xctest binary swift test runs on Linux" }
+}
