@@ -7,11 +7,8 @@ import XCTest
 
 /// The XCTest cassette: `makeReplayingRegistry()` replays `Recordings/<test method>.har` next to
 /// this file, recording it when missing, and saves and verifies at tear-down.
-final class XCTestCassetteTests: XCTestCase {
+final class XCTestCassetteTests: FailureCapturingTestCase {
     private var temporaryFolders: [URL] = []
-    /// Failures captured instead of failing this suite (Linux: `recordFailure` is the one door).
-    private var captured: [(message: String, file: String, line: Int)] = []
-    private var capturing = false
     /// What a capturing test expects at tear-down: one failure at this line naming this text,
     /// or none when `nil`.
     private var expectedFailure: (line: Int, text: String)?
@@ -21,16 +18,6 @@ final class XCTestCassetteTests: XCTestCase {
         temporaryFolders.append(folder)
         return folder
     }
-
-    #if !canImport(ObjectiveC)
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append((description, filePath, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-    #endif
 
     override func tearDown() {
         // The tear-down blocks, where cassettes are saved and registries verified, have run.

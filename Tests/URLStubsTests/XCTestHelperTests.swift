@@ -6,20 +6,8 @@ import XCTest
 import URLStubsTesting
 
 /// The setUp/tearDown pattern: `makeStubRegistry()` verifies on tear-down.
-final class XCTestHelperTests: XCTestCase {
-    private var captured: [(message: String, file: String, line: Int)] = []
-    private var capturing = false
+final class XCTestHelperTests: FailureCapturingTestCase {
     private var expectedLine = 0
-
-    #if !canImport(ObjectiveC)
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if capturing {
-            captured.append((description, filePath, lineNumber))
-        } else {
-            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-    }
-    #endif
 
     func testRegistryAnswersAndPassesVerification() async {
         let registry = makeStubRegistry()
