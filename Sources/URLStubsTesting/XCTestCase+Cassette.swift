@@ -89,8 +89,9 @@ extension XCTestCase {
             registry.removeAll()
             throw error
         }
-        nonisolated(unsafe) let testCase = self  // XCTest releases its teardown blocks once they ran
+        let handoff = TearDownHandoff((testCase: self, registry: registry, recorder: recorder))
         addTeardownBlock {
+            guard let (testCase, registry, recorder) = handoff.take() else { return }
             defer { registry.removeAll() }
             do {
                 try recorder.save()

@@ -43,8 +43,9 @@ extension XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) -> StubRegistry {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
-        nonisolated(unsafe) let testCase = self  // XCTest releases its teardown blocks once they ran
+        let handoff = TearDownHandoff((testCase: self, registry: registry))
         addTeardownBlock {
+            guard let (testCase, registry) = handoff.take() else { return }
             defer { registry.removeAll() }
             guard verifyOnTearDown else { return }
             testCase.recordProblems(of: registry, file: file, line: line)
