@@ -71,23 +71,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
             reportsUnusedEntries: reportsUnusedEntries, testName: Self.functionName(of: test.name),
             fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
             line: test.sourceLocation.line)
-        var thrown: (any Error)?
-        do {
-            try await StubScope.$registry.withValue(registry) {
-                try await function()
-            }
-        } catch {
-            thrown = error
-        }
-        try recorder.save()
-        for problem in registry.verify().problems {
-            let location =
-                problem.location.map {
-                    Testing.SourceLocation(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: 1)
-                } ?? test.sourceLocation
-            StubsTrait.recordIssue(problem, at: location, testThrew: thrown != nil)
-        }
-        if let thrown { throw thrown }
+        try await StubsTrait.run(function, with: registry, for: test, afterTest: { try recorder.save() })
     }
 }
 

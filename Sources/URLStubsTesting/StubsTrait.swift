@@ -67,6 +67,18 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         try setup(registry)
         defer { registry.removeAll() }
+        try await Self.run(function, with: registry, for: test, verifies: verifies, recordProblem: recordProblem)
+    }
+
+    /// Runs `function` with `registry` as ``StubScope/registry``; then, even when it threw,
+    /// runs `afterTest` and records each problem of `registry.verify()` at the line of the stub
+    /// it concerns (else the test's), and rethrows the test's error. Shared with
+    /// ``CassetteTrait``.
+    static func run(
+        _ function: @Sendable () async throws -> Void, with registry: StubRegistry, for test: Test, verifies: Bool = true,
+        afterTest: () throws -> Void = {},
+        recordProblem: (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue
+    ) async throws {
         var thrown: (any Error)?
         do {
             try await StubScope.$registry.withValue(registry) {
@@ -75,6 +87,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         } catch {
             thrown = error
         }
+        try afterTest()
         if verifies {
             for problem in registry.verify().problems {
                 let location =

@@ -34,7 +34,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     private let lock = NSLock()
     private var held: [HeldRequest] = []
     /// Every request that reached the gate, for ``waitForRequest(timeout:)``.
-    private var arrivals = ArrivalLine<StubRequest>()
+    private let arrivals = ArrivalLine<StubRequest>()
 
     /// A gate of its own, for holding chosen responses with ``StubResponse/held(by:)``
     /// (``StubDescriptor/held()`` makes one for every response of a stub).
@@ -77,28 +77,10 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     ///   `CancellationError` when the waiting task is cancelled.
     @discardableResult
     public func waitForRequest(timeout: TimeInterval = 30) async throws -> StubRequest {
-        try await PendingWait<StubRequest>.run(
-            timeout: timeout,
-            timeoutError: { [weak self] () -> any Error in
-                guard let self else { return CancellationError() }
-                return timeoutError(after: timeout)
-            },
-            start: { wait in
-                self.register(wait)
-            },
-            finish: { wait in
-                self.unregister(wait)
-            })
-    }
-
-    private func register(_ wait: PendingWait<StubRequest>) {
-        lock.lock(); defer { lock.unlock() }
-        arrivals.register(wait)
-    }
-
-    private func unregister(_ wait: PendingWait<StubRequest>) {
-        lock.lock(); defer { lock.unlock() }
-        arrivals.unregister(wait)
+        try await arrivals.next(timeout: timeout) { [weak self] () -> any Error in
+            guard let self else { return CancellationError() }
+            return timeoutError(after: timeout)
+        }
     }
 
     /// The requests held now, oldest first.
@@ -108,10 +90,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Every request that has reached the gate, oldest first, released or not.
-    public var requests: [StubRequest] {
-        lock.lock(); defer { lock.unlock() }
-        return arrivals.arrivals
-    }
+    public var requests: [StubRequest] { arrivals.all }
 
     // MARK: Releasing
 
@@ -180,9 +159,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     }
 
     private func timeoutError(after timeout: TimeInterval) -> RequestWaitTimeout {
-        lock.lock()
-        let earlier = arrivals.arrivals.count
-        lock.unlock()
+        let earlier = arrivals.all.count
         let registry = stub?.registry
         let matcher = stub?.matcher
         let journal = registry?.journal ?? []

@@ -54,7 +54,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     private var endDelivered = false
     private var connection: LiveConnection?
     /// Every request that connected, for ``waitForConnection(timeout:)``.
-    private var connections = ArrivalLine<StubRequest>()
+    private let connections = ArrivalLine<StubRequest>()
 
     /// A stream to answer requests with.
     /// - Parameters:
@@ -159,29 +159,11 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
         let awaited = "a request connected to the \(description)"
-        return try await PendingWait<StubRequest>.run(
-            timeout: timeout,
-            timeoutError: {
-                RequestWaitTimeout(
-                    awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
-                    hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
-            },
-            start: { wait in
-                self.register(wait)
-            },
-            finish: { wait in
-                self.unregister(wait)
-            })
-    }
-
-    private func register(_ wait: PendingWait<StubRequest>) {
-        lock.lock(); defer { lock.unlock() }
-        connections.register(wait)
-    }
-
-    private func unregister(_ wait: PendingWait<StubRequest>) {
-        lock.lock(); defer { lock.unlock() }
-        connections.unregister(wait)
+        return try await connections.next(timeout: timeout) {
+            RequestWaitTimeout(
+                awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
+                hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
+        }
     }
 
     private func write(_ write: LiveWrite, ending newEnding: String?) throws {

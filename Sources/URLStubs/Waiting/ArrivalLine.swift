@@ -1,35 +1,51 @@
-/// Arrivals (requests reaching a gate, requests connecting to a stream) handed to `wait` calls
-/// in order: the first call gets the first arrival, the second the second, at once when that
-/// arrival came before the call.
+import Foundation
+
+/// Arrivals (requests reaching a gate, requests connecting to a stream) handed to waits in
+/// order: the first ``next(timeout:timeoutError:)`` gets the first arrival, the second the
+/// second, at once when that arrival came before the call.
 ///
-/// A value type with no lock of its own: its owner keeps it under the lock that guards the
-/// state the arrivals belong to, so an arrival and that state change together.
-struct ArrivalLine<Value: Sendable> {
-    /// Every arrival, oldest first.
-    private(set) var arrivals: [Value] = []
-    /// How many of `arrivals` went to a wait.
+/// Its lock is its own and is never held while calling out, so an owner may call ``arrive(_:)``
+/// under its own lock, keeping an arrival and the owner's state in step.
+final class ArrivalLine<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: the fields below are read and written under `lock`.
+    private let lock = NSLock()
+    private var arrived: [Value] = []
+    /// How many of `arrived` went to a wait.
     private var handedOut = 0
     private var waiters: [PendingWait<Value>] = []
 
+    /// Every arrival, oldest first.
+    var all: [Value] {
+        lock.lock(); defer { lock.unlock() }
+        return arrived
+    }
+
     /// Records `value` and hands it to the oldest waiting call, if any.
-    mutating func arrive(_ value: Value) {
-        arrivals.append(value)
-        while handedOut < arrivals.count, !waiters.isEmpty {
-            if waiters.removeFirst().resolve(.success(arrivals[handedOut])) { handedOut += 1 }
+    func arrive(_ value: Value) {
+        lock.lock(); defer { lock.unlock() }
+        arrived.append(value)
+        while handedOut < arrived.count, !waiters.isEmpty {
+            if waiters.removeFirst().resolve(.success(arrived[handedOut])) { handedOut += 1 }
         }
     }
 
-    /// A new wait: resolved at once with the next arrival not handed out yet, else queued.
-    mutating func register(_ wait: PendingWait<Value>) {
-        guard handedOut < arrivals.count else {
-            waiters.append(wait)
-            return
-        }
-        if wait.resolve(.success(arrivals[handedOut])) { handedOut += 1 }
-    }
-
-    /// A wait that ended on its own (timed out, cancelled).
-    mutating func unregister(_ wait: PendingWait<Value>) {
-        waiters.removeAll { $0 === wait }
+    /// The next arrival not handed out yet: at once if it came already, else when it comes.
+    /// - Throws: `timeoutError()` after `timeout` seconds; `CancellationError` when the
+    ///   waiting task is cancelled.
+    func next(timeout: TimeInterval, timeoutError: @escaping @Sendable () -> any Error) async throws -> Value {
+        try await PendingWait<Value>.run(
+            timeout: timeout, timeoutError: timeoutError,
+            start: { wait in
+                lock.lock(); defer { lock.unlock() }
+                guard handedOut < arrived.count else {
+                    waiters.append(wait)
+                    return
+                }
+                if wait.resolve(.success(arrived[handedOut])) { handedOut += 1 }
+            },
+            finish: { wait in
+                lock.lock(); defer { lock.unlock() }
+                waiters.removeAll { $0 === wait }
+            })
     }
 }
