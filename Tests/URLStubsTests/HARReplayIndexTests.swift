@@ -60,7 +60,7 @@ struct HARReplayIndexTests {
             table.add(
                 StubDescriptor(
                     name: "#\(index) \(spec.name ?? "")", matcher: spec.matcher, location: location, maxActivations: nil,
-                    sequence: UInt64(index + 1), responder: spec.responder))
+                    sequence: UInt64(index + 1), answer: .closure(spec.responder)))
         }
         return table
     }

@@ -12,8 +12,7 @@ struct LookupAndTaskStateTests {
     private static func descriptor(_ matcher: RequestMatcher, sequence: UInt64) -> StubDescriptor {
         StubDescriptor(
             name: "#\(sequence)", matcher: matcher, location: StubLocation(fileID: "Test.swift", filePath: #filePath, line: 1),
-            maxActivations: nil, sequence: sequence
-        ) { _, _ in StubResponse(data: Data()) }
+            maxActivations: nil, sequence: sequence, answer: .constant(StubResponse(data: Data())))
     }
 
     private static func candidates(_ table: StubTable, _ url: String) -> [String] {

@@ -97,8 +97,8 @@ struct WaitForRequestsTests {
         await #expect(throws: CancellationError.self) { try await waiting.value }
         // The registry no longer tells the cancelled wait about new requests.
         _ = await fetch("https://api.test/after", from: registry)
-        try await waitUntil(timeout: patientWait) { registry.journalWaiters.isEmpty }
-        #expect(registry.journalWaiters.isEmpty)
+        try await waitUntil(timeout: patientWait) { registry.requests.waiters.isEmpty }
+        #expect(registry.requests.waiters.isEmpty)
     }
 
     @Test func manyWaitersAtOnce() async throws {

@@ -37,7 +37,7 @@ extension StubRegistry {
             case .bodyUnknown(let descriptor):
                 giveBack()
                 return .bodyUnknown(descriptor)
-            case .unmatched:
+            case .unmatched, .deferred:
                 giveBack()
                 return .unmatched
             }
@@ -46,10 +46,8 @@ extension StubRegistry {
         let descriptor = StubDescriptor(
             name: "GraphQL batch of " + found.map { $0.stub.name ?? $0.stub.matcher.description }.joined(separator: ", "),
             matcher: RequestMatcher(description: "GraphQL batch") { _ in .matched },
-            location: found[0].stub.location, maxActivations: nil, sequence: 0
-        ) { _, _ in
-            try GraphQLBatchAnswer.joinedResponse(found)
-        }
+            location: found[0].stub.location, maxActivations: nil, sequence: 0,
+            answer: .closure { _, _ in try GraphQLBatchAnswer.joinedResponse(found) })
         return .stub(descriptor, request, activation: 0)
     }
 }
@@ -70,8 +68,8 @@ struct GraphQLBatchAnswer: Sendable {
         var cookies: [String] = []
         var requestTime: TimeInterval = 0
         for (index, answer) in answers.enumerated() {
-            let response = try answer.stub.responder(answer.request, answer.activation)
-            if response.storedError != nil || response.neverResponds || response.passthrough != nil { return response }
+            let response = try answer.stub.response(to: answer.request, activation: answer.activation)
+            if !response.action.sendsHead || response.action.error != nil { return response }
             let data: Data
             if let inMemory = response.body.data {
                 data = inMemory

@@ -5,10 +5,10 @@ import Dispatch
 ///
 /// On Linux every session's work queue targets one process-wide serial queue, and on Apple
 /// platforms one thread loads every custom protocol: a read there stalls every session in the
-/// process. So a file or stream body is opened and read on the request's own queue (see
-/// ``ResponsePlayer/workQueue``), one read at a time, and each result hops back to the
-/// delivery context. In-memory bodies need no I/O and answer
-/// at once, which keeps the common small-body path free of hops.
+/// process. So a file or stream body is opened and read on the registry's user-code lane (see
+/// ``UserCodeRunner``), one read at a time, and each result hops back to the delivery context.
+/// In-memory bodies need no I/O and answer at once, which keeps the common small-body path
+/// free of hops.
 ///
 /// ``close()`` never waits for a read in progress (a stream may block for ever): it marks the
 /// reader closed, and whichever side finishes last closes the stream.
@@ -38,11 +38,14 @@ final class BodyReader: @unchecked Sendable {
     private var busy = false
     /// The body's length when known without reading it (`Content-Length`).
     let length: Int?
+    /// `true` for a body held in memory: reads answer at once, with no hop.
+    let isInMemory: Bool
     /// Where opening and reading happen.
-    private let ioQueue: DispatchQueue
+    private let lane: UserCodeRunner.Lane
 
-    init(_ body: StubBody, ioQueue: DispatchQueue) {
-        self.ioQueue = ioQueue
+    init(_ body: StubBody, lane: UserCodeRunner.Lane) {
+        self.lane = lane
+        isInMemory = body.data != nil
         if let data = body.data {
             source = .memory(data, offset: 0)
         } else {
@@ -53,7 +56,7 @@ final class BodyReader: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Opens a file or stream body on a global queue (user code, disk); `completion` runs on
+    /// Opens a file or stream body on the user-code lane (user code, disk); `completion` runs on
     /// `scheduler` with `nil`, or the error that kept the body from opening. Memory bodies
     /// answer at once.
     func open(on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable ((any Error)?) -> Void) {
@@ -65,7 +68,7 @@ final class BodyReader: @unchecked Sendable {
             completion(nil)
             return
         }
-        ioQueue.async { [self] in
+        UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: 0, openOnly: true)
             scheduler.async {
                 if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
@@ -79,36 +82,9 @@ final class BodyReader: @unchecked Sendable {
             completion(chunk)
             return
         }
-        ioQueue.async { [self] in
+        UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: maximum)
             scheduler.async { completion(chunk) }
-        }
-    }
-
-    /// Reads everything up to `limit` bytes as one `Data`; `completion` runs on `scheduler`.
-    /// An in-memory body is handed over without a copy.
-    func readAll(limit: Int?, on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable (Chunk) -> Void) {
-        if let whole = wholeMemoryBody(limit: limit) {
-            completion(whole.isEmpty ? .end : .data(whole))
-            return
-        }
-        ioQueue.async { [self] in
-            var whole = Data()
-            var outcome = Chunk.end
-            while true {
-                let wanted = limit.map { min(ResponsePlayer.maximumChunkSize, $0 - whole.count) } ?? ResponsePlayer.maximumChunkSize
-                guard wanted > 0 else { break }
-                let chunk = readFromMemory(upTo: wanted) ?? readFromStream(upTo: wanted)
-                if case .data(let data) = chunk {
-                    whole.append(data)
-                    continue
-                }
-                if case .failure = chunk { outcome = chunk }
-                break
-            }
-            if case .end = outcome, !whole.isEmpty { outcome = .data(whole) }
-            let result = outcome
-            scheduler.async { completion(result) }
         }
     }
 
@@ -127,12 +103,6 @@ final class BodyReader: @unchecked Sendable {
         return nil
     }
 
-    private func wholeMemoryBody(limit: Int?) -> Data? {
-        lock.lock(); defer { lock.unlock() }
-        guard !closed, case .memory(let data, 0) = source else { return nil }
-        return limit.map { $0 < data.count ? Data(data.prefix($0)) : data } ?? data
-    }
-
     /// The next chunk of an in-memory body; `nil` for a stream body (read it on a global queue).
     private func readFromMemory(upTo maximum: Int) -> Chunk? {
         lock.lock(); defer { lock.unlock() }
@@ -141,6 +111,8 @@ final class BodyReader: @unchecked Sendable {
         let count = min(maximum, data.count - offset)
         guard count > 0 else { return .end }
         source = .memory(data, offset: offset + count)
+        // The whole body in one read: handed over as it is, without a copy.
+        if offset == 0, count == data.count { return .data(data) }
         return .data(data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count)))
     }
 

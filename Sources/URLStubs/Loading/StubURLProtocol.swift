@@ -18,21 +18,24 @@ open class StubURLProtocol: URLProtocol {
     /// The registry slot of this class (``ProtocolClassPool``); `nil` for the shared registry's.
     class var slotIndex: Int? { nil }
 
+    /// The loading system that drives this instance: the platform's own. The test suite's
+    /// model of Apple's loading client sets ``ApplePlatform`` here before it starts loading.
+    var platform: any LoadingPlatform = nativeLoadingPlatform
     private var player: ResponsePlayer?
-    /// Set by `stopLoading`; read by a failure scheduled before it (same serial context).
+    /// Set by `stopLoading`: not one client callback after it.
     private var stopped = false
-    private var loadingPath = LoadingPath.native
-    /// Apple path: where the task's redirect count is kept between protocol instances.
+    /// Apple: where the task's redirect count is kept between protocol instances.
     private var taskLedger: TaskLedger?
 
     // MARK: Claiming
 
+    /// corelibs asks once per task, with the request only.
     override open class func canInit(with request: URLRequest) -> Bool {
         decide(request, task: nil)
     }
 
-    /// Apple's loading system asks with the task (possibly several times per task): the task
-    /// is what lets an unmatched request be reported once.
+    /// Apple's loading system asks with the task, possibly several times per task: the task is
+    /// what lets an unmatched request be reported once.
     override open class func canInit(with task: URLSessionTask) -> Bool {
         guard let request = task.currentRequest else { return false }
         return decide(request, task: task)
@@ -47,30 +50,27 @@ open class StubURLProtocol: URLProtocol {
             return true
         case .registry(let registry):
             if registry.claimsEveryRequest { return true }
-            var withCookies = request
-            SessionCookies(
-                configuration: registry.lastInstalledConfiguration,
-                allowsSharedStorage: registry.storesCookiesInSharedStorage
-            ).attach(to: &withCookies)
-            let visible = RequestBodyReader.visibleBody(of: withCookies, in: task)
-            let stubRequest = StubRequest(withCookies, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
+            // Only a registry that passes unmatched requests on looks at the request here: the
+            // configuration it was installed into is the best guess of the session's.
+            var seen = request
+            let configuration = registry.lastInstalledConfiguration
+            SessionCookies(configuration: configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage).attach(to: &seen)
+            if let additional = configuration?.httpAdditionalHeaders {
+                for (key, value) in additional where seen.value(forHTTPHeaderField: "\(key)") == nil {
+                    seen.setValue("\(value)", forHTTPHeaderField: "\(key)")
+                }
+            }
+            let visible = RequestBodyReader.visibleBody(of: seen, in: task)
+            let stubRequest = StubRequest(seen, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
             // A redirect hop handed to the session is this registry's, whatever it matches:
             // it passes through or fails as the unmatched policy says, as on Linux.
             if registry.claims(stubRequest) { return true }
             if let task, registry.tasks.redirectCount(of: task) > 0 { return true }
-            if registry.isEnabled, shouldReport(stubRequest, of: task, to: registry) {
+            // Asked with the task (Apple, possibly several times): reported once per task.
+            if registry.isEnabled, task.map({ registry.tasks.isFirstReport(of: stubRequest, in: $0) }) ?? true {
                 registry.reportMissing(stubRequest)
             }
             return false
-        }
-    }
-
-    /// corelibs asks once per task, with the request only. Apple may ask several times, with
-    /// the task or the request: only a task's first question is reported.
-    private class func shouldReport(_ request: StubRequest, of task: URLSessionTask?, to registry: StubRegistry) -> Bool {
-        switch LoadingPath.driving(task) {
-        case .corelibs: return true
-        case .apple: return task.map { registry.tasks.isFirstReport(of: request, in: $0) } ?? false
         }
     }
 
@@ -86,36 +86,45 @@ open class StubURLProtocol: URLProtocol {
 
     override open func startLoading() {
         stopped = false
+        let registry: StubRegistry?
+        if case .registry(let found) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
+        let environment = platform.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
         let url = request.url?.absoluteString ?? "<no URL>"
-        let registry: StubRegistry
-        switch ProtocolClassPool.lookup(type(of: self)) {
-        case .registry(let found):
-            registry = found
-        case .released, .unknown:
-            failSoon(StubError.registryReleased(url: url), environment: Self.environment(for: task, path: .native, registry: nil))
+        guard let registry else {
+            failSoon(StubError.registryReleased(url: url), on: environment.scheduler)
             return
         }
-        loadingPath = LoadingPath.driving(task)
-        let environment = Self.environment(for: task, path: loadingPath, registry: registry)
         if environment.isDownloadTask {
-            failSoon(StubError.downloadTasksUnsupported(url: url), environment: environment)
+            failSoon(StubError.downloadTasksUnsupported(url: url), on: environment.scheduler)
             return
         }
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
+        var redirectsSoFar = 0
+        if environment.handsRedirectsToSession, let task {
+            taskLedger = registry.tasks
+            redirectsSoFar = registry.tasks.redirectCount(of: task)
+        }
         let player = ResponsePlayer(
             url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar(registry), host: registry,
-            workQueue: DispatchQueue(label: "URLStubs.request"))
+            cookies: cookies, redirectsSoFar: redirectsSoFar, host: registry)
         self.player = player
-        // Everything below runs user code (a body stream, the stub's response closure, hooks):
-        // off the delivery context, which the whole process shares.
-        let request = self.request
-        player.start {
-            var urlRequest = request
-            if !environment.addsCookiesToFirstRequest { cookies.attach(to: &urlRequest) }
-            let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
-            let stubRequest = StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
-            return registry.makeItem(for: stubRequest)
+        // The request as a server would see it: the session's cookies and its configuration's
+        // headers (neither loading system adds them for a custom protocol).
+        var seen = request
+        if !environment.addsCookiesToFirstRequest { cookies.attach(to: &seen) }
+        environment.addingConfigurationHeaders(to: &seen)
+        let urlRequest = seen
+        // A body stream is read off the loading context (it may block): only a request without
+        // one is looked up here.
+        let readyRequest =
+            urlRequest.httpBodyStream == nil
+            ? StubRequest(
+                urlRequest, body: urlRequest.httpBody ?? environment.uploadBody, pathParameters: [:],
+                isBodyKnown: urlRequest.httpBody != nil || environment.uploadBody != nil || !environment.hidesUploadBody)
+            : nil
+        player.start(readyRequest) {
+            let body = RequestBodyReader.fullBody(of: urlRequest, uploadBody: environment.uploadBody)
+            return StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
         }
     }
 
@@ -125,33 +134,12 @@ open class StubURLProtocol: URLProtocol {
         player = nil
     }
 
-    /// Redirects that led to this request. Apple's loading system runs each hop through a new
-    /// protocol instance of the same task: the count is kept per task.
-    private func redirectsSoFar(_ registry: StubRegistry) -> Int {
-        guard loadingPath == .apple, let task else { return 0 }
-        taskLedger = registry.tasks
-        return registry.tasks.redirectCount(of: task)
-    }
-
-    /// The platform edge: what the loading system that drives this protocol tells about the
-    /// task. `registry` is `nil` when it was released.
-    private static func environment(for task: URLSessionTask?, path: LoadingPath, registry: StubRegistry?) -> LoadingEnvironment {
-        #if URLSTUBS_APPLE_LOADING
-        return AppleTaskState.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
-        #else
-        switch path {
-        case .corelibs: return CorelibsTaskState.environment(for: task)
-        case .apple: return AppleTaskState.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
-        }
-        #endif
-    }
-
     /// Fails from the delivery context rather than from inside `startLoading`, the way every
     /// other callback is made.
-    private func failSoon(_ error: any Error, environment: LoadingEnvironment) {
+    private func failSoon(_ error: any Error, on scheduler: any DeliveryScheduler) {
         nonisolated(unsafe) let unsafeSelf = self
         let failure = SendableError(error: error)
-        environment.scheduler.async {
+        scheduler.async {
             guard !unsafeSelf.stopped, !unsafeSelf.isBeingCancelled else { return }
             unsafeSelf.client?.urlProtocol(unsafeSelf, didFailWithError: failure.error)
         }
@@ -162,13 +150,8 @@ extension StubURLProtocol: PlaybackSink {
     var isStopped: Bool { stopped }
 
     var isBeingCancelled: Bool {
-        #if URLSTUBS_APPLE_LOADING
-        // Apple delivers stopLoading on the thread every step runs on: `stopped` says it all.
-        return false
-        #else
-        guard loadingPath == .corelibs, let task else { return false }
-        return CorelibsTaskState.isCanceling(task)
-        #endif
+        guard let task else { return false }
+        return platform.isBeingCancelled(task)
     }
 
     func playerDidReceive(_ response: HTTPURLResponse) {

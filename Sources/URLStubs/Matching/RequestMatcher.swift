@@ -24,13 +24,16 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// pattern syntax error). A stub with problems fails every request that reaches it
     /// with a ``StubError/invalidMatcher(stub:problems:)`` instead of silently never matching.
     public let problems: [String]
+    /// `true` when the matcher runs code handed to it (a closure given to a public
+    /// initializer): it may block, so the loading context never runs it (``UserCodeRunner``).
+    let runsUserCode: Bool
 
     /// A matcher from a predicate.
     /// - Parameters:
     ///   - description: Words that complete "expected …" in a mismatch report.
     ///   - predicate: Returns `true` for requests this matcher accepts.
     public init(_ description: String, _ predicate: @escaping @Sendable (StubRequest) -> Bool) {
-        self.init(description: description) { request in
+        self.init(description: description, runsUserCode: true) { request in
             predicate(request) ? .matched : .failed("expected \(description)")
         }
     }
@@ -38,18 +41,19 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// A matcher that explains its mismatches: the closure returns `nil` to accept the
     /// request, or the reason it does not (`"expected host \"a\", got \"b\""`).
     public init(_ description: String, explaining check: @escaping @Sendable (StubRequest) -> String?) {
-        self.init(description: description) { request in
+        self.init(description: description, runsUserCode: true) { request in
             check(request).map(MatchResult.failed) ?? .matched
         }
     }
 
     init(
-        description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [],
+        description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [], runsUserCode: Bool = false,
         evaluate: @escaping @Sendable (StubRequest) -> MatchResult
     ) {
         self.description = description
         self.keys = keys
         self.problems = problems
+        self.runsUserCode = runsUserCode
         self.evaluate = evaluate
     }
 
@@ -154,7 +158,8 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
     RequestMatcher(
         description: "\(lhs.description) and \(rhs.description)",
         keys: lhs.keys.merged(with: rhs.keys),
-        problems: lhs.problems + rhs.problems
+        problems: lhs.problems + rhs.problems,
+        runsUserCode: lhs.runsUserCode || rhs.runsUserCode
     ) { request in
         var left = lhs.evaluate(request)
         let right = rhs.evaluate(request)
@@ -173,7 +178,8 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
     RequestMatcher(
         description: "(\(lhs.description) or \(rhs.description))",
         keys: lhs.keys.common(with: rhs.keys),
-        problems: lhs.problems + rhs.problems
+        problems: lhs.problems + rhs.problems,
+        runsUserCode: lhs.runsUserCode || rhs.runsUserCode
     ) { request in
         let left = lhs.evaluate(request)
         if left.isMatch { return left }
@@ -188,7 +194,7 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 
 /// Accepts a request when the matcher does not.
 public prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
-    RequestMatcher(description: "not (\(matcher.description))", problems: matcher.problems) { request in
+    RequestMatcher(description: "not (\(matcher.description))", problems: matcher.problems, runsUserCode: matcher.runsUserCode) { request in
         let inner = matcher.evaluate(request)
         // "Not maybe" is still maybe.
         if inner.dependsOnUnknownBody { return .bodyUnknown }

@@ -34,6 +34,12 @@ enum NetworkLoader {
         }
     }
 
+    /// Where tasks of ``session`` are resumed and cancelled. On Linux both do a `sync` onto the
+    /// process-wide queue every session's work queue targets: from the loading context (a
+    /// stub's step, `stopLoading`, a timeout) that is a deadlock or a crash, so they never run
+    /// there. Serial, and never blocked for long: each call waits only for the step in progress.
+    private static let control = DispatchQueue(label: "URLStubs.NetworkLoader.control")
+
     /// A passthrough in flight, cancellable from the delivery context.
     final class Handle: @unchecked Sendable {
         private let lock = NSLock()
@@ -47,29 +53,49 @@ enum NetworkLoader {
             return true
         }
 
+        /// Cancels the request; returns at once (the task is cancelled on ``control``).
         func cancel() {
             lock.lock()
             cancelled = true
             let task = self.task
+            self.task = nil
             lock.unlock()
-            task?.cancel()
+            guard let task else { return }
+            control.async { task.cancel() }
         }
     }
 
-    /// Starts fetching `request` from `queue` (never the delivery context: on Linux every
-    /// session's work queue targets one serial queue, and `resume()` does a `sync` onto it,
-    /// which would deadlock when called from a stub's own delivery step). `completion` runs on
-    /// an arbitrary queue.
+    /// Starts fetching `request` and returns at once; `completion` runs on an arbitrary queue.
+    /// Safe to call from the delivery context: the task is resumed on ``control``.
     static func start(
-        _ request: URLRequest, on queue: DispatchQueue,
-        completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void
+        _ request: URLRequest, completion: @escaping @Sendable (Result<(HTTPURLResponse, Data), SendableError>) -> Void
     ) -> Handle {
         let handle = Handle()
-        queue.async {
+        control.async {
             let task = load(request, resume: false, completion: completion)
             if handle.attach(task) { task.resume() }
         }
         return handle
+    }
+
+    /// Applies a passthrough's transforms (user code: call off the loading context) to what the
+    /// server sent, as a stub response with the stub's pacing.
+    static func applying(
+        _ spec: Passthrough, to result: Result<(HTTPURLResponse, Data), SendableError>, timing: StubResponse
+    ) -> Result<StubResponse, SendableError> {
+        switch result {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(var (response, body)):
+            do {
+                for transform in spec.transforms {
+                    (response, body) = try transform.apply(response, body)
+                }
+            } catch {
+                return .failure(SendableError(error: error))
+            }
+            return .success(stubResponse(from: response, body: body, timing: timing))
+        }
     }
 
     /// Fetches `request`; `completion` runs on an arbitrary queue.
@@ -109,8 +135,8 @@ enum NetworkLoader {
         }
         var result = StubResponse(data: body, statusCode: response.statusCode, headers: headers)
         result.setCookieHeaders = cookies
-        result.requestTime = 0
-        result.responseTime = timing.responseTime
+        // The wait before the request was sent is over; the body keeps the stub's pace.
+        result.pacing = ResponsePacing(requestTime: 0, body: timing.pacing.body)
         return result
     }
 }
@@ -121,6 +147,5 @@ extension StubDescriptor {
     static let network = StubDescriptor(
         name: "network passthrough", matcher: .any,
         location: StubLocation(fileID: "URLStubs/NetworkLoader.swift", filePath: #filePath, line: 0),
-        maxActivations: nil, sequence: 0
-    ) { _, _ in .passthrough() }
+        maxActivations: nil, sequence: 0, answer: .constant(.passthrough()))
 }

@@ -22,7 +22,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public let maxActivations: Int?
     /// Increases with every stub added to any registry: newer stubs win.
     let sequence: UInt64
-    let responder: @Sendable (StubRequest, Int) throws -> StubResponse
+    /// How the stub builds its response.
+    let answer: StubAnswer
 
     private let lock = NSLock()
     private var activations = 0
@@ -33,14 +34,19 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
-        sequence: UInt64, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+        sequence: UInt64, answer: StubAnswer
     ) {
         self.name = name
         self.matcher = matcher
         self.location = location
         self.maxActivations = maxActivations
         self.sequence = sequence
-        self.responder = responder
+        self.answer = answer
+    }
+
+    /// The response for `request`, the stub's `activation`-th (0-based) answer.
+    func response(to request: StubRequest, activation: Int) throws -> StubResponse {
+        try answer.response(to: request, activation: activation)
     }
 
     /// How many requests this stub has answered.

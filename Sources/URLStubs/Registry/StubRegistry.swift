@@ -46,41 +46,32 @@ public final class StubRegistry: @unchecked Sendable {
     /// first in a configuration's `protocolClasses`.
     public let protocolClass: AnyClass
 
+    /// Guards the stub table and the settings below; the journal, the hooks and the task
+    /// ledger have locks of their own.
     private let lock = NSLock()
     private var table = StubTable()
     private var enabled = true
     private var policy: UnmatchedRequestPolicy
     private var scrubbingRules = Scrubbing.default
-    private var hooks = Hooks()
-    private var journalEntries: [JournalEntry] = []
-    private var journalStart = 0
-    private var journalSequence: UInt64 = 0
-    private var unmatchedLedger = UnmatchedLedger()
-    private var journalBodyLimitValue = 32 * 1024
-    private let journalLimit = 10_000
-    /// Tests waiting for requests (``waitForRequests(matching:count:timeout:)``).
-    let journalWaiters = JournalWaiters()
     private var sharedCookies = false
     private var installedConfiguration: URLSessionConfiguration?
-    /// Redirect counts and unmatched reports per task (Apple's loading system).
-    let tasks = TaskLedger()
-    /// Where hooks run, one at a time, in the order of the events they report: off the loading
-    /// context, which the whole process shares, so a slow hook delays only other hooks.
-    let hookQueue = DispatchQueue(label: "URLStubs.StubRegistry.hooks")
-
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private let slotIndex: Int?
 
+    /// Every request this registry saw (``journal``).
+    let requests = RequestJournal(waiterLane: UserCodeRunner.Lane(limit: 1))
+    /// `onActivation`, `onRedirect`, `afterFinish`, `onMissing`.
+    let hooks = StubHooks()
+    /// Redirect counts and unmatched reports per task (Apple's loading system).
+    let tasks = TaskLedger()
+    /// Where this registry's response closures, body streams and passthrough transforms run:
+    /// at most 16 at once, so closures that block hold at most that many threads
+    /// (``UserCodeRunner``).
+    let userCode = UserCodeRunner.Lane(limit: 16)
+
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
     private static let sequenceLock = NSLock()
-
-    struct Hooks {
-        var activation: (@Sendable (StubRequest, StubDescriptor, StubResponse) -> Void)?
-        var redirect: (@Sendable (StubRequest, URLRequest, StubDescriptor, StubResponse) -> Void)?
-        var finish: (@Sendable (StubRequest, StubDescriptor, StubResponse?, (any Error)?) -> Void)?
-        var missing: (@Sendable (StubRequest) -> Void)?
-    }
 
     /// A registry of its own, for one test or one component.
     /// - Parameter unmatchedRequests: What to do with a request no stub matches; by default
@@ -139,28 +130,31 @@ public final class StubRegistry: @unchecked Sendable {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         let limit = afterLast == .exhaust ? responses.count : nil
-        return add(matcher, name: name, times: limit, location: StubLocation(fileID: fileID, filePath: filePath, line: line)) { _, index in
-            guard !responses.isEmpty else { return StubResponse(data: Data(), statusCode: 204) }
-            return responses[min(index, responses.count - 1)]
-        }
+        return add(
+            matcher, name: name, times: limit, location: StubLocation(fileID: fileID, filePath: filePath, line: line),
+            answer: .sequence(responses))
     }
 
     /// Adds a stub from its description (HAR replay and scenarios build these).
     func add(_ spec: StubSpec) -> StubDescriptor {
-        add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, responder: spec.responder)
+        add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, answer: .closure(spec.responder))
     }
 
     func add(
         _ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation,
         responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
     ) -> StubDescriptor {
+        add(matcher, name: name, times: times, location: location, answer: .closure(responder))
+    }
+
+    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation, answer: StubAnswer) -> StubDescriptor {
         Self.sequenceLock.lock()
         let sequence = Self.nextSequence
         Self.nextSequence += 1
         Self.sequenceLock.unlock()
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
-            maxActivations: times.map { max(0, $0) }, sequence: sequence, responder: responder)
+            maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer)
         descriptor.registry = self
         lock.lock()
         table.add(descriptor)
@@ -246,7 +240,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Called when a stub is about to answer a request. `nil` removes the hook.
     public func onActivation(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
-        lock.lock(); hooks.activation = hook; lock.unlock()
+        hooks.activation = hook
     }
 
     /// Called for each redirect a stub answers with, before the redirected request is
@@ -254,7 +248,7 @@ public final class StubRegistry: @unchecked Sendable {
     public func onRedirect(
         _ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?
     ) {
-        lock.lock(); hooks.redirect = hook; lock.unlock()
+        hooks.redirect = hook
     }
 
     /// Called once a stubbed request ended: `error` is `nil` on success, the failure
@@ -262,206 +256,34 @@ public final class StubRegistry: @unchecked Sendable {
     public func afterFinish(
         _ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?
     ) {
-        lock.lock(); hooks.finish = hook; lock.unlock()
+        hooks.finish = hook
     }
 
     /// Called for each request no stub matches, before the unmatched policy applies. `nil`
     /// removes the hook.
     public func onMissing(_ hook: (@Sendable (_ request: StubRequest) -> Void)?) {
-        lock.lock(); hooks.missing = hook; lock.unlock()
+        hooks.missing = hook
     }
 
-    /// One hook, read under the lock (copying all four would retain four closures).
-    func hook<Hook>(_ read: (Hooks) -> Hook) -> Hook {
-        lock.lock(); defer { lock.unlock() }
-        return read(hooks)
-    }
+    // MARK: State the loading core reads
 
-    /// Runs a hook (user code) on ``hookQueue``, never on the loading context: `call` receives
-    /// the hook when one is set.
-    func callHook<Hook: Sendable>(_ which: KeyPath<Hooks, Hook?>, _ call: @escaping @Sendable (Hook) -> Void) {
-        guard let hook = hook({ $0[keyPath: which] }) else { return }
-        hookQueue.async { call(hook) }
-    }
-
-    /// Runs `work` on `scheduler` once every hook called so far has run; at once when no
-    /// hook is set.
-    func afterHooks(on scheduler: any DeliveryScheduler, _ work: @escaping @Sendable () -> Void) {
-        lock.lock()
-        let anyHook = hooks.activation != nil || hooks.redirect != nil || hooks.finish != nil || hooks.missing != nil
-        lock.unlock()
-        guard anyHook else {
-            work()
-            return
-        }
-        hookQueue.async { scheduler.async(work) }
-    }
-
-    // MARK: Matching
-
-    enum Resolution {
-        case stub(StubDescriptor, StubRequest, activation: Int)
-        case invalid(StubDescriptor)
-        /// The newest candidate matches only if the body (which cannot be read) does.
-        case bodyUnknown(StubDescriptor)
-        case unmatched
-    }
-
-    private func snapshot() -> (StubTable, Bool, UnmatchedRequestPolicy) {
+    /// The stub table, whether the registry is enabled, and its policy, read at once.
+    func snapshot() -> (table: StubTable, enabled: Bool, policy: UnmatchedRequestPolicy) {
         lock.lock(); defer { lock.unlock() }
         return (table, enabled, policy)
     }
 
-    /// `true` when the registry takes every request without looking at it: it is enabled and
-    /// an unmatched request fails with a report instead of going to the network.
-    var claimsEveryRequest: Bool {
+    /// What a journal entry needs of the settings: the scrubbing rules, and whether an
+    /// unmatched request goes to the network.
+    var journalSettings: (scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) {
         lock.lock(); defer { lock.unlock() }
-        return enabled && policy == .fail
+        return (scrubbingRules, enabled && policy == .passThrough)
     }
 
-    /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
-    func claims(_ request: StubRequest) -> Bool {
-        let (table, enabled, policy) = snapshot()
-        guard enabled else { return false }
-        if policy == .fail { return true }
-        if Self.hasCandidate(for: request, in: table) { return true }
-        // A GraphQL batch is answered operation by operation.
-        guard case .batch(let operations) = GraphQLRequest.read(request) else { return false }
-        return operations.allSatisfy { Self.hasCandidate(for: request.answering($0), in: table) }
-    }
-
-    private static func hasCandidate(for request: StubRequest, in table: StubTable) -> Bool {
-        var found = false
-        table.forEachCandidate(for: request) { descriptor, request in
-            if !descriptor.matcher.problems.isEmpty { found = true; return true }
-            if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
-            return false
-        }
-        return found
-    }
-
-    /// Finds the stub that answers `request` and takes one of its activations.
-    func resolve(_ request: StubRequest) -> Resolution {
-        let table = snapshot().0
-        let resolution = Self.firstMatch(for: request, in: table)
-        if case .unmatched = resolution, let batch = resolveGraphQLBatch(request, in: table) {
-            return batch
-        }
-        return resolution
-    }
-
-    /// The newest stub that accepts `request`, with one of its activations taken.
-    static func firstMatch(for request: StubRequest, in table: StubTable) -> Resolution {
-        var resolution = Resolution.unmatched
-        table.forEachCandidate(for: request) { descriptor, request in
-            if !descriptor.matcher.problems.isEmpty {
-                resolution = .invalid(descriptor)
-                return true
-            }
-            let result = descriptor.matcher.evaluate(request)
-            guard result.isMatch else { return false }
-            if result.dependsOnUnknownBody {
-                resolution = .bodyUnknown(descriptor)
-                return true
-            }
-            guard let activation = descriptor.reserveActivation() else { return false }
-            var matched = request
-            matched.pathParameters = result.captures
-            resolution = .stub(descriptor, matched, activation: activation)
-            return true
-        }
-        return resolution
-    }
-
-    /// The near-miss report for a request no stub matched.
-    public func unmatchedReport(for request: StubRequest) -> String {
-        UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text
-    }
-
-    // MARK: Journal
-
-    /// Every request this registry saw, matched or not, oldest first (the newest 10,000).
-    ///
-    /// Entries keep request bodies up to ``journalBodyLimit`` bytes (``JournalEntry/isBodyCut``
-    /// says when one was cut). Verification does not read this ring: unexpected requests are
-    /// counted apart from it, so none is forgotten however many requests follow.
-    public var journal: [JournalEntry] {
-        lock.lock(); defer { lock.unlock() }
-        guard journalStart > 0 else { return journalEntries }
-        return Array(journalEntries[journalStart...]) + journalEntries[..<journalStart]
-    }
-
-    /// Empties the journal: ``verify(includePassedThrough:)`` then judges only the requests
-    /// made after this call (stubs keep their activation counts).
-    ///
-    /// ```swift
-    /// _ = try? await session.data(from: URL(string: "https://api.example.com/missing")!)  // on purpose
-    /// registry.resetJournal()   // that unmatched request is no longer reported
-    /// ```
-    public func resetJournal() {
-        lock.lock()
-        journalEntries.removeAll()
-        journalStart = 0
-        unmatchedLedger.removeAll()
-        lock.unlock()
-    }
-
-    /// How many bytes of each request body the journal keeps (32 KiB by default): 10,000
-    /// uploads of a megabyte must not hold 10 GB. Matchers, response closures and hooks always
-    /// see the whole body; the first time each unexpected request came is also kept whole, for
-    /// ``verify(includePassedThrough:)``'s analysis.
-    public var journalBodyLimit: Int {
-        get { lock.lock(); defer { lock.unlock() }; return journalBodyLimitValue }
-        set { lock.lock(); journalBodyLimitValue = max(0, newValue); lock.unlock() }
-    }
-
-    /// Unmatched requests since the journal was last reset, each distinct one once.
-    var unmatchedRequestGroups: (groups: [UnmatchedLedger.Group], overflow: Int) {
-        lock.lock(); defer { lock.unlock() }
-        return (unmatchedLedger.groups, unmatchedLedger.overflow)
-    }
-
-    /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
-    @discardableResult
-    func record(_ entry: JournalEntry) -> UInt64 {
-        lock.lock(); defer { lock.unlock() }
-        journalSequence += 1
-        var entry = entry
-        entry.sequence = journalSequence
-        entry.scrubbing = scrubbingRules
-        // Which requests go to the network, known only now: an unmatched one of a passThrough
-        // registry (the policy is applied right after this call), or a stub's answer with
-        // neither a status nor an error, which only a passthrough response records.
-        if entry.stub == nil ? (enabled && policy == .passThrough) : (entry.statusCode == nil && entry.errorDescription == nil) {
-            entry.wentToNetwork = true
-        }
-        if entry.isUnmatched { unmatchedLedger.add(entry) }
-        entry.limitBody(to: journalBodyLimitValue)
-        // A ring once full: dropping the oldest must not move 10,000 entries per request.
-        if journalEntries.count < journalLimit {
-            journalEntries.append(entry)
-        } else {
-            journalEntries[journalStart] = entry
-            journalStart = (journalStart + 1) % journalLimit
-        }
-        journalWaiters.recorded(entry)
-        return journalSequence
-    }
-
-    /// Changes the entry numbered `sequence`, if still in the journal (a passed-through request
-    /// learns its status when the server answers). Searches from the newest entry: the one
-    /// wanted is recent.
-    func completeJournalEntry(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        let count = journalEntries.count
-        for offset in 0..<count {
-            let index = (journalStart + count - 1 - offset) % count
-            if journalEntries[index].sequence == sequence {
-                change(&journalEntries[index])
-                return
-            }
-            if journalEntries[index].sequence < sequence { return }
-        }
+    /// The configuration this registry was last installed into.
+    var lastInstalledConfiguration: URLSessionConfiguration? {
+        get { lock.lock(); defer { lock.unlock() }; return installedConfiguration }
+        set { lock.lock(); installedConfiguration = newValue; lock.unlock() }
     }
 
     /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.
@@ -472,106 +294,6 @@ public final class StubRegistry: @unchecked Sendable {
 
     func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
         lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
-    }
-
-    // MARK: Sessions
-
-    /// Puts this registry's protocol class first in `configuration.protocolClasses`, so
-    /// sessions made from it are answered by this registry (and no other).
-    ///
-    /// Code under test that builds its own session can be stubbed in one line:
-    /// ```swift
-    /// let configuration = URLSessionConfiguration.ephemeral
-    /// registry.install(into: configuration)
-    /// let client = APIClient(configuration: configuration)
-    /// ```
-    ///
-    /// The registry remembers this configuration: on Apple platforms a protocol cannot see its
-    /// session, so the cookie store and `timeoutIntervalForRequest` of the configuration last
-    /// installed into are the ones stubs use there (on Linux, each session's own are used).
-    /// Install a registry into one configuration, or into several that share those settings.
-    ///
-    /// - Precondition: `configuration` is not a background configuration
-    ///   (`URLSessionConfiguration.background(withIdentifier:)`): background sessions never
-    ///   consult custom protocols, so a stubbed test would silently reach the network. This
-    ///   stops with ``StubError/backgroundSessionUnsupported(identifier:)``'s message.
-    public func install(into configuration: URLSessionConfiguration) {
-        if let problem = Self.installationProblem(backgroundIdentifier: configuration.identifier) {
-            preconditionFailure(problem.description)
-        }
-        var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
-        classes.insert(protocolClass, at: 0)
-        configuration.protocolClasses = classes
-        lock.lock(); installedConfiguration = configuration; lock.unlock()
-    }
-
-    /// Why a configuration cannot be stubbed, if it cannot: only a background configuration
-    /// (one with an identifier; they exist on Apple platforms only) is refused.
-    static func installationProblem(backgroundIdentifier: String?) -> StubError? {
-        backgroundIdentifier.map { StubError.backgroundSessionUnsupported(identifier: $0) }
-    }
-
-    /// The configuration this registry was last installed into.
-    var lastInstalledConfiguration: URLSessionConfiguration? {
-        lock.lock(); defer { lock.unlock() }
-        return installedConfiguration
-    }
-
-    /// Removes this registry's protocol class from `configuration`.
-    public func uninstall(from configuration: URLSessionConfiguration) {
-        configuration.protocolClasses = configuration.protocolClasses?.filter { $0 != protocolClass }
-    }
-
-    /// A session answered by this registry: an ephemeral configuration (its own cookie
-    /// store) without a URL cache, with the registry installed. Stubbed responses are never
-    /// cached, and corelibs' cache lookup costs a queue round trip per request (about 40 µs).
-    public func makeSession(
-        configuration: URLSessionConfiguration? = nil,
-        delegate: (any URLSessionDelegate)? = nil,
-        delegateQueue: OperationQueue? = nil
-    ) -> URLSession {
-        let configuration =
-            configuration
-            ?? {
-                let ephemeral = URLSessionConfiguration.ephemeral
-                ephemeral.urlCache = nil
-                return ephemeral
-            }()
-        install(into: configuration)
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-    }
-
-    // MARK: Shared session
-
-    nonisolated(unsafe) private static var sharedProtocolRegistered = false
-
-    /// Registers ``StubURLProtocol`` with `URLProtocol.registerClass`, once, so
-    /// `URLSession.shared` is answered by ``shared``. Adding a stub to ``shared`` calls this.
-    ///
-    /// On Linux `URLSession.shared` copies the registered classes the first time it is used:
-    /// call this (or add a shared stub) before anything touches `URLSession.shared`, for
-    /// example at the start of the test run or app launch. On Apple platforms it applies at
-    /// any time.
-    public static func activateForSharedSession() {
-        registerSharedProtocolOnce()
-    }
-
-    private static let registrationLock = NSLock()
-
-    private static func registerSharedProtocolOnce() {
-        // Held through registerClass so no caller touches URLSession.shared in between.
-        registrationLock.lock(); defer { registrationLock.unlock() }
-        guard !sharedProtocolRegistered else { return }
-        sharedProtocolRegistered = true
-        _ = URLProtocol.registerClass(StubURLProtocol.self)
-        #if !URLSTUBS_APPLE_LOADING
-        // corelibs consults registered classes oldest first, and registers its own HTTP protocol
-        // as soon as any session exists: move those behind ours so ours is asked first.
-        for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {
-            URLProtocol.unregisterClass(builtIn)
-            _ = URLProtocol.registerClass(builtIn)
-        }
-        #endif
     }
 }
 

@@ -26,31 +26,103 @@ public struct StubResponse: Sendable {
     public var body: StubBody
     /// The HTTP version reported in the response.
     public var httpVersion: String = "HTTP/1.1"
-    /// Seconds to wait before the response head is sent.
-    public var requestTime: TimeInterval = 0
-    /// Seconds over which the body is spread; a negative value is a download speed in KB/s,
-    /// as in OHHTTPStubs (`-400` is 3G). Zero sends the body as fast as it can be read.
-    public var responseTime: TimeInterval = 0
-    /// When set, the request fails with this error after ``requestTime`` (no response head),
-    /// or, with ``failureAfterBytes``, after that many body bytes.
-    public var error: (any Error)? {
-        get { storedError?.error }
-        set { storedError = newValue.map(SendableError.init) }
-    }
-    /// With ``error``: how many body bytes are delivered before the failure.
-    public var failureAfterBytes: Int?
-    /// Sends only the first N bytes of the body and then finishes normally, while
-    /// `Content-Length` still announces the full size: a truncated download.
-    public var truncatedAfterBytes: Int?
-    /// The response never arrives; the request ends with `URLError(.timedOut)` when its
-    /// timeout elapses (or `.cancelled` when the caller gives up).
-    public var neverResponds = false
-    /// When set, the response comes from the real network (see ``passthrough(_:)-(ResponseTransform...)``).
-    public var passthrough: Passthrough?
 
-    var storedError: SendableError?
+    /// What the response does: respond, fail, fail part-way, never respond or pass through.
+    var action = ResponseAction.respond(truncatedAfterBytes: nil)
+    /// The wait before the head and the pace of the body.
+    var pacing = ResponsePacing.none
     /// Holds the response until the test releases it (``held(by:)``).
     var gate: ResponseGate?
+
+    /// Seconds to wait before the response head is sent.
+    public var requestTime: TimeInterval {
+        get { pacing.requestTime }
+        set { pacing.requestTime = newValue }
+    }
+    /// Seconds over which the body is spread; a negative value is a download speed in KB/s,
+    /// as in OHHTTPStubs (`-400` is 3G). Zero sends the body as fast as it can be read.
+    public var responseTime: TimeInterval {
+        get { pacing.responseTime }
+        set { pacing.responseTime = newValue }
+    }
+    /// When set, the request fails with this error after ``requestTime`` (no response head),
+    /// or, with ``failureAfterBytes``, after that many body bytes. ``statusCode``, ``headers``
+    /// and ``body`` are then not sent (but for the bytes before a part-way failure).
+    public var error: (any Error)? {
+        get { action.error }
+        set {
+            guard let newValue else {
+                if action.error != nil { action = .respond(truncatedAfterBytes: nil) }
+                return
+            }
+            let failure = SendableError(error: newValue)
+            if case .failAfterBytes(let bytes, _) = action {
+                action = .failAfterBytes(bytes, failure)
+            } else {
+                action = .fail(failure)
+            }
+        }
+    }
+    /// With ``error``: how many body bytes are delivered before the failure. Set alone, the
+    /// failure is a lost connection.
+    public var failureAfterBytes: Int? {
+        get {
+            if case .failAfterBytes(let bytes, _) = action { return bytes }
+            return nil
+        }
+        set {
+            let failure = action.error.map(SendableError.init) ?? SendableError(error: URLError(.networkConnectionLost))
+            if let newValue {
+                action = .failAfterBytes(newValue, failure)
+            } else if case .failAfterBytes = action {
+                action = .fail(failure)
+            }
+        }
+    }
+    /// Sends only the first N bytes of the body and then finishes normally, while
+    /// `Content-Length` still announces the full size: a truncated download.
+    public var truncatedAfterBytes: Int? {
+        get {
+            if case .respond(let truncated) = action { return truncated }
+            return nil
+        }
+        set {
+            if let newValue {
+                action = .respond(truncatedAfterBytes: newValue)
+            } else if case .respond = action {
+                action = .respond(truncatedAfterBytes: nil)
+            }
+        }
+    }
+    /// The response never arrives; the request ends with `URLError(.timedOut)` when its
+    /// timeout elapses (or `.cancelled` when the caller gives up).
+    public var neverResponds: Bool {
+        get {
+            if case .neverRespond = action { return true }
+            return false
+        }
+        set {
+            if newValue {
+                action = .neverRespond
+            } else if case .neverRespond = action {
+                action = .respond(truncatedAfterBytes: nil)
+            }
+        }
+    }
+    /// When set, the response comes from the real network (see ``passthrough(_:)-(ResponseTransform...)``).
+    public var passthrough: Passthrough? {
+        get {
+            if case .passThrough(let spec) = action { return spec }
+            return nil
+        }
+        set {
+            if let newValue {
+                action = .passThrough(newValue)
+            } else if case .passThrough = action {
+                action = .respond(truncatedAfterBytes: nil)
+            }
+        }
+    }
 
     /// A response with a body from memory.
     public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
@@ -92,14 +164,14 @@ public struct StubResponse: Sendable {
     /// A request that fails with `error` (after ``requestTime``), like a network failure.
     public init(error: any Error) {
         self.init(data: Data(), statusCode: 200)
-        self.error = error
+        action = .fail(SendableError(error: error))
     }
 
     /// A response that never arrives: the request times out after its `timeoutInterval`,
     /// like a server that accepted the connection and went silent.
     public static func neverResponding() -> StubResponse {
         var response = StubResponse(data: Data())
-        response.neverResponds = true
+        response.action = .neverRespond
         return response
     }
 
@@ -117,8 +189,8 @@ public struct StubResponse: Sendable {
     /// seconds (negative: a download speed in KB/s).
     public func requestTime(_ requestTime: TimeInterval, responseTime: TimeInterval) -> StubResponse {
         var copy = self
-        copy.requestTime = max(0, requestTime)
-        copy.responseTime = responseTime
+        copy.pacing.requestTime = max(0, requestTime)
+        copy.pacing.responseTime = responseTime
         return copy
     }
 
@@ -126,20 +198,21 @@ public struct StubResponse: Sendable {
     /// KB/s (OHHTTPStubs' convention).
     public func responseTime(_ responseTime: TimeInterval) -> StubResponse {
         var copy = self
-        copy.responseTime = responseTime
+        copy.pacing.responseTime = responseTime
         return copy
     }
 
     /// Sends the body at `speed`.
     public func downloadSpeed(_ speed: DownloadSpeed) -> StubResponse {
-        responseTime(-speed.kilobytesPerSecond)
+        var copy = self
+        copy.pacing.body = .speed(bytesPerSecond: speed.bytesPerSecond)
+        return copy
     }
 
     /// Delivers `bytes` body bytes, then fails with `error` (default: the connection was lost).
     public func failing(afterBytes bytes: Int, with error: any Error = URLError(.networkConnectionLost)) -> StubResponse {
         var copy = self
-        copy.error = error
-        copy.failureAfterBytes = max(0, bytes)
+        copy.action = .failAfterBytes(max(0, bytes), SendableError(error: error))
         return copy
     }
 
@@ -147,7 +220,7 @@ public struct StubResponse: Sendable {
     /// `Content-Length` still announces the whole body.
     public func truncated(afterBytes bytes: Int) -> StubResponse {
         var copy = self
-        copy.truncatedAfterBytes = max(0, bytes)
+        copy.action = .respond(truncatedAfterBytes: max(0, bytes))
         return copy
     }
 
@@ -159,11 +232,11 @@ public struct StubResponse: Sendable {
         return headers.first { $0.key.equalsIgnoringASCIICase("Set-Cookie") }.map { [$0.value] } ?? []
     }
 
-    /// Nothing to wait for, pace, fail, fetch or follow: the whole response can be sent at once.
-    var playsAtOnce: Bool {
-        requestTime <= 0 && responseTime == 0 && !neverResponds && storedError == nil && passthrough == nil
-            && failureAfterBytes == nil && truncatedAfterBytes == nil
-            && !((300...399).contains(statusCode) && statusCode != 304 && value(forHeader: "Location") != nil)
+    /// The `Location` of a redirect this response is (``RedirectHop/isRedirect(statusCode:)``
+    /// with a `Location`), `nil` for any other response.
+    var redirectLocation: String? {
+        guard RedirectHop.isRedirect(statusCode: statusCode) else { return nil }
+        return value(forHeader: "Location")
     }
 
     /// A header value, looked up case-insensitively.

@@ -4,13 +4,22 @@ import Dispatch
 /// The tests waiting on a registry's journal (``StubRegistry/waitForRequests(matching:count:timeout:)``).
 ///
 /// The journal tells this list about every entry it records. With nobody waiting that costs one
-/// lock; otherwise each entry is judged on a serial queue of its own, since matchers are user
-/// code and the journal calls in while holding the registry's lock.
+/// lock; otherwise each entry is judged in order on a serial lane of the ``UserCodeRunner``,
+/// since matchers are user code and entries are recorded on the loading context.
 final class JournalWaiters: @unchecked Sendable {
     private let lock = NSLock()
     private var waiters: [JournalWaiter] = []
-    /// Not the global pool: a slow matcher holds this queue's thread only.
-    private let queue = DispatchQueue(label: "URLStubs.JournalWaiters")
+    /// Serial: entries are judged one after the other, in the order they were recorded.
+    private let lane: UserCodeRunner.Lane
+
+    init(lane: UserCodeRunner.Lane) {
+        precondition(lane.limit == 1, "waiters judge entries in order")
+        self.lane = lane
+    }
+
+    private func onLane(_ work: @escaping @Sendable () -> Void) {
+        UserCodeRunner.shared.run(in: lane, work)
+    }
 
     /// Called by the journal for each entry it records.
     func recorded(_ entry: JournalEntry) {
@@ -18,7 +27,7 @@ final class JournalWaiters: @unchecked Sendable {
         guard !waiters.isEmpty else { lock.unlock(); return }
         let current = waiters
         lock.unlock()
-        queue.async {
+        onLane {
             for waiter in current { waiter.consider(entry) }
         }
     }
@@ -26,7 +35,7 @@ final class JournalWaiters: @unchecked Sendable {
     /// Starts `waiter`: it is registered first, then judges the journal as it is, on the queue,
     /// so an entry recorded in between is seen once (entries are told apart by sequence number).
     func add(_ waiter: JournalWaiter, journal: @escaping @Sendable () -> [JournalEntry]) {
-        queue.async { [self] in
+        onLane { [self] in
             lock.lock(); waiters.append(waiter); lock.unlock()
             for entry in journal() { waiter.consider(entry) }
         }
@@ -40,7 +49,7 @@ final class JournalWaiters: @unchecked Sendable {
 
     /// Stops `waiter`, after its start (both run on the queue, in order).
     func remove(_ waiter: JournalWaiter) {
-        queue.async { [self] in
+        onLane { [self] in
             lock.lock()
             waiters.removeAll { $0 === waiter }
             lock.unlock()

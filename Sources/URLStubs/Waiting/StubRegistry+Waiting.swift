@@ -31,7 +31,7 @@ extension StubRegistry {
     ///   ``journalBodyLimit`` bytes of a body (``JournalEntry/isBodyCut``).
     public func waitForRequests(matching matcher: RequestMatcher, count: Int = 1, timeout: TimeInterval = 30) async throws -> [JournalEntry] {
         guard count > 0 else { return [] }
-        let waiters = journalWaiters
+        let waiters = requests.waiters
         let awaited = "\(count) request\(count == 1 ? "" : "s") matching \(matcher.description)"
         var registered: JournalWaiter?
         return try await PendingWait<[JournalEntry]>.run(

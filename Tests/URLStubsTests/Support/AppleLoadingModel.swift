@@ -164,8 +164,6 @@ final class ModelTask: @unchecked Sendable {
         bodiless.httpBody = nil
         bodiless.httpBodyStream = nil
         let task = uploadBody.map { model.taskFactory.uploadTask(with: bodiless, from: $0) } ?? model.taskFactory.dataTask(with: bodiless)
-        // Tells URLStubs (on Linux) to take its Apple path for this task.
-        task.taskDescription = LoadingPath.appleModelTaskDescription
         self.sessionTask = task
     }
 
@@ -220,6 +218,8 @@ final class ModelTask: @unchecked Sendable {
         let client = HopClient(task: self)
         let urlProtocol = protocolClass.init(request: prepared, cachedResponse: nil, client: client)
         urlProtocol.task = task
+        // URLStubs' seam for the loading system that drives an instance: Apple's, here.
+        urlProtocol.platform = ApplePlatform()
         client.urlProtocol = urlProtocol
         hop = client
         urlProtocol.startLoading()

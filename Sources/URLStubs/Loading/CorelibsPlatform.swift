@@ -19,14 +19,25 @@ import Dispatch
 /// demangles the type of every field it passes, about 400,000 instructions a request).
 /// The runtime's field table (`_forEachField`) is read once per class; after that a field is
 /// one typed load at a cached offset, after checking that its type is the one expected.
+struct CorelibsPlatform: LoadingPlatform {
+    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
+        CorelibsTaskState.environment(for: task)
+    }
+
+    func isBeingCancelled(_ task: URLSessionTask) -> Bool {
+        CorelibsTaskState.isCanceling(task)
+    }
+}
+
 enum CorelibsTaskState {
     static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
         guard let task else {
             recordProblems(["URLSessionTask.workQueue"])
-            return LoadingEnvironment(
-                path: .corelibs, scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil,
-                hidesUploadBody: false, session: nil, installedConfiguration: nil, isDownloadTask: false,
-                delegateQueue: nil)
+            var environment = LoadingEnvironment(
+                scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil, hidesUploadBody: false,
+                configuration: nil, isDownloadTask: false, delegateQueue: nil, handsRedirectsToSession: false)
+            environment.preparesInline = true
+            return environment
         }
         var problems: [String] = []
         let layout = TaskLayout.of(task)
@@ -59,16 +70,15 @@ enum CorelibsTaskState {
         }
         if !problems.isEmpty { recordProblems(problems) }
         var environment = LoadingEnvironment(
-            path: .corelibs,
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
             // A layout change may hide an upload body: unknown, never silently empty.
             hidesUploadBody: task is URLSessionUploadTask && uploadBody == nil,
-            session: session,
-            installedConfiguration: nil,
+            configuration: session.map(SessionConfigurations.shared.configuration(of:)),
             isDownloadTask: task is URLSessionDownloadTask,
-            delegateQueue: deliversChunks ? session?.delegateQueue : nil)
+            delegateQueue: deliversChunks ? session?.delegateQueue : nil,
+            handsRedirectsToSession: false)
         environment.preparesInline = scheduler is InlineScheduler
         environment.addsCookiesToFirstRequest = true
         if let session, task.delegate != nil {
@@ -159,6 +169,42 @@ enum CorelibsTaskState {
         case let stream as InputStream: return RequestBodyReader.readAll(stream)
         default: return nil
         }
+    }
+}
+
+/// One copy of each session's configuration. corelibs copies the whole configuration on every
+/// read of `URLSession.configuration`, and a session's configuration never changes once the
+/// session is made: so it is read once per session, not once per request.
+final class SessionConfigurations: @unchecked Sendable {
+    static let shared = SessionConfigurations()
+
+    private struct Entry {
+        weak var session: URLSession?
+        let configuration: URLSessionConfiguration
+    }
+
+    private let lock = NSLock()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Entries of released sessions are swept when the table doubles past this.
+    private var sweepAt = 64
+
+    func configuration(of session: URLSession) -> URLSessionConfiguration {
+        let key = ObjectIdentifier(session)
+        lock.lock()
+        if let entry = entries[key], entry.session === session {
+            lock.unlock()
+            return entry.configuration
+        }
+        lock.unlock()
+        let configuration = session.configuration
+        lock.lock()
+        entries[key] = Entry(session: session, configuration: configuration)
+        if entries.count > sweepAt {
+            entries = entries.filter { $0.value.session != nil }
+            sweepAt = max(64, entries.count * 2)
+        }
+        lock.unlock()
+        return configuration
     }
 }
 

@@ -12,21 +12,24 @@ import FoundationNetworking
 /// - the protocol cannot see its session: settings come from the configuration the registry
 ///   was installed into;
 /// - an upload task's body (`upload(for:from:)`, `uploadTask(with:fromFile:)`) reaches the
-///   protocol in neither `httpBody` nor `httpBodyStream`: it is unknown.
+///   protocol in neither `httpBody` nor `httpBodyStream`: it is unknown;
+/// - `stopLoading` arrives on the thread every step runs on, so no step can meet a task that
+///   is being cancelled: the protocol's own `stopped` flag says it all.
 ///
-/// Compiled on every platform: on Linux the test suite drives this path through its model of
+/// Compiled on every platform: on Linux the test suite drives this edge through its model of
 /// Apple's loading client.
-enum AppleTaskState {
-    static func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
+struct ApplePlatform: LoadingPlatform {
+    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
         LoadingEnvironment(
-            path: .apple,
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
             uploadBody: nil,
             hidesUploadBody: task is URLSessionUploadTask,
-            session: nil,
-            installedConfiguration: installedConfiguration,
+            configuration: installedConfiguration,
             isDownloadTask: false,
-            delegateQueue: nil)
+            delegateQueue: nil,
+            handsRedirectsToSession: true)
     }
+
+    func isBeingCancelled(_ task: URLSessionTask) -> Bool { false }
 }

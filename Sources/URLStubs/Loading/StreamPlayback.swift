@@ -1,0 +1,72 @@
+import Foundation
+import Dispatch
+
+/// A streamed body being played: the test's writes to a ``LiveStream``, or a script's writes
+/// at their moments. Touched on the delivery context only.
+final class StreamPlayback: @unchecked Sendable {
+    // @unchecked: touched by its player only, on the delivery context.
+    enum Source {
+        case live(LiveStream, LiveConnection)
+        case script([TimedWrite])
+    }
+
+    /// A script's write, with when it is due after the head.
+    struct TimedWrite {
+        /// Seconds of pauses before it.
+        let pauses: TimeInterval
+        /// Bytes written up to and including it, for pacing.
+        let bytesThrough: Int
+        let write: LiveWrite
+    }
+
+    let source: Source
+    /// The next script write to send.
+    var next = 0
+    /// What a consumer that keeps only the last `didLoad` (corelibs' completion handlers and
+    /// `async` calls) gets at the end, in one piece.
+    var whole = Data()
+    /// When the first write after the head is due.
+    var start = DispatchTime.now()
+
+    init(_ source: Source) { self.source = source }
+
+    /// Lets go of the live stream: later writes wait for the next request.
+    func stop() {
+        if case .live(let stream, let connection) = source { stream.disconnect(connection) }
+    }
+
+    /// When the script's write `timed` is due, paced as `pacing` says over the script's bytes.
+    func due(of timed: TimedWrite, in writes: [TimedWrite], pacing: ResponsePacing) -> DispatchTime {
+        let bytesPerSecond = pacing.bytesPerSecond(forLength: writes.last?.bytesThrough)
+        return start + timed.pauses + (bytesPerSecond.map { Double(timed.bytesThrough) / $0 } ?? 0)
+    }
+
+    /// A script's steps as writes with their moments; a step that cannot be framed fails.
+    static func timedWrites(of steps: [StreamStep], stub: String) -> Result<[TimedWrite], StubError> {
+        var writes: [TimedWrite] = []
+        var pauses: TimeInterval = 0
+        var bytes = 0
+        for step in steps {
+            switch step.kind {
+            case .wait(let seconds):
+                pauses += seconds
+            case .data(let data):
+                bytes += data.count
+                writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .data(data)))
+            case .event(let event):
+                do {
+                    let data = try event.encoded()
+                    bytes += data.count
+                    writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .data(data)))
+                } catch {
+                    return .failure(.invalidStreamStep(stub: stub, reason: "\(error)"))
+                }
+            case .failure(let failure):
+                writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .failure(failure)))
+                return .success(writes)
+            }
+        }
+        writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .finish))
+        return .success(writes)
+    }
+}

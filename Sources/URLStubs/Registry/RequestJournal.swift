@@ -1,0 +1,98 @@
+import Foundation
+
+/// Every request a registry saw: a ring of the newest entries, the ledger of unmatched requests
+/// that verification reads, and the tests waiting for entries. Its own lock: recording an entry
+/// never waits for the stub table, and the table never waits for the journal.
+final class RequestJournal: @unchecked Sendable {
+    /// Entries past this many push out the oldest.
+    static let capacity = 10_000
+
+    private let lock = NSLock()
+    private var entries: [JournalEntry] = []
+    /// Where the oldest entry is, once the ring is full.
+    private var start = 0
+    private var lastSequence: UInt64 = 0
+    private var unmatched = UnmatchedLedger()
+    private var bodyLimitValue = 32 * 1024
+    /// Tests waiting for requests (``StubRegistry/waitForRequests(matching:count:timeout:)``).
+    let waiters: JournalWaiters
+
+    init(waiterLane: UserCodeRunner.Lane) {
+        waiters = JournalWaiters(lane: waiterLane)
+    }
+
+    /// The entries, oldest first.
+    var all: [JournalEntry] {
+        lock.lock(); defer { lock.unlock() }
+        guard start > 0 else { return entries }
+        return Array(entries[start...]) + entries[..<start]
+    }
+
+    /// How many bytes of each request body an entry keeps.
+    var bodyLimit: Int {
+        get { lock.lock(); defer { lock.unlock() }; return bodyLimitValue }
+        set { lock.lock(); bodyLimitValue = max(0, newValue); lock.unlock() }
+    }
+
+    /// Unmatched requests since the last reset, each distinct one once.
+    var unmatchedGroups: (groups: [UnmatchedLedger.Group], overflow: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (unmatched.groups, unmatched.overflow)
+    }
+
+    func removeAll() {
+        lock.lock()
+        entries.removeAll()
+        start = 0
+        unmatched.removeAll()
+        lock.unlock()
+    }
+
+    /// Adds `entry`; returns its number, for ``complete(_:_:)``.
+    ///
+    /// - Parameters:
+    ///   - scrubbing: What the entry's description hides.
+    ///   - unmatchedGoesToNetwork: Whether an unmatched request is passed to the network (the
+    ///     registry's policy), so the entry says it went there.
+    @discardableResult
+    func record(_ entry: JournalEntry, scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) -> UInt64 {
+        var entry = entry
+        entry.scrubbing = scrubbing
+        // A stub's answer with neither a status nor an error is a passthrough's.
+        if entry.stub == nil ? unmatchedGoesToNetwork : (entry.statusCode == nil && entry.errorDescription == nil) {
+            entry.wentToNetwork = true
+        }
+        lock.lock()
+        lastSequence += 1
+        entry.sequence = lastSequence
+        if entry.isUnmatched { unmatched.add(entry) }
+        entry.limitBody(to: bodyLimitValue)
+        // A ring once full: dropping the oldest must not move 10,000 entries per request.
+        if entries.count < Self.capacity {
+            entries.append(entry)
+        } else {
+            entries[start] = entry
+            start = (start + 1) % Self.capacity
+        }
+        let sequence = lastSequence
+        lock.unlock()
+        waiters.recorded(entry)
+        return sequence
+    }
+
+    /// Changes the entry numbered `sequence`, if still in the ring (a passed-through request
+    /// learns its status when the server answers). Searches from the newest entry: the one
+    /// wanted is recent.
+    func complete(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        let count = entries.count
+        for offset in 0..<count {
+            let index = (start + count - 1 - offset) % count
+            if entries[index].sequence == sequence {
+                change(&entries[index])
+                return
+            }
+            if entries[index].sequence < sequence { return }
+        }
+    }
+}

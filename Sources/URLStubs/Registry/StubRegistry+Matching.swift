@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Which stub answers a request: newest first, through the stub table's index.
+extension StubRegistry {
+    enum Resolution {
+        case stub(StubDescriptor, StubRequest, activation: Int)
+        case invalid(StubDescriptor)
+        /// The newest candidate matches only if the body (which cannot be read) does.
+        case bodyUnknown(StubDescriptor)
+        case unmatched
+        /// A candidate's matcher is user code, which must not run here (see
+        /// ``firstMatch(for:in:stoppingAtUserCode:)``).
+        case deferred
+    }
+
+    /// `true` when the registry takes every request without looking at it: it is enabled and
+    /// an unmatched request fails with a report instead of going to the network.
+    var claimsEveryRequest: Bool {
+        let (_, enabled, policy) = snapshot()
+        return enabled && policy == .fail
+    }
+
+    /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
+    func claims(_ request: StubRequest) -> Bool {
+        let (table, enabled, policy) = snapshot()
+        guard enabled else { return false }
+        if policy == .fail { return true }
+        if Self.hasCandidate(for: request, in: table) { return true }
+        // A GraphQL batch is answered operation by operation.
+        guard case .batch(let operations) = GraphQLRequest.read(request) else { return false }
+        return operations.allSatisfy { Self.hasCandidate(for: request.answering($0), in: table) }
+    }
+
+    private static func hasCandidate(for request: StubRequest, in table: StubTable) -> Bool {
+        var found = false
+        table.forEachCandidate(for: request) { descriptor, request in
+            if !descriptor.matcher.problems.isEmpty { found = true; return true }
+            if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
+            return false
+        }
+        return found
+    }
+
+    /// Finds the stub that answers `request` and takes one of its activations.
+    func resolve(_ request: StubRequest) -> Resolution {
+        let table = snapshot().0
+        let resolution = Self.firstMatch(for: request, in: table)
+        if case .unmatched = resolution, let batch = resolveGraphQLBatch(request, in: table) {
+            return batch
+        }
+        return resolution
+    }
+
+    /// The newest stub that accepts `request`, with one of its activations taken.
+    ///
+    /// With `stoppingAtUserCode`, a candidate whose matcher is user code (a closure) stops the
+    /// search with ``Resolution/deferred`` before it runs: the loading context asks this way, and
+    /// leaves such requests to the registry's user-code lane.
+    static func firstMatch(for request: StubRequest, in table: StubTable, stoppingAtUserCode: Bool = false) -> Resolution {
+        var resolution = Resolution.unmatched
+        table.forEachCandidate(for: request) { descriptor, request in
+            if stoppingAtUserCode, descriptor.matcher.runsUserCode {
+                resolution = .deferred
+                return true
+            }
+            if !descriptor.matcher.problems.isEmpty {
+                resolution = .invalid(descriptor)
+                return true
+            }
+            let result = descriptor.matcher.evaluate(request)
+            guard result.isMatch else { return false }
+            if result.dependsOnUnknownBody {
+                resolution = .bodyUnknown(descriptor)
+                return true
+            }
+            guard let activation = descriptor.reserveActivation() else { return false }
+            var matched = request
+            matched.pathParameters = result.captures
+            resolution = .stub(descriptor, matched, activation: activation)
+            return true
+        }
+        return resolution
+    }
+
+    /// The near-miss report for a request no stub matched.
+    public func unmatchedReport(for request: StubRequest) -> String {
+        UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// What a ``StubResponse`` does when it is played, said once: every other field of the response
+/// (status, headers, body) is read only as this says.
+enum ResponseAction: Sendable {
+    /// Sends the head, then the body (its first `truncatedAfterBytes` bytes only, while the head
+    /// still announces the whole length, when set), then finishes.
+    case respond(truncatedAfterBytes: Int?)
+    /// Fails with the error after the request time and the response time: no head is sent.
+    case fail(SendableError)
+    /// Sends the head and the first `bytes` body bytes, then fails with the error.
+    case failAfterBytes(Int, SendableError)
+    /// Sends nothing: the request ends when its timeout elapses or the caller cancels.
+    case neverRespond
+    /// Fetches the response from the real network, changed by the transforms.
+    case passThrough(Passthrough)
+
+    /// `true` when the action sends the response's status, headers and body.
+    var sendsHead: Bool {
+        switch self {
+        case .respond, .failAfterBytes: return true
+        case .fail, .neverRespond, .passThrough: return false
+        }
+    }
+
+    /// The error the request ends with, if the action fails it.
+    var error: (any Error)? {
+        switch self {
+        case .fail(let failure), .failAfterBytes(_, let failure): return failure.error
+        case .respond, .neverRespond, .passThrough: return nil
+        }
+    }
+
+    /// How many body bytes are sent before the body stops short (a truncation or a failure).
+    var byteLimit: Int? {
+        switch self {
+        case .respond(let truncated): return truncated
+        case .failAfterBytes(let bytes, _): return bytes
+        case .fail, .neverRespond, .passThrough: return nil
+        }
+    }
+}
