@@ -91,6 +91,14 @@ func stubbedScenario(name: String, others: Int) -> (RequestScenario, StubRegistr
     return (RequestScenario(name: name, session: session, request: URLRequest(url: benchURL)), registry)
 }
 
+/// URLStubs with one one-line stub, the spelling newcomers start with: a response known when
+/// the stub is added, answered without leaving the loading context.
+func constantScenario(name: String) -> (RequestScenario, StubRegistry) {
+    let registry = StubRegistry()
+    registry.stub(.get, benchURL.absoluteString, data: oneKilobyte)
+    return (RequestScenario(name: name, session: registry.makeSession(), request: URLRequest(url: benchURL)), registry)
+}
+
 /// URLStubs with its stub among 10,000 others on the same host and path, all newer than it,
 /// told apart by method, query parameter, JSON body or GraphQL operation: a lookup that
 /// scanned the path's stubs would evaluate every one of them first.

@@ -70,9 +70,9 @@ final class BodyReader: @unchecked Sendable {
         }
         UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: 0, openOnly: true)
-            scheduler.async {
+            scheduler.run(fromAnotherThread: {
                 if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
-            }
+            })
         }
     }
 
@@ -84,7 +84,7 @@ final class BodyReader: @unchecked Sendable {
         }
         UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: maximum)
-            scheduler.async { completion(chunk) }
+            scheduler.run(fromAnotherThread: { completion(chunk) })
         }
     }
 

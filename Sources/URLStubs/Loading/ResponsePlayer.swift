@@ -61,15 +61,22 @@ final class ResponsePlayer: @unchecked Sendable {
         case ended
     }
 
-    /// One hop of the request: the first, or one redirect target followed here (Linux).
-    private struct Hop {
+    /// One hop of the request: the first, or one redirect target followed here (Linux). A
+    /// class: steps read it often, and a copy of its item would retain a dozen references.
+    private final class Hop {
         var item: PlaybackItem
-        var url: URL
+        let url: URL
         /// When the hop started: its request time counts from here.
         var startTime: DispatchTime
         /// A redirect response to be delivered as it is: the delegate declined it (Linux), or it
         /// was handed to the session, which may decline it (Apple).
         var playsRedirectAsFinal = false
+
+        init(item: PlaybackItem, url: URL) {
+            self.item = item
+            self.url = url
+            startTime = .now()
+        }
     }
 
     private(set) var phase = Phase.idle
@@ -170,14 +177,15 @@ final class ResponsePlayer: @unchecked Sendable {
         let scheduler = scheduler
         UserCodeRunner.shared.run(in: lane) { [self] in
             let result = work()
-            scheduler.async { [self] in prepared(result) }
+            scheduler.run(fromAnotherThread: { [self] in prepared(result) })
         }
     }
 
     // MARK: Start and cancel
 
-    /// Starts the request: called inside `startLoading`, on the delivery context.
-    func start(_ request: StubRequest?, readingBodyOf urlRequest: @escaping @Sendable () -> StubRequest) {
+    /// Starts the request (as a server would see it: cookies and configuration headers
+    /// included): called inside `startLoading`, on the delivery context.
+    func start(_ request: URLRequest) {
         lastProgress = .now()
         armTimeout()
         phase = .preparing
@@ -185,17 +193,25 @@ final class ResponsePlayer: @unchecked Sendable {
             fail(StubError.registryReleased(url: requestURL.absoluteString))
             return
         }
-        guard let request, !environment.preparesInline else {
-            offContext { host.prepare(urlRequest()) }
+        let environment = environment
+        guard request.httpBodyStream == nil, !environment.preparesInline else {
+            // A body stream may block: it is read off the loading context, with everything else.
+            offContext {
+                let body = RequestBodyReader.fullBody(of: request, uploadBody: environment.uploadBody)
+                return host.prepare(
+                    StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody))
+            }
             return
         }
-        switch host.prepareInline(request) {
+        let body = request.httpBody ?? environment.uploadBody
+        let stubRequest = StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
+        switch host.prepareInline(stubRequest) {
         case .ready(let prepared):
             self.prepared(prepared)
         case .respond(let stub, let matched, let activation):
             offContext { host.respond(with: stub, to: matched, activation: activation) }
         case .offContext:
-            offContext { host.prepare(request) }
+            offContext { host.prepare(stubRequest) }
         }
     }
 
@@ -230,7 +246,7 @@ final class ResponsePlayer: @unchecked Sendable {
             guard enterStep() else { return }
             fail(failure.error)
         case .success(let item):
-            hop = Hop(item: item, url: item.request.url ?? hop?.url ?? requestURL, startTime: .now())
+            hop = Hop(item: item, url: item.request.url ?? hop?.url ?? requestURL)
             guard enterStep() else { return }
             headSent = false
             play()
@@ -261,7 +277,7 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func released(_ release: GateRelease) {
-        guard var hop else { return }
+        guard let hop else { return }
         hop.item.passedGate = true
         // The response goes out now: its request time, and the timeout, count from here.
         hop.startTime = .now()
@@ -274,12 +290,10 @@ final class ResponsePlayer: @unchecked Sendable {
             host?.responseReplaced(in: hop.item)
         case .failure(let failure):
             hop.item.response = StubResponse(error: failure.error)
-            self.hop = hop
             host?.responseReplaced(in: hop.item)
             fail(failure.error)
             return
         }
-        self.hop = hop
         play()
     }
 
@@ -312,6 +326,8 @@ final class ResponsePlayer: @unchecked Sendable {
             redirect(to: location)
         } else if response.body.isStreamed {
             startStream()
+        } else if let data = response.body.data, sendAtOnce(data, of: hop) {
+            return
         } else if let lane = host?.userCode {
             let reader = BodyReader(response.body, lane: lane)
             if reader.isInMemory {
@@ -328,6 +344,24 @@ final class ResponsePlayer: @unchecked Sendable {
         } else {
             fail(StubError.registryReleased(url: hop.url.absoluteString))
         }
+    }
+
+    /// The commonest response there is (bytes in memory, unpaced, whole) in this very step:
+    /// head, body, finish. Returns `false`, having done nothing, for any other.
+    private func sendAtOnce(_ body: Data, of hop: Hop) -> Bool {
+        let response = hop.item.response
+        guard case .respond(nil) = response.action, case .unpaced = response.pacing.body,
+            // A delegate gets a large body in chunks, at its own pace.
+            !environment.deliversChunks || body.count <= Self.maximumChunkSize,
+            let head = response.head(for: hop.url, bodyLength: body.count)
+        else { return false }
+        if head.expectedContentLength >= 0, head.expectedContentLength != Int64(body.count), hop.item.request.method != "HEAD" {
+            return false  // a Content-Length that contradicts the body: the transfer reports it
+        }
+        guard deliverHead(head), let sink else { return true }
+        if !body.isEmpty, hop.item.request.method != "HEAD" { sink.playerDidLoad(body) }
+        conclude(.finished(response)) { $0.playerDidFinish() }
+        return true
     }
 
     private func sendHead(thenBodyOf reader: BodyReader) {
@@ -564,7 +598,7 @@ final class ResponsePlayer: @unchecked Sendable {
     // MARK: Redirects
 
     private func redirect(to location: String) {
-        guard var hop, let host else { return }
+        guard let hop, let host else { return }
         let response = hop.item.response
         let stub = hop.item.descriptor.description
         guard let target = URL(string: location, relativeTo: hop.url)?.absoluteURL, target.scheme != nil else {
@@ -594,7 +628,6 @@ final class ResponsePlayer: @unchecked Sendable {
             guard let sink else { return }
             handedToSession = true
             hop.playsRedirectAsFinal = true
-            self.hop = hop
             sink.playerWasRedirected(to: next, by: head)
             // Apple's loading system expects the 3xx itself next: it is the final response when
             // the delegate declines; when the session follows the redirect it stops this protocol
@@ -646,7 +679,7 @@ final class ResponsePlayer: @unchecked Sendable {
             // the delivery context.
             UserCodeRunner.shared.run(in: lane) { [self] in
                 let transformed = NetworkLoader.applying(spec, to: result, timing: timing)
-                scheduler.async(asStep { $0.passthroughLoaded(transformed) })
+                scheduler.run(fromAnotherThread: asStep { $0.passthroughLoaded(transformed) })
             }
         }
         phase = .passingThrough(handle)

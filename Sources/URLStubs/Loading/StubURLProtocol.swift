@@ -113,19 +113,7 @@ open class StubURLProtocol: URLProtocol {
         var seen = request
         if !environment.addsCookiesToFirstRequest { cookies.attach(to: &seen) }
         environment.addingConfigurationHeaders(to: &seen)
-        let urlRequest = seen
-        // A body stream is read off the loading context (it may block): only a request without
-        // one is looked up here.
-        let readyRequest =
-            urlRequest.httpBodyStream == nil
-            ? StubRequest(
-                urlRequest, body: urlRequest.httpBody ?? environment.uploadBody, pathParameters: [:],
-                isBodyKnown: urlRequest.httpBody != nil || environment.uploadBody != nil || !environment.hidesUploadBody)
-            : nil
-        player.start(readyRequest) {
-            let body = RequestBodyReader.fullBody(of: urlRequest, uploadBody: environment.uploadBody)
-            return StubRequest(urlRequest, body: body, pathParameters: [:], isBodyKnown: body != nil || !environment.hidesUploadBody)
-        }
+        player.start(seen)
     }
 
     override open func stopLoading() {

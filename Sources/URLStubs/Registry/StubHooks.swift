@@ -21,20 +21,21 @@ final class StubHooks: @unchecked Sendable {
     private var anySet = false
     private let lane = UserCodeRunner.Lane(limit: 1)
 
+    /// Read by ``call(_:_:)`` under the lock.
     var activation: Activation? {
-        get { read { $0.activationHook } }
+        get { activationHook }
         set { write { $0.activationHook = newValue } }
     }
     var redirect: Redirect? {
-        get { read { $0.redirectHook } }
+        get { redirectHook }
         set { write { $0.redirectHook = newValue } }
     }
     var finish: Finish? {
-        get { read { $0.finishHook } }
+        get { finishHook }
         set { write { $0.finishHook = newValue } }
     }
     var missing: Missing? {
-        get { read { $0.missingHook } }
+        get { missingHook }
         set { write { $0.missingHook = newValue } }
     }
 
@@ -53,9 +54,12 @@ final class StubHooks: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Calls the hook `which` reads, on the lane, if it is set.
-    func call<Hook: Sendable>(_ which: KeyPath<StubHooks, Hook?>, _ call: @escaping @Sendable (Hook) -> Void) {
-        guard let hook = self[keyPath: which] else { return }
+    /// Calls the hook `which` reads (`\.finish`: the hook itself), on the lane, if it is set.
+    func call<Hook: Sendable>(_ which: (StubHooks) -> Hook?, _ call: @escaping @Sendable (Hook) -> Void) {
+        lock.lock()
+        let hook = anySet ? which(self) : nil
+        lock.unlock()
+        guard let hook else { return }
         UserCodeRunner.shared.run(in: lane) { call(hook) }
     }
 
@@ -66,6 +70,6 @@ final class StubHooks: @unchecked Sendable {
             work()
             return
         }
-        UserCodeRunner.shared.run(in: lane) { scheduler.async(work) }
+        UserCodeRunner.shared.run(in: lane) { scheduler.run(fromAnotherThread: work) }
     }
 }

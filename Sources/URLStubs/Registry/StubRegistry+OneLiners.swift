@@ -58,20 +58,20 @@ extension StubRegistry {
         headers: [String: String] = [:], json: Any,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
-        let body = Result { try JSONValue(any: json).serialized() }.mapError(SendableError.init)
         var headers = headers
         if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
             headers["Content-Type"] = "application/json"
         }
-        return stub(
-            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
-            fileID: fileID, filePath: filePath, line: line
-        ) { [headers] _ in
-            switch body {
-            case .success(let data): return StubResponse(data: data, statusCode: statusCode, headers: headers)
-            case .failure(let error): throw error.error
-            }
+        let answer: StubAnswer
+        do {
+            answer = .constant(StubResponse(data: try JSONValue(any: json).serialized(), statusCode: statusCode, headers: headers))
+        } catch {
+            let failure = SendableError(error: error)
+            answer = .closure { _, _ in throw failure.error }
         }
+        return add(
+            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
+            location: StubLocation(fileID: fileID, filePath: filePath, line: line), answer: answer)
     }
 
     /// Stubs one method and URL with a body of bytes (none by default), in one line.
@@ -88,11 +88,9 @@ extension StubRegistry {
         headers: [String: String] = [:], data: Data = Data(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
-        stub(
-            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)",
-            fileID: fileID, filePath: filePath, line: line
-        ) { _ in
-            StubResponse(data: data, statusCode: statusCode, headers: headers)
-        }
+        add(
+            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
+            location: StubLocation(fileID: fileID, filePath: filePath, line: line),
+            answer: .constant(StubResponse(data: data, statusCode: statusCode, headers: headers)))
     }
 }
