@@ -12,6 +12,16 @@ enum RedirectHop {
     /// browsers use).
     static let maximumHops = 16
 
+    /// The error a request fails with past ``maximumHops``.
+    static func tooManyRedirects(target: URL) -> URLError {
+        URLError(
+            .httpTooManyRedirects,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: target,
+                NSLocalizedDescriptionKey: "URLStubs: more than \(maximumHops) redirects, the last to \(target.absoluteString).",
+            ])
+    }
+
     /// Only these are followed, and only with a `Location`. 300 (a choice for the user), 304
     /// (a cache answer), 305 and 306 (deprecated) and any other 3xx are final responses.
     static func isRedirect(statusCode: Int) -> Bool {

@@ -523,27 +523,15 @@ final class ResponsePlayer: @unchecked Sendable {
     }
 
     private func streamPlayback(of body: StubBody, for request: StubRequest, stub: String) -> Result<StreamPlayback, StubError> {
-        switch body.source {
-        case .live(let stream):
-            let scheduler = scheduler
-            // Weak: a stream the test keeps must not keep a finished request alive.
-            let connected = stream.connect(request) { [weak self] in
-                scheduler.async { [weak self] in
-                    guard let self else { return }
-                    asStep { player in
-                        if case .streaming(let playback) = player.phase { player.takeLiveWrites(playback) }
-                    }()
-                }
+        let scheduler = scheduler
+        // Weak: a stream the test keeps must not keep a finished request alive.
+        return StreamPlayback.make(of: body, for: request, stub: stub) { [weak self] in
+            scheduler.async { [weak self] in
+                guard let self else { return }
+                asStep { player in
+                    if case .streaming(let playback) = player.phase { player.takeLiveWrites(playback) }
+                }()
             }
-            switch connected {
-            case .success(let connection): return .success(StreamPlayback(.live(stream, connection)))
-            case .failure(.busy): return .failure(.liveStreamBusy(stream: stream.description, stub: stub))
-            case .failure(.ended): return .failure(.liveStreamEnded(stream: stream.description, stub: stub))
-            }
-        case .script(let steps):
-            return StreamPlayback.timedWrites(of: steps, stub: stub).map { StreamPlayback(.script($0)) }
-        case .data, .file, .stream:
-            return .failure(.invalidStreamStep(stub: stub, reason: "the body is not a stream"))
         }
     }
 
@@ -606,13 +594,7 @@ final class ResponsePlayer: @unchecked Sendable {
             return
         }
         guard redirectCount < RedirectHop.maximumHops else {
-            fail(
-                URLError(
-                    .httpTooManyRedirects,
-                    userInfo: [
-                        NSURLErrorFailingURLErrorKey: target,
-                        NSLocalizedDescriptionKey: "URLStubs: more than \(RedirectHop.maximumHops) redirects, the last to \(target.absoluteString).",
-                    ]))
+            fail(RedirectHop.tooManyRedirects(target: target))
             return
         }
         guard let head = response.head(for: hop.url, bodyLength: response.body.knownLength) else {

@@ -41,6 +41,26 @@ final class StreamPlayback: @unchecked Sendable {
         return start + timed.pauses + (bytesPerSecond.map { Double(timed.bytesThrough) / $0 } ?? 0)
     }
 
+    /// The playback of a streamed `body` for `request`: a live stream connects (and calls
+    /// `wake`, on any thread, when the test writes), a script is timed. A live stream that
+    /// cannot take the request, or a script step that cannot be framed, fails.
+    static func make(
+        of body: StubBody, for request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void
+    ) -> Result<StreamPlayback, StubError> {
+        switch body.source {
+        case .live(let stream):
+            switch stream.connect(request, wake: wake) {
+            case .success(let connection): return .success(StreamPlayback(.live(stream, connection)))
+            case .failure(.busy): return .failure(.liveStreamBusy(stream: stream.description, stub: stub))
+            case .failure(.ended): return .failure(.liveStreamEnded(stream: stream.description, stub: stub))
+            }
+        case .script(let steps):
+            return timedWrites(of: steps, stub: stub).map { StreamPlayback(.script($0)) }
+        case .data, .file, .stream:
+            return .failure(.invalidStreamStep(stub: stub, reason: "the body is not a stream"))
+        }
+    }
+
     /// A script's steps as writes with their moments; a step that cannot be framed fails.
     static func timedWrites(of steps: [StreamStep], stub: String) -> Result<[TimedWrite], StubError> {
         var writes: [TimedWrite] = []

@@ -22,9 +22,8 @@ final class TimeoutMonitor: @unchecked Sendable {
 
     private let lock = NSLock()
     /// Checks registered in the order they fall due (most are: the first check of each request
-    /// comes a fixed second after it starts), read from `queueHead` on.
-    private var inOrder: [Entry] = []
-    private var queueHead = 0
+    /// comes a fixed second after it starts).
+    private var inOrder = FIFOQueue<Entry>()
     /// The others, as a binary min-heap by `due`.
     private var heap: [Entry] = []
     private let queue = DispatchQueue(label: "URLStubs.TimeoutMonitor")
@@ -43,7 +42,7 @@ final class TimeoutMonitor: @unchecked Sendable {
     func check(_ player: ResponsePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
         lock.lock()
-        if queueHead == inOrder.count || due >= inOrder[inOrder.count - 1].due {
+        if inOrder.last.map({ due >= $0.due }) ?? true {
             inOrder.append(Entry(due: due, player: player))
         } else {
             push(Entry(due: due, player: player))
@@ -58,22 +57,15 @@ final class TimeoutMonitor: @unchecked Sendable {
         let now = DispatchTime.now().uptimeNanoseconds
         var due: [ResponsePlayer] = []
         lock.lock()
-        while queueHead < inOrder.count, inOrder[queueHead].due <= now {
-            if let player = inOrder[queueHead].player { due.append(player) }
-            queueHead += 1
-        }
-        if queueHead == inOrder.count {
-            inOrder.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead > 4_096 {
-            inOrder.removeFirst(queueHead)
-            queueHead = 0
+        while let first = inOrder.first, first.due <= now {
+            if let player = first.player { due.append(player) }
+            _ = inOrder.popFirst()
         }
         while let first = heap.first, first.due <= now {
             if let player = first.player { due.append(player) }
             popFirst()
         }
-        let earliest = min(queueHead < inOrder.count ? inOrder[queueHead].due : .max, heap.first?.due ?? .max)
+        let earliest = min(inOrder.first?.due ?? .max, heap.first?.due ?? .max)
         armedFor = earliest
         let next = earliest == .max ? nil : DispatchTime(uptimeNanoseconds: earliest)
         lock.unlock()

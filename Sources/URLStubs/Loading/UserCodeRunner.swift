@@ -26,26 +26,10 @@ final class UserCodeRunner: @unchecked Sendable {
         /// How many jobs of this lane may run at once (1: one after the other, in order).
         let limit: Int
         fileprivate var running = 0
-        fileprivate var waiting: [@Sendable () -> Void] = []
-        fileprivate var waitingHead = 0
+        fileprivate var waiting = FIFOQueue<@Sendable () -> Void>()
         fileprivate var isQueued = false
 
         init(limit: Int) { self.limit = max(1, limit) }
-
-        fileprivate var hasWaiting: Bool { waitingHead < waiting.count }
-
-        fileprivate func popWaiting() -> @Sendable () -> Void {
-            let job = waiting[waitingHead]
-            waitingHead += 1
-            if waitingHead == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                waitingHead = 0
-            } else if waitingHead > 256 {
-                waiting.removeFirst(waitingHead)
-                waitingHead = 0
-            }
-            return job
-        }
     }
 
     /// Threads past this many are not made: jobs wait for one to come free.
@@ -55,8 +39,7 @@ final class UserCodeRunner: @unchecked Sendable {
 
     private let condition = NSCondition()
     /// Lanes with a job waiting and room to run it, oldest first.
-    private var ready: [Lane] = []
-    private var readyHead = 0
+    private var ready = FIFOQueue<Lane>()
     private var threads = 0
     private var idleThreads = 0
 
@@ -70,7 +53,7 @@ final class UserCodeRunner: @unchecked Sendable {
         lane.waiting.append(job)
         makeReadyLocked(lane)
         // A thread for each runnable lane no idle thread will take, up to the bound.
-        let startThread = ready.count - readyHead > idleThreads && threads < maximumThreads
+        let startThread = ready.count > idleThreads && threads < maximumThreads
         if startThread { threads += 1 }
         condition.unlock()
         if startThread {
@@ -89,21 +72,14 @@ final class UserCodeRunner: @unchecked Sendable {
     }
 
     private func makeReadyLocked(_ lane: Lane) {
-        guard !lane.isQueued, lane.hasWaiting, lane.running < lane.limit else { return }
+        guard !lane.isQueued, !lane.waiting.isEmpty, lane.running < lane.limit else { return }
         lane.isQueued = true
         ready.append(lane)
     }
 
     private func nextJobLocked() -> (Lane, @Sendable () -> Void)? {
-        guard readyHead < ready.count else { return nil }
-        let lane = ready[readyHead]
-        readyHead += 1
-        if readyHead == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            readyHead = 0
-        }
+        guard let lane = ready.popFirst(), let job = lane.waiting.popFirst() else { return nil }
         lane.isQueued = false
-        let job = lane.popWaiting()
         lane.running += 1
         makeReadyLocked(lane)
         return (lane, job)
@@ -123,7 +99,7 @@ final class UserCodeRunner: @unchecked Sendable {
             idleThreads += 1
             let signalled = condition.wait(until: Date(timeIntervalSinceNow: Self.idleSeconds))
             idleThreads -= 1
-            if !signalled, readyHead == ready.count {
+            if !signalled, ready.isEmpty {
                 threads -= 1
                 condition.unlock()
                 return
