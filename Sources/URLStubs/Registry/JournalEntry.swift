@@ -83,6 +83,6 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         } else {
             outcome = "unmatched"
         }
-        return scrubbing.redactor(for: request).redact("\(request) -> \(outcome)")
+        return ReportText.bounded(scrubbing.redactor(for: request).redact("\(request) -> \(outcome)"))
     }
 }

@@ -18,7 +18,7 @@ struct UnmatchedReport {
     var maximumCandidates = 3
 
     var text: String {
-        scrubbing.redactor(for: request).redact(unredactedText)
+        ReportText.boundingLines(scrubbing.redactor(for: request).redact(unredactedText))
     }
 
     private var unredactedText: String {
@@ -199,7 +199,11 @@ struct UnmatchedReport {
                 }
                 parts.append("hasMultipartPart(\(arguments.joined(separator: ", ")))")
             }
-        } else if let body = request.body, !body.isEmpty, let json = try? JSONValue(data: body), case .object = json {
+        } else if let body = request.body, !body.isEmpty, body.count <= ReportText.lineLimit, let json = try? JSONValue(data: body),
+            case .object = json
+        {
+            // A larger body would not fit the report: a stub can match part of it with
+            // hasJSONBody(containing:).
             parts.append("hasJSONBody(\(swiftLiteral(json)))")
         }
         return """

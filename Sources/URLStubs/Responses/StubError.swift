@@ -142,10 +142,11 @@ public enum StubError: Error, Sendable, Equatable {
 }
 
 extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
-    /// The full explanation: what was wrong, where, and what to do.
-    public var description: String { message }
+    /// The full explanation: what was wrong, where, and what to do (each line at most
+    /// 1,024 bytes: a quoted header, URL or body is cut, saying how much was left out).
+    public var description: String { ReportText.boundingLines(message) }
     /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { message }
+    public var errorDescription: String? { description }
     /// `URLStubs.StubError`, when bridged to `NSError`.
     public static var errorDomain: String { "URLStubs.StubError" }
     /// A stable number per case, when bridged to `NSError`.
@@ -175,7 +176,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
-    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
 }
 
 extension StubError {
@@ -198,7 +199,7 @@ extension StubError {
     /// it shows the message once (see `ReportingNSError`), not Foundation's dump of the
     /// user info, which would repeat it.
     func asURLError(url: URL?) -> URLError {
-        ReportingNSError.urlError(.resourceUnavailable, named: ".resourceUnavailable", report: message, underlying: self, url: url)
+        ReportingNSError.urlError(.resourceUnavailable, named: ".resourceUnavailable", report: description, underlying: self, url: url)
     }
 }
 

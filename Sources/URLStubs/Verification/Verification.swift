@@ -223,7 +223,7 @@ extension StubRegistry {
             nearMisses: nearMisses(for: unexpected, stubs: stubs))
         for entry in unexpected {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
-                entry.scrubbing.redactor(for: entry.request).redact(entry.request.description)
+                ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))
         }
         report.unusedRecordedEntries = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
         return report

@@ -59,14 +59,16 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
                 }
             for (position, candidate) in ranked.prefix(Self.listedOthers).enumerated() {
                 lines.append("  \(position + 1). \(candidate.1)")
-                lines += candidate.2.failures.map { "     - \($0)" }
+                // A reason quotes what the request carried: scrubbed as the entry is.
+                let redactor = candidate.1.scrubbing.redactor(for: candidate.1.request)
+                lines += candidate.2.failures.map { "     - \(redactor.redact($0))" }
             }
             if ranked.count > Self.listedOthers { lines.append("  (\(ranked.count - Self.listedOthers) more)") }
         } else {
             lines.append("The registry saw \(others.count) other request\(others.count == 1 ? "" : "s"):")
             lines += others.suffix(Self.listedOthers).map { "  \($0)" }
         }
-        description = lines.joined(separator: "\n")
+        description = ReportText.boundingLines(lines.joined(separator: "\n"))
     }
 
     /// What to check when the registry saw no request at all.

@@ -1,0 +1,39 @@
+import Foundation
+
+/// How much of a request a report quotes: every report (a near-miss report, `verify()`, an
+/// error, a journal entry's description, a wait's timeout) cuts each line to its first
+/// ``lineLimit`` bytes, then says how much it left out, so a report stays readable and small
+/// whatever the request carried (a 2 MB upload, a 1 MB path). The journal keeps the request
+/// itself (within ``StubRegistry/journalBodyLimit``).
+///
+/// Lines are cut after secrets are scrubbed, never before: a cut must not leave the start of a
+/// secret that the scrubber would no longer recognise.
+enum ReportText {
+    /// The most bytes of one line a report prints.
+    static let lineLimit = 1_024
+
+    /// `text` cut to its first ``lineLimit`` UTF-8 bytes (on a character boundary), followed by
+    /// `… (N bytes more)`; `text` itself when it is short enough.
+    static func bounded(_ text: String, limit: Int = lineLimit) -> String {
+        let size = text.utf8.count
+        guard size > limit else { return text }
+        var end = text.startIndex
+        var kept = 0
+        while end < text.endIndex {
+            let next = text.index(after: end)
+            let width = text.utf8.distance(from: end, to: next)
+            if kept + width > limit { break }
+            kept += width
+            end = next
+        }
+        return "\(text[..<end])… (\(size - kept) bytes more)"
+    }
+
+    /// Each line of `text` cut as ``bounded(_:limit:)`` says.
+    static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
+        guard text.utf8.count > limit else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { bounded(String($0), limit: limit) }
+            .joined(separator: "\n")
+    }
+}
