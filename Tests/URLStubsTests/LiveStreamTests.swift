@@ -198,9 +198,16 @@ struct LiveStreamTests {
         let start = Date()
         while Date().timeIntervalSince(start) < 2.0 {
             try await Task.sleep(nanoseconds: 100_000_000)
-            try stream.send(event: ServerSentEvent(data: "tick"))
             longestGap = max(longestGap, Date().timeIntervalSince(last))
             last = Date()
+            do {
+                try stream.send(event: ServerSentEvent(data: "tick"))
+            } catch LiveStreamError.notConnected {
+                // This task was kept waiting past the timeout (the gap below says so), and the
+                // request timed out: a write then throws rather than waiting for another request.
+                #expect(longestGap >= 1.5, "the request left only after a gap as long as its timeout")
+                break
+            }
         }
         // (When this task was kept waiting for half the timeout, as a suite that blocks
         // the cooperative pool's threads can do, the test cannot tell.)
@@ -236,7 +243,8 @@ struct LiveStreamTests {
         #expect(result.urlError?.code == .cancelled)
         try await waitUntil(timeout: patientWait) { !stream.isConnected }
         #expect(!stream.isConnected)
-        try stream.send(event: ServerSentEvent(data: "two"))
+        // A write no request can read is an error, never kept for another request.
+        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(recorder.chunkCount == 1, "no callback after stopLoading")
         try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
@@ -258,8 +266,9 @@ struct LiveStreamTests {
         task.cancel()
         try await waitUntil(timeout: patientWait) { client.isComplete && !stream.isConnected }
         #expect((client.error as? URLError)?.code == .cancelled)
-        // Writes after the cancel reach no one: the model records any callback after stopLoading.
-        try stream.send(event: ServerSentEvent(data: "two"))
+        // Writes after the cancel reach no one (they throw); the model records any callback
+        // after stopLoading.
+        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try stream.finish()
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(client.events.count == 1)

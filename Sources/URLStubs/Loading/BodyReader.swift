@@ -70,9 +70,9 @@ final class BodyReader: @unchecked Sendable {
         }
         UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: 0, openOnly: true)
-            scheduler.run(fromAnotherThread: {
+            scheduler.async {
                 if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
-            })
+            }
         }
     }
 
@@ -84,7 +84,7 @@ final class BodyReader: @unchecked Sendable {
         }
         UserCodeRunner.shared.run(in: lane) { [self] in
             let chunk = readFromStream(upTo: maximum)
-            scheduler.run(fromAnotherThread: { completion(chunk) })
+            scheduler.async { completion(chunk) }
         }
     }
 

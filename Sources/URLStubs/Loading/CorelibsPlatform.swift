@@ -389,6 +389,5 @@ extension Dictionary: IntKeyedDictionary where Key == Int {
 struct InlineScheduler: DeliveryScheduler {
     func async(_ work: @escaping @Sendable () -> Void) { work() }
     func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) { work() }
-    func run(fromAnotherThread work: @escaping @Sendable () -> Void) { work() }
 }
 #endif

@@ -10,15 +10,6 @@ protocol DeliveryScheduler: Sendable {
     func async(_ work: @escaping @Sendable () -> Void)
     /// Runs `work` at `deadline` (or as soon as possible if it has passed).
     func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void)
-    /// Runs `work` on the context from a thread that is not the context's, and waits for it
-    /// where the context allows that (a serial queue: the waiting thread runs `work` itself, with
-    /// no thread to wake), else as ``async(_:)``. Never call it from the context itself, nor
-    /// from a thread the context may be waiting for.
-    func run(fromAnotherThread work: @escaping @Sendable () -> Void)
-}
-
-extension DeliveryScheduler {
-    func run(fromAnotherThread work: @escaping @Sendable () -> Void) { async(work) }
 }
 
 /// Delivers on a serial dispatch queue (Linux: the task's work queue, found in
@@ -37,11 +28,5 @@ struct DispatchQueueScheduler: DeliveryScheduler {
         } else {
             queue.asyncAfter(deadline: deadline, execute: work)
         }
-    }
-
-    /// `sync`: the caller (a user-code thread, done with its work) runs the step itself once
-    /// the queue is free, which saves waking a thread of the queue for it.
-    func run(fromAnotherThread work: @escaping @Sendable () -> Void) {
-        queue.sync(execute: work)
     }
 }

@@ -177,7 +177,7 @@ final class ResponsePlayer: @unchecked Sendable {
         let scheduler = scheduler
         UserCodeRunner.shared.run(in: lane) { [self] in
             let result = work()
-            scheduler.run(fromAnotherThread: { [self] in prepared(result) })
+            scheduler.async { [self] in prepared(result) }
         }
     }
 
@@ -568,19 +568,28 @@ final class ResponsePlayer: @unchecked Sendable {
             guard !data.isEmpty else { return true }
             if environment.deliversChunks {
                 sink.playerDidLoad(data)
+                playback.handedOn(data.count, readOn: environment.delegateQueue)
             } else {
                 playback.whole.append(data)
             }
             return true
         case .finish:
-            if !playback.whole.isEmpty { sink.playerDidLoad(playback.whole) }
+            deliverWhole(of: playback, to: sink)
             conclude(.finished(response)) { $0.playerDidFinish() }
             return false
         case .failure(let failure):
-            if !playback.whole.isEmpty { sink.playerDidLoad(playback.whole) }
+            deliverWhole(of: playback, to: sink)
             fail(failure.error)
             return false
         }
+    }
+
+    /// Hands a consumer that keeps only the last `didLoad` everything written.
+    private func deliverWhole(of playback: StreamPlayback, to sink: any PlaybackSink) {
+        guard !playback.whole.isEmpty else { return }
+        sink.playerDidLoad(playback.whole)
+        playback.handedOn(playback.whole.count, readOn: nil)
+        playback.whole = Data()
     }
 
     // MARK: Redirects
@@ -661,7 +670,7 @@ final class ResponsePlayer: @unchecked Sendable {
             // the delivery context.
             UserCodeRunner.shared.run(in: lane) { [self] in
                 let transformed = NetworkLoader.applying(spec, to: result, timing: timing)
-                scheduler.run(fromAnotherThread: asStep { $0.passthroughLoaded(transformed) })
+                scheduler.async(asStep { $0.passthroughLoaded(transformed) })
             }
         }
         phase = .passingThrough(handle)
@@ -722,6 +731,15 @@ final class ResponsePlayer: @unchecked Sendable {
 
     // MARK: End
 
+    /// Why a request left before its stream's end, as a live stream's next write reports it.
+    private static func departure(for outcome: PlaybackOutcome) -> String {
+        switch outcome {
+        case .cancelled: return "the app cancelled the request that was reading it"
+        case .failed(let error, _): return "the request that was reading it failed (\(describeError(error)))"
+        case .finished: return "the request that was reading it finished"
+        }
+    }
+
     private func fail(_ error: any Error) {
         let failure = SendableError(error: error)
         conclude(.failed(error, hop?.item.response)) { $0.playerDidFail(failure.error) }
@@ -758,7 +776,7 @@ final class ResponsePlayer: @unchecked Sendable {
         case .passingThrough(let handle): handle.cancel()
         case .openingBody(let reader): reader.close()
         case .sendingBody(let transfer): transfer.reader.close()
-        case .streaming(let playback): playback.stop()
+        case .streaming(let playback): playback.stop(reason: Self.departure(for: outcome))
         case .ended, .finishing: return
         case .idle, .preparing, .waitingForHead, .askingAboutRedirect: break
         }

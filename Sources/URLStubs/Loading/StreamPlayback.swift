@@ -30,9 +30,20 @@ final class StreamPlayback: @unchecked Sendable {
 
     init(_ source: Source) { self.source = source }
 
-    /// Lets go of the live stream: later writes wait for the next request.
-    func stop() {
-        if case .live(let stream, let connection) = source { stream.disconnect(connection) }
+    /// Lets go of the live stream before its end (`reason` says why, for the test's next write).
+    func stop(reason: String) {
+        if case .live(let stream, let connection) = source { stream.disconnect(connection, reason: reason) }
+    }
+
+    /// Tells a live stream that `bytes` it wrote were handed to the app: taken at once, or, with
+    /// `queue` (a delegate's), once the delegate has run the callbacks made so far.
+    func handedOn(_ bytes: Int, readOn queue: OperationQueue?) {
+        guard bytes > 0, case .live(let stream, let connection) = source else { return }
+        if let queue {
+            queue.addOperation { stream.consumed(bytes, by: connection) }
+        } else {
+            stream.consumed(bytes, by: connection)
+        }
     }
 
     /// When the script's write `timed` is due, paced as `pacing` says over the script's bytes.

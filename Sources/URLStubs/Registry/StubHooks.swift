@@ -70,6 +70,6 @@ final class StubHooks: @unchecked Sendable {
             work()
             return
         }
-        UserCodeRunner.shared.run(in: lane) { scheduler.run(fromAnotherThread: work) }
+        UserCodeRunner.shared.run(in: lane) { scheduler.async(work) }
     }
 }

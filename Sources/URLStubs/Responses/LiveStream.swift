@@ -19,9 +19,14 @@ import Foundation
 /// ```
 ///
 /// Writes are delivered on the loading context the moment they are made (no polling, no thread
-/// waits for them), one `didReceive data` each. A write made while no request is connected is
-/// kept for the next one to connect, so a test may write before the app connects. A stream
-/// serves one request at a time: a second request while one is connected fails with
+/// waits for them), one `didReceive data` each. A write made before any request connected is
+/// kept for the first one to connect, so a test may write before the app connects. Once a
+/// connected request has gone away without the stream's end (the app cancelled it, it timed
+/// out), a write throws ``LiveStreamError/notConnected(stream:reason:)`` until another request
+/// connects, and what the departed request had not received is dropped: nothing meant for one
+/// request is ever sent to another (``finish(fileID:line:)`` then simply ends the stream). A
+/// stream serves one request at a time: a second request
+/// while one is connected fails with
 /// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
 /// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
 /// connection, for example `registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])`.
@@ -38,6 +43,19 @@ import Foundation
 /// apply, since each write goes out when the test makes it. Use ``fail(_:fileID:line:)`` to
 /// drop the connection mid-stream.
 ///
+/// **Memory:** at most ``bufferLimit`` bytes (16 MiB by default) are written and not yet taken
+/// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
+/// consumer that gets the body whole holds every write until the end. A write past the limit
+/// throws ``LiveStreamError/bufferFull(stream:limit:unsent:)``; a test that streams more than
+/// the limit to a slow reader waits for room first:
+///
+/// ```swift
+/// for chunk in chunks {
+///     try await stream.waitForRoom()
+///     try stream.send(chunk)
+/// }
+/// ```
+///
 /// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
 ///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
@@ -46,8 +64,20 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// Where the stream was created.
     public let location: StubLocation
 
+    /// The most bytes written and not yet taken by the app (see "Memory" above).
+    public let bufferLimit: Int
+
     private let lock = NSLock()
     private var pending: [LiveWrite] = []
+    /// Bytes written and not yet taken by the app: pending, or handed on and not yet read.
+    private var unsent = 0
+    /// The most ``unsent`` ever was, for tests of the bound.
+    private(set) var peakUnsent = 0
+    /// Why the last connected request went away without the end; writes throw until another
+    /// connects.
+    private var departure: String?
+    /// Tests waiting for room (``waitForRoom(timeout:)``).
+    private var roomWaiters: [PendingWait<Void>] = []
     /// How the stream ended and where (`"finished at PriceTests.swift:31"`), once it has.
     private var ending: String?
     /// `true` once a connected request has received the end.
@@ -59,11 +89,16 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// A stream to answer requests with.
     /// - Parameters:
     ///   - name: Shown in errors (`live stream "prices" (PriceTests.swift:8)`).
+    ///   - bufferLimit: The most bytes written and not yet taken by the app (16 MiB by
+    ///     default); a write past it throws.
     ///   - fileID: Where the stream is created, for errors; leave the default.
     ///   - filePath: The full path of that file; leave the default.
     ///   - line: The line of the creation; leave the default.
-    public init(name: String? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
+    public init(
+        name: String? = nil, bufferLimit: Int = 16 * 1024 * 1024, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
+    ) {
         self.name = name
+        self.bufferLimit = max(1, bufferLimit)
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
     }
 
@@ -75,7 +110,9 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     // MARK: Writing
 
     /// Sends `data` as it is.
-    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
+    ///   ``LiveStreamError/bufferFull(stream:limit:unsent:)`` past ``bufferLimit``;
+    ///   ``LiveStreamError/notConnected(stream:reason:)`` after the connected request went away.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
     }
@@ -166,12 +203,83 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Waits until the app has taken enough of what was written that at most half of
+    /// ``bufferLimit`` is left unsent: the way to stream more than the limit to a slow reader.
+    /// Returns at once when there is room.
+    /// - Parameter timeout: Seconds to wait before throwing.
+    /// - Throws: ``RequestWaitTimeout`` when the app reads too slowly;
+    ///   ``LiveStreamError/notConnected(stream:reason:)`` when the connected request goes away
+    ///   meanwhile; `CancellationError` when the waiting task is cancelled.
+    public func waitForRoom(timeout: TimeInterval = 30) async throws {
+        let stream = description
+        let limit = bufferLimit
+        try await PendingWait<Void>.run(
+            timeout: timeout,
+            timeoutError: {
+                RequestWaitTimeout(
+                    awaited: "room to write to the \(stream) (at most \(limit / 2) bytes unsent)", timeout: timeout, matched: [], others: [],
+                    matcher: nil, hint: "The app reads the stream more slowly than the test writes it, or has stopped reading.")
+            },
+            start: { wait in
+                lock.lock()
+                let outcome = roomOutcomeLocked()
+                if outcome == nil { roomWaiters.append(wait) }
+                lock.unlock()
+                if let outcome { wait.resolve(outcome) }
+            },
+            finish: { wait in
+                lock.lock()
+                roomWaiters.removeAll { $0 === wait }
+                lock.unlock()
+            })
+    }
+
+    /// What a wait for room comes to now: room, a departed request, or `nil` (wait on).
+    private func roomOutcomeLocked() -> Result<Void, any Error>? {
+        if let departure, connection == nil { return .failure(LiveStreamError.notConnected(stream: description, reason: departure)) }
+        return unsent <= bufferLimit / 2 ? .success(()) : nil
+    }
+
+    /// Resolves the waits for room that can be. Call without the lock.
+    private func settleRoomWaiters() {
+        lock.lock()
+        guard !roomWaiters.isEmpty, let outcome = roomOutcomeLocked() else {
+            lock.unlock()
+            return
+        }
+        let waiting = roomWaiters
+        roomWaiters.removeAll()
+        lock.unlock()
+        for wait in waiting { wait.resolve(outcome) }
+    }
+
     private func write(_ write: LiveWrite, ending newEnding: String?) throws {
         lock.lock()
         if let ending {
             lock.unlock()
             if newEnding == nil { throw LiveStreamError.writeAfterEnd(stream: description, ended: ending) }
             throw LiveStreamError.endedTwice(stream: description, ended: ending)
+        }
+        if departure != nil, connection == nil {
+            guard let newEnding else {
+                let reason = departure ?? ""
+                lock.unlock()
+                throw LiveStreamError.notConnected(stream: description, reason: reason)
+            }
+            // The end of a stream no one reads: it is over, and no later request gets it.
+            ending = newEnding
+            endDelivered = true
+            lock.unlock()
+            return
+        }
+        if case .data(let data) = write {
+            guard unsent + data.count <= bufferLimit else {
+                let current = unsent
+                lock.unlock()
+                throw LiveStreamError.bufferFull(stream: description, limit: bufferLimit, unsent: current)
+            }
+            unsent += data.count
+            peakUnsent = max(peakUnsent, unsent)
         }
         if let newEnding { ending = newEnding }
         pending.append(write)
@@ -197,6 +305,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         if endDelivered { lock.unlock(); return .failure(.ended) }
         let made = LiveConnection(request: request, wake: wake)
         connection = made
+        departure = nil
         connections.arrive(request)
         let wakeNow = pending.isEmpty ? nil : made.takeWake()
         lock.unlock()
@@ -218,19 +327,39 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return writes
     }
 
-    /// The request went away (cancelled, timed out, failed): later writes wait for the next.
-    func disconnect(_ connection: LiveConnection) {
-        lock.lock(); defer { lock.unlock() }
-        if self.connection === connection { self.connection = nil }
+    /// The app has taken `bytes` of the writes `connection` was given (a delegate's
+    /// `didReceive data` ran, or a whole body was delivered).
+    func consumed(_ bytes: Int, by connection: LiveConnection) {
+        lock.lock()
+        if !connection.isDisconnected { unsent = max(0, unsent - bytes) }
+        lock.unlock()
+        settleRoomWaiters()
+    }
+
+    /// The request went away (`reason`: cancelled, timed out, failed) before the stream's end:
+    /// what it had not received is dropped, and writes throw until another request connects.
+    func disconnect(_ connection: LiveConnection, reason: String) {
+        lock.lock()
+        connection.isDisconnected = true
+        if self.connection === connection {
+            self.connection = nil
+            departure = reason
+            pending.removeAll { !$0.isEnd }
+            unsent = 0
+        }
+        lock.unlock()
+        settleRoomWaiters()
     }
 }
 
 /// One request connected to a ``LiveStream``.
 final class LiveConnection: @unchecked Sendable {
-    // @unchecked: `wakeScheduled` is guarded by the stream's lock.
+    // @unchecked: `wakeScheduled` and `isDisconnected` are guarded by the stream's lock.
     let request: StubRequest
     private let wake: @Sendable () -> Void
     var wakeScheduled = false
+    /// Set when the request went away: its late acknowledgements no longer count.
+    var isDisconnected = false
 
     init(request: StubRequest, wake: @escaping @Sendable () -> Void) {
         self.request = request

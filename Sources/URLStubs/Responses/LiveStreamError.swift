@@ -12,6 +12,10 @@ public enum LiveStreamError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidEvent(ServerSentEvent, reason: String)
     /// An NDJSON line that is not one line of JSON.
     case invalidJSONLine(stream: String, reason: String)
+    /// A write that would leave more than the stream's `bufferLimit` bytes unsent.
+    case bufferFull(stream: String, limit: Int, unsent: Int)
+    /// A write after the connected request went away (`reason`), before another connected.
+    case notConnected(stream: String, reason: String)
 
     /// The full explanation.
     public var description: String {
@@ -25,6 +29,12 @@ public enum LiveStreamError: Error, Sendable, Equatable, CustomStringConvertible
             return "URLStubs: this server-sent event cannot be framed for text/event-stream: \(reason)."
         case .invalidJSONLine(let stream, let reason):
             return "URLStubs: cannot send an NDJSON line to the \(stream): \(reason)."
+        case .bufferFull(let stream, let limit, let unsent):
+            return "URLStubs: the \(stream) already holds \(unsent) bytes the app has not read (its bufferLimit is \(limit)). "
+                + "Call `try await stream.waitForRoom()` before writing more, or make the stream with a larger bufferLimit."
+        case .notConnected(let stream, let reason):
+            return "URLStubs: nothing reads the \(stream) now: \(reason), and what it had not received was dropped. "
+                + "Wait for the next request with `try await stream.waitForConnection()` before writing again."
         }
     }
 
