@@ -273,11 +273,11 @@ final class StallingInputStream: InputStream {
 /// request by seconds); `blockedMatchersHoldOnlyTheirOwnRequests` asserts the behaviour.
 @Suite("Slow matchers")
 struct SlowMatcherTests {
-    // A `.passThrough` registry also runs its matchers in `canInit`, to decide whether to claim
+    // A `.passthrough` registry also runs its matchers in `canInit`, to decide whether to claim
     // a request, and corelibs calls `canInit` on its shared queue: there a slow matcher delays
     // everyone (the README gives the figures, measured with URLSTUBS_MEASURE_PASSTHROUGH=1).
     static let policies: [UnmatchedRequestPolicy] =
-        ProcessInfo.processInfo.environment["URLSTUBS_MEASURE_PASSTHROUGH"] == nil ? [.fail] : [.passThrough]
+        ProcessInfo.processInfo.environment["URLSTUBS_MEASURE_PASSTHROUGH"] == nil ? [.fail] : [.passthrough]
 
     @Test(arguments: policies)
     func slowMatcherFigures(policy: UnmatchedRequestPolicy) async throws {

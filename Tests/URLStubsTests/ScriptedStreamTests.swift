@@ -61,7 +61,7 @@ struct ScriptedStreamTests {
     func aScriptIsPacedLikeOtherBodies(api: FetchAPI) async {
         let registry = StubRegistry()
         let steps = (0..<5).map { StreamStep.data(patternData(1_000, seed: UInt8($0))) }
-        registry.stub(isPath("/spread")) { _ in .stream(script: steps).responseTime(0.5) }
+        registry.stub(isPath("/spread")) { _ in .stream(script: steps).requestTime(0, responseTime: 0.5) }
         registry.stub(isPath("/speed")) { _ in .stream(script: steps).downloadSpeed(.kilobytesPerSecond(10)) }
         registry.stub(isPath("/late")) { _ in .stream(script: steps).requestTime(0.3, responseTime: 0) }
         for (path, least) in [("/spread", 0.45), ("/speed", 0.45), ("/late", 0.3)] {

@@ -101,7 +101,7 @@ extension StubResponse {
     /// ``passthrough(_:)-(ResponseTransform...)`` with an array.
     public static func passthrough(_ transforms: [ResponseTransform]) -> StubResponse {
         var response = StubResponse(data: Data())
-        response.passthrough = Passthrough(transforms: transforms)
+        response.action = .passThrough(Passthrough(transforms: transforms))
         return response
     }
 }
