@@ -94,6 +94,7 @@ struct MatcherTests {
         #expect(port.mismatches(for: StubRequest(request("http://a.test/"))) == ["expected port 8080"])
     }
 
+    @available(*, deprecated, message: "checks the deprecated URLPattern type")
     @Test func urlPatternCapturesParameters() throws {
         let pattern = try URLPattern("/users/:id/posts/:post")
         #expect(pattern.match("/users/42/posts/7") == ["id": "42", "post": "7"])
@@ -104,6 +105,7 @@ struct MatcherTests {
         #expect(try URLPattern("/a/*/c").match("/a/b/d") == nil)
     }
 
+    @available(*, deprecated, message: "checks the deprecated URLPattern type")
     @Test(arguments: [
         ("users/:id", 1, "must start with"),
         ("/users/:", 8, "needs a name"),

@@ -136,6 +136,7 @@ struct PassthroughTests {
         #expect(text.contains(#""name":"patched""#), "\(text)")
     }
 
+    @available(*, deprecated, message: "checks JSONValue.mergePatched(with:), a deprecated spelling of the merge patch")
     @Test func mergePatchReplacesArraysWhole() {
         let document = try! JSONValue(any: ["items": [["id": 1], ["id": 2]]])
         #expect(document.mergePatched(with: try! JSONValue(any: ["items": [["id": 9]]])) == (try! JSONValue(any: ["items": [["id": 9]]])))

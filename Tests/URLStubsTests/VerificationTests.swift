@@ -102,6 +102,7 @@ struct VerificationTests {
         #expect(result.statusCode == 200)
     }
 
+    @available(*, deprecated, message: "reads the report through unmatchedReport(for:), a deprecated spelling")
     @Test func emptyRegistryReport() {
         let registry = StubRegistry()
         let text = registry.unmatchedReport(for: StubRequest(request("https://api.test/a?x=1&y")))

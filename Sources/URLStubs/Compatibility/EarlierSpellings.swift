@@ -193,3 +193,141 @@ extension VerificationReport {
     @available(*, deprecated, message: "read the count of the report.problems entry whose request is this one")
     public func count(of entry: JournalEntry) -> Int { occurrences(of: entry) }
 }
+
+/// A path pattern as a value: ``isPath(_:)`` reads the same patterns, and the response
+/// closure receives the captures as ``StubRequest/pathParameters``.
+@available(*, deprecated, message: "use isPath(\"/users/:id\"); the response closure reads request.pathParameters")
+public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
+    let pattern: PathPattern
+
+    /// Parses a pattern; throws ``URLPatternError`` naming the column of a syntax error.
+    public init(_ pattern: String) throws {
+        do {
+            self.pattern = try PathPattern(pattern)
+        } catch let error as PathPatternError {
+            throw URLPatternError(pattern: error.pattern, column: error.column, message: error.message)
+        }
+    }
+
+    /// The pattern as written.
+    public var description: String { pattern.description }
+
+    /// The captured parameters when `path` fits the pattern, else `nil`.
+    public func match(_ path: String) -> [String: String]? { pattern.match(path) }
+}
+
+/// A syntax error in a ``URLPattern``.
+@available(*, deprecated, message: "isPath(_:) reports a pattern's syntax error as StubError.invalidMatcher")
+public struct URLPatternError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The pattern as written.
+    public let pattern: String
+    /// The 1-based column where the problem starts.
+    public let column: Int
+    /// What was expected.
+    public let message: String
+
+    /// The whole sentence: pattern, column and what was expected.
+    public var description: String { PathPatternError(pattern: pattern, column: column, message: message).description }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension HTTPURLResponse {
+    /// A copy with another status code: in a passthrough, say ``ResponseTransform/statusCode(_:)``.
+    @available(*, deprecated, message: "in a passthrough, use the transform .statusCode(_:)")
+    public func replacing(statusCode: Int) -> HTTPURLResponse { withStatusCode(statusCode) }
+
+    /// A copy with headers set or removed: in a passthrough, say ``ResponseTransform/headers(_:)``.
+    @available(*, deprecated, message: "in a passthrough, use the transform .headers(_:)")
+    public func replacingHeaders(_ changes: [String: String?]) -> HTTPURLResponse { withHeaders(changes) }
+}
+
+extension JSONValue {
+    /// RFC 7396 JSON Merge Patch: say ``ResponseTransform/jsonMergePatch(_:)`` in a passthrough.
+    @available(*, deprecated, message: "in a passthrough, use the transform .jsonMergePatch(_:)")
+    public func mergePatched(with patch: JSONValue) -> JSONValue { mergePatch(patch) }
+
+    /// The template patch: say ``ResponseTransform/jsonTemplatePatch(_:)`` in a passthrough.
+    @available(*, deprecated, message: "in a passthrough, use the transform .jsonTemplatePatch(_:)")
+    public func templatePatched(with patch: JSONValue) -> JSONValue { templatePatch(patch) }
+}
+
+extension Fixture {
+    /// The `Content-Type` a fixture file gets from its extension.
+    @available(*, deprecated, message: "StubResponse(fixture:) sets the Content-Type from the extension")
+    public static func contentType(forExtension ext: String) -> String { mediaType(forExtension: ext) }
+}
+
+extension DownloadSpeed {
+    /// The speed in bytes per second.
+    @available(*, deprecated, message: "read kilobytesPerSecond (1 KB = 1,000 bytes)")
+    public var bytesPerSecond: Double { kilobytesPerSecond * 1000 }
+}
+
+extension JournalEntry {
+    /// `true` when the body was cut at ``StubRegistry/journalBodyLimit``.
+    @available(*, deprecated, message: "read cutBodySize, the size before the cut (nil when whole)")
+    public var isBodyCut: Bool { cutBodySize != nil }
+}
+
+extension StubRegistry {
+    /// The near-miss report for a request no stub matched.
+    @available(*, deprecated, message: "verify() explains every unmatched request; a failed request carries the same report")
+    public func unmatchedReport(for request: StubRequest) -> String { nearMissReport(for: request) }
+}
+
+extension StubResponse {
+    /// A response read from an HTTP message file (`curl -is URL > users.response`).
+    /// ``init(fixture:statusCode:headers:)`` reads a `.response` file the same way, and says a
+    /// missing file with ``FixtureNotFoundError``; this spelling throws
+    /// ``StubError/fileNotFound(path:)``.
+    @available(*, deprecated, renamed: "init(fixture:)", message: "StubResponse(fixture: url) reads a .response file by its extension")
+    public init(httpMessageAt url: URL) throws { try self.init(httpMessageFileAt: url) }
+
+    /// A `text/event-stream` response replayed from an `.sse` file with its `: delay` pauses.
+    /// ``init(fixture:statusCode:headers:)`` reads an `.sse` file the same way, and says a
+    /// missing file with ``FixtureNotFoundError``; this spelling throws
+    /// ``StubError/fileNotFound(path:)``.
+    @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
+    public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+        try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: headers)
+    }
+
+    /// Server-sent events one after the other, the first at once and each next one `interval`
+    /// seconds later: ``eventStream(script:statusCode:headers:)`` says the same with
+    /// ``StreamStep/wait(_:)`` steps between the events.
+    @available(*, deprecated, message: "use .eventStream(script: [.event(a), .wait(interval), .event(b)])")
+    public static func eventStream(
+        _ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200, headers: [String: String] = [:]
+    ) -> StubResponse {
+        var steps: [StreamStep] = []
+        for (index, event) in events.enumerated() {
+            if index > 0, interval > 0 { steps.append(.wait(interval)) }
+            steps.append(.event(event))
+        }
+        return eventStream(script: steps, statusCode: statusCode, headers: headers)
+    }
+}
+
+extension StubBody {
+    /// Bytes held in memory: ``StubResponse/init(data:statusCode:headers:)`` says it.
+    @available(*, deprecated, message: "use StubResponse(data:)")
+    public static func data(_ data: Data) -> StubBody { StubBody(source: .data(data)) }
+
+    /// A file read lazily: ``StubResponse/init(fileAt:statusCode:headers:)`` says it.
+    @available(*, deprecated, message: "use StubResponse(fileAt:)")
+    public static func file(_ url: URL) -> StubBody { StubBody(source: .file(url)) }
+
+    /// A body the test writes while the request runs: ``StubResponse/stream(_:statusCode:headers:)`` says it.
+    @available(*, deprecated, message: "use StubResponse.stream(_:) or .eventStream(_:)")
+    public static func live(_ stream: LiveStream) -> StubBody { StubBody(source: .live(stream)) }
+
+    /// A body written step by step: ``StubResponse/stream(script:statusCode:headers:)`` says it.
+    @available(*, deprecated, message: "use StubResponse.stream(script:) or .eventStream(script:)")
+    public static func script(_ steps: [StreamStep]) -> StubBody { StubBody(source: .script(steps)) }
+
+    /// An empty body: ``StubResponse/init(statusCode:headers:)`` answers with none.
+    @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
+    public static var empty: StubBody { StubBody(source: .data(Data())) }
+}

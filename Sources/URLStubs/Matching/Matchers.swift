@@ -45,12 +45,12 @@ public func isHost(_ host: String) -> RequestMatcher {
 ///   regular expressions) sees the path in this form; `isPath("/files/:name")` accepts
 ///   `/files/x%2Fy` (one segment) and captures `x/y`.
 ///
-/// A path holding `:name`, `*` or a final `**` segment is a ``URLPattern``: `isPath("/users/:id")`
+/// A path holding `:name`, `*` or a final `**` segment is a pattern: `isPath("/users/:id")`
 /// accepts `/users/42` and hands `["id": "42"]` to the response closure as
 /// ``StubRequest/pathParameters``. A pattern syntax error is reported by every request that
 /// reaches the stub (see ``StubError/invalidMatcher(stub:problems:)``).
 public func isPath(_ path: String) -> RequestMatcher {
-    guard URLPattern.isPattern(path) else {
+    guard PathPattern.isPattern(path) else {
         return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path)) { request in
             let actual = request.urlPath
             return actual == path ? .matched : .failed("expected path \"\(path)\", got \(quoted(actual))")
@@ -61,9 +61,9 @@ public func isPath(_ path: String) -> RequestMatcher {
 
 /// Accepts requests whose path fits `pattern` and captures its parameters.
 func patternPathMatcher(_ pattern: String) -> RequestMatcher {
-    let parsed: URLPattern
+    let parsed: PathPattern
     do {
-        parsed = try URLPattern(pattern)
+        parsed = try PathPattern(pattern)
     } catch {
         return .invalid("path matches \"\(pattern)\"", problem: "\(error)")
     }

@@ -71,7 +71,7 @@ extension StubRegistry: PlaybackHost {
                 return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough(), journalEntry: entry))
             }
             // A URLError, because that is what app code handles; the StubError rides along.
-            let error = StubError.unmatchedRequest(report: unmatchedReport(for: request)).asURLError(url: request.url)
+            let error = StubError.unmatchedRequest(report: nearMissReport(for: request)).asURLError(url: request.url)
             return .failure(SendableError(error: error))
         }
     }

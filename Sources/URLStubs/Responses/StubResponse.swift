@@ -36,14 +36,14 @@ public struct StubResponse: Sendable {
 
     /// A response with a body from memory.
     public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(body: .data(data), statusCode: statusCode, headers: headers)
+        self.init(body: StubBody(source: .data(data)), statusCode: statusCode, headers: headers)
     }
 
     /// A response whose body is streamed from a file; `Content-Length` is the file's size
     /// unless `headers` gives one. A missing file fails the request with
     /// ``StubError/fileNotFound(path:)`` naming the path.
     public init(fileAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(body: .file(url), statusCode: statusCode, headers: headers)
+        self.init(body: StubBody(source: .file(url)), statusCode: statusCode, headers: headers)
     }
 
     /// A response with any ``StubBody``.
@@ -107,7 +107,7 @@ public struct StubResponse: Sendable {
     /// Sends the body at `speed`.
     public func downloadSpeed(_ speed: DownloadSpeed) -> StubResponse {
         var copy = self
-        copy.pacing.body = .speed(bytesPerSecond: speed.bytesPerSecond)
+        copy.pacing.body = .speed(bytesPerSecond: speed.kilobytesPerSecond * 1000)
         return copy
     }
 

@@ -309,7 +309,7 @@ extension Scenario {
         var response: StubResponse
         if ext.lowercased() == "response" {
             do {
-                response = try StubResponse(httpMessageAt: url)
+                response = try StubResponse(httpMessageFileAt: url)
             } catch {
                 problems.append("\(relative): \(error)")
                 return nil
@@ -319,7 +319,7 @@ extension Scenario {
                 problems.append("\(relative): the file is not valid JSON")
                 return nil
             }
-            response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.contentType(forExtension: ext)])
+            response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
         }
         let override = manifest.files[relative]
         for (name, value) in manifest.headers where response.value(forHeader: name) == nil { response.headers[name] = value }
