@@ -6,7 +6,7 @@ import FoundationNetworking
 // Spellings of URLStubs 0.1 that a second spelling of the same idea replaced. They compile, warn
 // with the spelling to use (a fix-it where it is a rename), and behave exactly as before.
 
-/// A method given as a `String` variable (a literal is a ``StubRequest/Method``): use ``isMethod(_:)`` with a ``StubRequest/Method``
+/// A method given as a `String` variable (a literal is a ``StubRequest/Method``): use ``isMethod(_:)-(StubRequest.Method)`` with a ``StubRequest/Method``
 /// (a string literal is one: `isMethod("POST")`).
 @available(*, deprecated, message: "use isMethod(.post), isMethod(\"POST\") or isMethod(StubRequest.Method(rawValue: name))")
 @_disfavoredOverload

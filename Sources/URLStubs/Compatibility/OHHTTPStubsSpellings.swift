@@ -42,27 +42,27 @@ public func hasJsonBody(_ json: Any) -> RequestMatcher {
     hasJSONBody(json)
 }
 
-/// OHHTTPStubs' `isMethodGET()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodGET()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.get)")
 public func isMethodGET() -> RequestMatcher { isMethod(.get) }
 
-/// OHHTTPStubs' `isMethodPOST()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodPOST()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.post)")
 public func isMethodPOST() -> RequestMatcher { isMethod(.post) }
 
-/// OHHTTPStubs' `isMethodPUT()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodPUT()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.put)")
 public func isMethodPUT() -> RequestMatcher { isMethod(.put) }
 
-/// OHHTTPStubs' `isMethodPATCH()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodPATCH()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.patch)")
 public func isMethodPATCH() -> RequestMatcher { isMethod(.patch) }
 
-/// OHHTTPStubs' `isMethodDELETE()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodDELETE()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.delete)")
 public func isMethodDELETE() -> RequestMatcher { isMethod(.delete) }
 
-/// OHHTTPStubs' `isMethodHEAD()`: use ``isMethod(_:)``.
+/// OHHTTPStubs' `isMethodHEAD()`: use ``isMethod(_:)-(StubRequest.Method)``.
 @available(*, deprecated, message: "use isMethod(.head)")
 public func isMethodHEAD() -> RequestMatcher { isMethod(.head) }
 

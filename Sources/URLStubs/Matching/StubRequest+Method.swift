@@ -1,7 +1,7 @@
 import Foundation
 
 extension StubRequest {
-    /// An HTTP method: what ``isMethod(_:)`` accepts and what the one-line stubs are keyed by
+    /// An HTTP method: what ``isMethod(_:)-(StubRequest.Method)`` accepts and what the one-line stubs are keyed by
     /// (``StubRegistry/stub(_:_:name:statusCode:headers:json:fileID:filePath:line:)``). A string
     /// literal is a method, so `isMethod(.post)` and `isMethod("POST")` say the same.
     ///
