@@ -23,13 +23,16 @@ struct RecordingAtScaleTests {
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let registry = StubRegistry()
         let recorder = try registry.record(to: file, mode: .all, environment: [:])
-        // A disk that takes 3 s for the next write: the writer is busy for that long.
-        recorder.writer.async { Thread.sleep(forTimeInterval: 3) }
+        // A disk that never finishes its write until the response has arrived: the writer is
+        // stuck until then (30 s at most, so a response that waited for it fails, never hangs).
+        let disk = DispatchSemaphore(value: 0)
+        recorder.writer.async { _ = disk.wait(timeout: .now() + 30) }
         let started = Date()
         let result = await fetch(URLRequest(url: server.url("/json")), from: registry)
         let elapsed = Date().timeIntervalSince(started)
+        disk.signal()
         #expect(result.statusCode == 200)
-        #expect(elapsed < 2, "the response waited for the writer: \(elapsed) s")
+        #expect(elapsed < 20, "the response waited for the writer: \(elapsed) s")
         #expect(!FileManager.default.fileExists(atPath: file.path), "the cassette is written by save(), not on the request's path")
         try await onItsOwnThread { try recorder.save() }
         #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json"])
