@@ -12,6 +12,8 @@ import URLStubs
 /// - `record.perExchangeMs.first` / `.last`: the median time of the first and of the last 50
 ///   exchanges (request to response), and their ratio (target ≤ 2: each exchange costs the
 ///   same however many were recorded before it).
+/// - `record.catchUpSeconds`: how long the writer (scrubbing, appending to the partial file)
+///   still needed after the last response.
 /// - `record.saveSeconds`: the one atomic write of the cassette at the end.
 func runRecording(exchanges: Int, bodyBytes: Int, directory: URL) async throws -> [Figure] {
     progress("starting the loopback server for recording…")
@@ -32,6 +34,8 @@ func runRecording(exchanges: Int, bodyBytes: Int, directory: URL) async throws -
         durations.append(now() - before)
         guard data.count == bodyBytes else { throw BenchError("recording: \(data.count) bytes instead of \(bodyBytes)") }
     }
+    let drainStarted = now()
+    _ = recorder.recordedEntries.count  // waits for the writer to catch up
     let saveStarted = now()
     try recorder.save()
     let finished = now()
@@ -47,6 +51,7 @@ func runRecording(exchanges: Int, bodyBytes: Int, directory: URL) async throws -
         Figure(name: "record.perExchangeMs.first", value: first, unit: "ms"),
         Figure(name: "record.perExchangeMs.last", value: last, unit: "ms"),
         Figure(name: "record.perExchangeMs.last/first", value: last / first, unit: "ratio", target: target("≤ 2") { $0 <= 2 }),
+        Figure(name: "record.catchUpSeconds", value: saveStarted - drainStarted, unit: "s"),
         Figure(name: "record.saveSeconds", value: finished - saveStarted, unit: "s"),
     ]
 }
