@@ -67,8 +67,11 @@ struct ReadingErrorTests {
         #expect(message.contains(cassette.path), "\(message)")
         #expect(message.contains("is a folder, not a file: pass the path of the file inside it"), "\(message)")
         #expect(!message.contains("Code=256"))
-        // A recorder replaying it says the same.
-        #expect(throws: HARError.self) { try StubRegistry().record(to: cassette, mode: .once, environment: [:]) }
+        // A recorder replaying it, or about to record into it, says the same.
+        for mode in RecordMode.allCases {
+            let refused = #expect(throws: HARError.self) { try StubRegistry().record(to: cassette, mode: mode, environment: [:]) }
+            #expect(refused?.description == message, "\(mode)")
+        }
     }
 
     @Test func aCassettePathThatIsAFIFOIsAHARErrorAndNeverOpened() async throws {

@@ -27,22 +27,29 @@ enum RegularFile {
         }
     }
 
-    /// The bytes of the regular file at `url` (symbolic links followed).
-    static func contents(of url: URL) throws -> Data {
+    /// What is wrong with the kind of thing at `url` (symbolic links followed), without opening
+    /// it; `nil` for a regular file.
+    static func kindProblem(at url: URL) -> Problem? {
         let path = url.resolvingSymlinksInPath().path
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
-            throw FileManager.default.fileExists(atPath: path) ? Problem.unreadable(reason: reason(of: error)) : Problem.missing
+            return FileManager.default.fileExists(atPath: path) ? Problem.unreadable(reason: reason(of: error)) : Problem.missing
         }
         switch attributes[.type] as? FileAttributeType {
-        case .typeRegular?: break
-        case .typeDirectory?: throw Problem.directory
-        case .typeCharacterSpecial?, .typeBlockSpecial?: throw Problem.special(kind: "a device")
-        case .typeSocket?: throw Problem.special(kind: "a socket")
-        default: throw Problem.special(kind: "a FIFO (named pipe) or another special file")
+        case .typeRegular?: return nil
+        case .typeDirectory?: return Problem.directory
+        case .typeCharacterSpecial?, .typeBlockSpecial?: return Problem.special(kind: "a device")
+        case .typeSocket?: return Problem.special(kind: "a socket")
+        default: return Problem.special(kind: "a FIFO (named pipe) or another special file")
         }
+    }
+
+    /// The bytes of the regular file at `url` (symbolic links followed).
+    static func contents(of url: URL) throws -> Data {
+        if let problem = kindProblem(at: url) { throw problem }
+        let path = url.resolvingSymlinksInPath().path
         guard FileManager.default.isReadableFile(atPath: path) else { throw Problem.unreadable(reason: "permission denied") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -73,7 +80,19 @@ enum CassetteFileCheck {
         } catch RegularFile.Problem.missing {
             throw StubError.fileNotFound(path: url.path)
         } catch let problem as RegularFile.Problem {
-            throw HARError(source: url.path, path: "$", expected: "a HAR file, but \(url.path) \(problem.explanation)")
+            throw error(url, problem)
         }
+    }
+
+    /// Throws when something other than a regular file is at `url` (nothing there is fine: a
+    /// recording writes it), before a recorder records into it.
+    static func checkWritable(_ url: URL) throws {
+        guard let problem = RegularFile.kindProblem(at: url), problem != .missing else { return }
+        if case .unreadable = problem { return }
+        throw error(url, problem)
+    }
+
+    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> HARError {
+        HARError(source: url.path, path: "$", expected: "a HAR file, but \(url.path) \(problem.explanation)")
     }
 }

@@ -65,6 +65,8 @@ public final class HARRecorder: @unchecked Sendable {
         self.owner = "\(testName) (\(fileID):\(line))"
         writer = DispatchQueue(label: "URLStubs.HARRecorder.\(file.lastPathComponent)")
         let fileManager = FileManager.default
+        // A folder or a FIFO at the path: said now, as a HARError, not by a failed save.
+        try CassetteFileCheck.checkWritable(file)
         // The cassette's lock: needed to record, and to fold in what a dead run left.
         let wouldRecord = mode == .all || mode == .newEpisodes || (mode == .once && !fileManager.fileExists(atPath: file.path))
         var partial: PartialCassette?
