@@ -113,6 +113,7 @@ struct RecordingAtScaleTests {
         }
     }
 
+    /// Also: a recorder in another process holds the cassette until it dies.
     @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
     func aKillDuringRecordingLeavesAValidCassetteAndLosesNoExchange() async throws {
         let file = temporaryHAR("killed")
@@ -130,7 +131,7 @@ struct RecordingAtScaleTests {
         environment[Self.childURLVariable] = server.url("/bytes?n=10000").absoluteString
         let childEnvironment = environment
         let binary = try #require(testBinary)
-        let lines = try await onItsOwnThread { () -> Int in
+        let (lines, refusal) = try await onItsOwnThread { () -> (Int, String) in
             let process = Process()
             process.executableURL = binary
             process.arguments = ["--testing-library", "swift-testing", "--filter", "childRecordsUntilKilled"]
@@ -146,11 +147,20 @@ struct RecordingAtScaleTests {
                 if lines > 12 { break }
                 Thread.sleep(forTimeInterval: 0.05)
             }
+            // While the child records, this process may not record the same cassette.
+            var refusal = "no error"
+            do {
+                _ = try StubRegistry().record(to: file, mode: .newEpisodes, environment: [:], testName: "theParentTest")
+            } catch {
+                refusal = "\(error)"
+            }
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            return lines
+            return (lines, refusal)
         }
         #expect(lines > 12, "the child recorded: \(lines) lines")
+        #expect(refusal.contains("theParentTest") && refusal.contains("childRecordsUntilKilled"), "\(refusal)")
+        #expect(refusal.contains("is recording it right now"), "\(refusal)")
         // The cassette is whole (the saved one), and the exchanges wait beside it.
         #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json"])
         #expect(FileManager.default.fileExists(atPath: partial.path))
