@@ -90,6 +90,16 @@ struct RecordingAtScaleTests {
         try episodes.save()
         #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json", "/text"], "nothing overwritten")
         #expect(recorder.recordedEntries.count == 2, "the refused exchange is kept, not lost")
+        // Recording again after another recorder saved the cassette is refused too.
+        #expect(await fetch(URLRequest(url: server.url("/text")), from: second).statusCode == 200)
+        let again = StubRegistry()
+        let third = try again.record(to: file, mode: .newEpisodes, environment: [:], testName: "ThirdTests/testLoads")
+        #expect(await fetch(URLRequest(url: server.url("/bytes?n=20")), from: again).statusCode == 200)
+        try third.save()
+        #expect(await fetch(URLRequest(url: server.url("/bytes?n=30")), from: second).statusCode == 200)
+        let overwrite = #expect(throws: StubError.self) { try episodes.save() }
+        #expect(String(describing: try #require(overwrite)).contains("saved it after this one did"))
+        #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json", "/text", "/bytes"])
     }
 
     // MARK: A kill in the middle of recording

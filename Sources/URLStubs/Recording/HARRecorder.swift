@@ -52,6 +52,9 @@ public final class HARRecorder: @unchecked Sendable {
     /// Another recorder took the cassette between a save and a later exchange of this one:
     /// thrown by the next save.
     private var conflict: Error?
+    /// The file the last save wrote (an atomic save makes a new one each time): a later exchange
+    /// finds out whether another recorder saved the cassette since, and refuses to write over it.
+    private var savedFileNumber: UInt64?
 
     init(
         registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
@@ -183,6 +186,11 @@ public final class HARRecorder: @unchecked Sendable {
         if partial == nil, conflict == nil {
             do {
                 let retaken = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
+                if let savedFileNumber, Self.fileNumber(of: file) != savedFileNumber {
+                    retaken.close()
+                    throw StubError.cassetteInUse(
+                        path: file.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner)
+                }
                 try retaken.begin()
                 partial = retaken
             } catch {
@@ -190,6 +198,10 @@ public final class HARRecorder: @unchecked Sendable {
             }
         }
         partial?.append(entry)
+    }
+
+    private static func fileNumber(of file: URL) -> UInt64? {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.systemFileNumber] as? NSNumber)?.uint64Value
     }
 
     /// Entries recorded so far in this run (already scrubbed), once the writer has them all.
@@ -204,11 +216,12 @@ public final class HARRecorder: @unchecked Sendable {
     /// replaced atomically. In `.all` mode it writes an empty recording when nothing happened.
     ///
     /// A save gives the cassette up: another recorder may then record it. An exchange this
-    /// recorder records after the save takes it back.
+    /// recorder records after the save takes it back, unless another recorder holds it or saved
+    /// it in between.
     /// - Throws: The error of a cassette that cannot be written, and
-    ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder took the
-    ///   cassette before an exchange this one recorded after a save (that exchange is still
-    ///   in ``recordedEntries``, never written over the other's).
+    ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder held or
+    ///   saved the cassette before an exchange this one recorded after a save (that exchange is
+    ///   still in ``recordedEntries``, never written over the other's).
     public func save() throws {
         try writer.sync {
             if let conflict { throw conflict }
@@ -217,6 +230,7 @@ public final class HARRecorder: @unchecked Sendable {
             let entries = replayed.map(scrubbing.scrub) + recorded
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try HAR.write(entries).write(to: file, options: .atomic)
+            savedFileNumber = Self.fileNumber(of: file)
             try partial?.markSaved()
             partial?.close()
             partial = nil
