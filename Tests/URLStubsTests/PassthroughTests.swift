@@ -311,8 +311,19 @@ struct PassthroughTests {
             // No save(): the cassette is not written, the exchanges wait beside it.
         }
         #expect(!FileManager.default.fileExists(atPath: file.path))
+        // The recorder holds the cassette until it is gone, which the loading system's last
+        // references to its registry may delay a little.
         let next = StubRegistry()
-        let replaying = try next.record(to: file, mode: .once, environment: [:])
+        var attempt: HARRecorder?
+        let deadline = Date().addingTimeInterval(10)
+        while attempt == nil {
+            do {
+                attempt = try next.record(to: file, mode: .once, environment: [:])
+            } catch StubError.cassetteInUse where Date() < deadline {
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+        }
+        let replaying = try #require(attempt)
         #expect(!replaying.isRecording, "the folded exchanges are the recording")
         #expect(try HAR.read(contentsOf: file).map(\.url.path) == ["/json", "/text"])
         #expect(await fetch(URLRequest(url: server.url("/text")), from: next).body == "plain words, not JSON")

@@ -51,12 +51,12 @@ final class PartialCassette {
             file = try LockedFile(path: url.path)
         } catch LockedFile.Failure.held {
             // The holder writes its name first; a holder that has not yet is "another recorder".
-            let holder = (try? Data(contentsOf: url)).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
+            let holder = Self.contents(of: url).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
             throw StubError.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner)
         } catch LockedFile.Failure.failed(let reason) {
             throw StubError.fileUnreadable(path: url.path, reason: "it could not be opened to record into (\(reason))")
         }
-        let existing = (try? Data(contentsOf: url)) ?? Data()
+        let existing = Self.contents(of: url) ?? Data()
         leftover = Self.readEntries(of: existing, source: url.lastPathComponent)
         header =
             JSONValue.object([
@@ -96,6 +96,14 @@ final class PartialCassette {
     /// saved, the file stays for the next recorder of the cassette to fold in.
     func close() {
         if unsaved == 0, !failed { file.remove() }
+    }
+
+    /// The file's bytes; `nil` when it is empty or cannot be read. (An empty file is not read:
+    /// corelibs' `Data(contentsOf:)` leaks a page for one.)
+    private static func contents(of url: URL) -> Data? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else { return nil }
+        return try? Data(contentsOf: url)
     }
 
     private static func readHeader(of data: Data) -> (owner: String, mode: RecordMode?)? {
