@@ -20,7 +20,7 @@ struct ReadingErrorTests {
         Data((String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)).utf8)
     }
 
-    private static let cutHAR = Data("{\"log\": {\"entries\": [\n  {\"request\" \"x\"}\n]}}".utf8)
+    private static var cutHAR: Data { Data("{\"log\": {\"entries\": [\n  {\"request\" \"x\"}\n]}}".utf8) }
 
     @Test func theReaderSaysWhatItExpectedAndWhere() throws {
         let problem = try #require(JSONBytesReader.problem(in: Self.cutHAR))
