@@ -25,9 +25,14 @@ final class LoopbackServer {
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True
             def do_GET(self):
-                head = ("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
-                        "Content-Length: %d\r\n\r\n" % len(BODY)).encode("ascii")
-                self.wfile.write(head + BODY)
+                body, kind = BODY, "application/octet-stream"
+                # /text/N: N bytes of text (the recording benchmark's bodies).
+                if self.path.startswith("/text/"):
+                    size = int(self.path.split("/")[2].split("?")[0])
+                    body, kind = (b"abcdefghijklmnopqrstuvwxyz" * (size // 26 + 1))[:size], "text/plain"
+                head = ("HTTP/1.1 200 OK\r\nContent-Type: %s\r\n"
+                        "Content-Length: %d\r\n\r\n" % (kind, len(body))).encode("ascii")
+                self.wfile.write(head + body)
             def log_message(self, *args):
                 pass
         class Server(http.server.ThreadingHTTPServer):

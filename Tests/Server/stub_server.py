@@ -13,6 +13,7 @@ Endpoints:
   GET  /home                 the Cookie header it received, as text
   GET  /cookies              two Set-Cookie headers
   GET  /slow?ms=N            the body "slow" after N milliseconds
+  GET  /bytes?n=N            N bytes of plain text (a repeating alphabet)
   GET  /secret               needs Authorization; returns a token
   GET  /__count?path=P&tag=T how many requests this server saw for path P with ?tag=T
                              (tests use a tag of their own, so parallel tests never mix counts)
@@ -78,6 +79,9 @@ class Handler(BaseHTTPRequestHandler):
         elif url.path == "/slow":
             time.sleep(int(query.get("ms", ["200"])[0]) / 1000)
             self.send(200, "slow", "text/plain")
+        elif url.path == "/bytes":
+            count = int(query.get("n", ["1024"])[0])
+            self.send(200, (b"abcdefghijklmnopqrstuvwxyz" * (count // 26 + 1))[:count], "text/plain")
         elif url.path == "/secret":
             if not self.headers.get("Authorization"):
                 self.send(401, '{"error":"no credentials"}')

@@ -146,21 +146,25 @@ public enum HAR {
     // MARK: Reading
 
     /// The entries of a HAR file, in order.
-    /// - Throws: ``HARError`` with the JSON path of the first problem.
+    /// - Throws: ``HARError`` with the JSON path of the first problem (a text that is not JSON:
+    ///   the reader's reason, line, column and byte offset), and
+    ///   ``StubError/fileNotFound(path:)`` when nothing is at `url`.
+    ///   A path that is a folder, a FIFO or another special file, or a file that cannot be read,
+    ///   throws a ``HARError`` naming the full path and what to do (a FIFO is never opened: a read
+    ///   would wait for a writer).
     public static func read(contentsOf url: URL) throws -> [HAREntry] {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
-        return try read(try Data(contentsOf: url), source: url.lastPathComponent)
+        let data = try CassetteFileCheck.contents(of: url)
+        return try read(data, source: url.lastPathComponent)
     }
 
     /// The entries of HAR data; `source` names it in errors.
     public static func read(_ data: Data, source: String = "HAR") throws -> [HAREntry] {
         let root: JSONValue
         do {
-            // The fast reader takes well-formed UTF-8; anything else gets JSONSerialization's
-            // verdict (and its error message).
-            root = try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
-        } catch {
-            throw HARError(source: source, path: "$", expected: "valid JSON (\((error as NSError).localizedDescription))")
+            root = try JSONValue.parsing(data)
+        } catch let problem as JSONSyntaxError {
+            let expected = problem.isTooDeep ? "JSON nested at most \(JSONSyntaxError.maximumDepth) levels deep, but the text is" : "valid JSON:"
+            throw HARError(source: source, path: "$", expected: "\(expected) \(problem)")
         }
         let reader = Reader(source: source, dates: DateReader())
         let log = try reader.object(try reader.member("log", of: root, at: "$"), at: "$.log")
@@ -422,15 +426,37 @@ public enum HAR {
     /// indentation so a re-recording diffs cleanly. Text bodies are written as text, others as
     /// base64.
     public static func write(_ entries: [HAREntry], creator: String = "URLStubs", version: String = "1.0") -> Data {
+        let formatter = entryDateFormatter()
+        let document: JSONValue = .object([
+            "log": .object([
+                "version": .string("1.2"),
+                "creator": .object(["name": .string(creator), "version": .string(version)]),
+                "entries": .array(entries.map { json(of: $0, dates: formatter) }),
+            ])
+        ])
+        var data = document.serialized(pretty: true)
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The formatter of `startedDateTime`, for ``json(of:dates:)``: made once per document.
+    static func entryDateFormatter() -> ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+
+    /// One entry of `log.entries` as HAR 1.2 writes it. `cookies` lists each cookie of the
+    /// `Cookie` and `Set-Cookie` headers by name and value (a scrubbed one keeps its name).
+    static func json(of entry: HAREntry, dates formatter: ISO8601DateFormatter) -> JSONValue {
         func headers(_ list: [HAREntry.Header]) -> JSONValue {
             .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
         }
         func cookies(_ list: [HAREntry.Header], named name: String) -> JSONValue {
             .array(
                 list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
-                    header.value.split(separator: name == "cookie" ? ";" : "\u{0}").compactMap { part in
+                    // `Cookie: a=1; b=2`; a `Set-Cookie` value per line (Firefox joins repeats so).
+                    header.value.split(separator: name == "cookie" ? ";" : "\n").compactMap { part in
                         let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
                         guard let first = pair.first, !first.isEmpty else { return nil }
                         let value = pair.count > 1 ? String(pair[1].split(separator: ";").first ?? "") : ""
@@ -442,53 +468,46 @@ public enum HAR {
             let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
             return .array(items.map { .object(["name": .string($0.name), "value": .string($0.value ?? "")]) })
         }
-        let jsonEntries: [JSONValue] = entries.map { entry in
-            var request: [String: JSONValue] = [
-                "method": .string(entry.method), "url": .string(entry.url.absoluteString), "httpVersion": .string("HTTP/1.1"),
-                "headers": headers(entry.requestHeaders), "queryString": query(entry.url),
-                "cookies": cookies(entry.requestHeaders, named: "cookie"),
-                "headersSize": .number(-1), "bodySize": .number(Double(entry.requestBody?.count ?? 0)),
-            ]
-            if let body = entry.requestBody {
-                var post: [String: JSONValue] = ["mimeType": .string(entry.requestMimeType ?? "")]
-                if let text = String(data: body, encoding: .utf8) {
-                    post["text"] = .string(text)
-                } else {
-                    post["text"] = .string(body.base64EncodedString())
-                    post["encoding"] = .string("base64")
-                }
-                request["postData"] = .object(post)
-            }
-            var content: [String: JSONValue] = ["size": .number(Double(entry.responseBody.count)), "mimeType": .string(entry.responseMimeType)]
-            if let text = String(data: entry.responseBody, encoding: .utf8) {
-                content["text"] = .string(text)
+        var request: [String: JSONValue] = [
+            "method": .string(entry.method), "url": .string(entry.url.absoluteString), "httpVersion": .string("HTTP/1.1"),
+            "headers": headers(entry.requestHeaders), "queryString": query(entry.url),
+            "cookies": cookies(entry.requestHeaders, named: "cookie"),
+            "headersSize": .number(-1), "bodySize": .number(Double(entry.requestBody?.count ?? 0)),
+        ]
+        if let body = entry.requestBody {
+            var post: [String: JSONValue] = ["mimeType": .string(entry.requestMimeType ?? "")]
+            if let text = String(data: body, encoding: .utf8) {
+                post["text"] = .string(text)
             } else {
-                content["text"] = .string(entry.responseBody.base64EncodedString())
-                content["encoding"] = .string("base64")
+                post["text"] = .string(body.base64EncodedString())
+                post["encoding"] = .string("base64")
             }
-            let location = entry.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
-            var response: [String: JSONValue] = [
-                "status": .integer(entry.failure == nil ? entry.status : 0), "statusText": .string(entry.statusText),
-                "httpVersion": .string(entry.httpVersion), "headers": headers(entry.responseHeaders),
-                "cookies": .array([]), "content": .object(content), "redirectURL": .string(location),
-                "headersSize": .number(-1), "bodySize": .number(Double(entry.responseBody.count)),
-            ]
-            if let failure = entry.failure { response["_error"] = .string(failure) }
-            return .object([
-                "startedDateTime": .string(formatter.string(from: entry.startedDateTime)), "time": .number(entry.time),
-                "request": .object(request), "response": .object(response), "cache": .object([:]),
-                "timings": .object(["send": .number(0), "wait": .number(entry.time), "receive": .number(0)]),
-            ])
+            request["postData"] = .object(post)
         }
-        let document: JSONValue = .object([
-            "log": .object([
-                "version": .string("1.2"),
-                "creator": .object(["name": .string(creator), "version": .string(version)]),
-                "entries": .array(jsonEntries),
-            ])
+        var content: [String: JSONValue] = ["size": .number(Double(entry.responseBody.count)), "mimeType": .string(entry.responseMimeType)]
+        if let text = String(data: entry.responseBody, encoding: .utf8) {
+            content["text"] = .string(text)
+        } else {
+            content["text"] = .string(entry.responseBody.base64EncodedString())
+            content["encoding"] = .string("base64")
+        }
+        let location = entry.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
+        var response: [String: JSONValue] = [
+            "status": .integer(entry.failure == nil ? entry.status : 0), "statusText": .string(entry.statusText),
+            "httpVersion": .string(entry.httpVersion), "headers": headers(entry.responseHeaders),
+            "cookies": cookies(entry.responseHeaders, named: "set-cookie"), "content": .object(content), "redirectURL": .string(location),
+            "headersSize": .number(-1), "bodySize": .number(Double(entry.responseBody.count)),
+        ]
+        if let failure = entry.failure { response["_error"] = .string(failure) }
+        return .object([
+            "startedDateTime": .string(formatter.string(from: entry.startedDateTime)), "time": .number(entry.time),
+            "request": .object(request), "response": .object(response), "cache": .object([:]),
+            "timings": .object(["send": .number(0), "wait": .number(entry.time), "receive": .number(0)]),
         ])
-        var data = document.serialized(pretty: true)
-        data.append(UInt8(ascii: "\n"))
-        return data
+    }
+
+    /// One entry of `log.entries`, as ``read(_:source:)`` reads it; `path` names it in errors.
+    static func entry(_ value: JSONValue, source: String, at path: String) throws -> HAREntry {
+        try Reader(source: source, dates: DateReader()).entry(value, at: path)
     }
 }

@@ -5,21 +5,61 @@ import Foundation
 /// `JSONSerialization` on Linux builds a tree of `Any` values first, and converting that tree
 /// costs far more than the parse (a 10,000-entry HAR: seconds and hundreds of megabytes). This
 /// reader is strict and only takes the common case: UTF-8 without a byte order mark, nesting
-/// up to 512 levels, integers that fit in `Int` and short finite fractions, valid escapes. For anything else it answers `nil`, and the
-/// caller falls back to `JSONSerialization`, whose acceptance and error messages stay the rule.
+/// of up to 512 arrays and objects, integers that fit in `Int` and short finite fractions, valid escapes. For anything else it answers `nil`, and the
+/// caller falls back to `JSONSerialization`, whose acceptance stays the rule.
+///
+/// When `JSONSerialization` rejects the text too, ``problem(in:)`` names the cause this reader
+/// found and where (`JSONSyntaxError`): its messages say what was expected at which line,
+/// column and byte, and say "nested deeper than 512 levels" for a document that is only too
+/// deep, where `JSONSerialization`'s own messages say neither.
 enum JSONBytesReader {
     /// The value `data` holds, or `nil` when the fast path does not take it (see above).
     static func value(from data: Data) -> JSONValue? {
-        data.withUnsafeBytes { bytes in
+        if case .value(let value) = read(data) { return value }
+        return nil
+    }
+
+    /// Why `data` is not JSON this reader takes, with the byte offset; `nil` when it takes it
+    /// or leaves it to `JSONSerialization` without a verdict (text that is not UTF-8, numbers
+    /// beyond `Int` or with long fractions).
+    static func problem(in data: Data) -> JSONSyntaxError? {
+        if case .problem(let problem) = read(data) { return problem }
+        return nil
+    }
+
+    private enum Outcome {
+        case value(JSONValue)
+        case problem(JSONSyntaxError)
+        case unsupported
+    }
+
+    private static func read(_ data: Data) -> Outcome {
+        data.withUnsafeBytes { bytes -> Outcome in
             var cursor = Cursor(bytes: bytes)
-            guard let value = try? cursor.readValue(depth: 0) else { return nil }
-            cursor.skipWhitespace()
-            return cursor.index == bytes.count ? value : nil
+            do {
+                let value = try cursor.readValue(depth: 0)
+                cursor.skipWhitespace()
+                guard cursor.index == bytes.count else {
+                    throw Invalid(reason: "unexpected text after the JSON value", offset: cursor.index)
+                }
+                return .value(value)
+            } catch let invalid as Invalid {
+                return .problem(JSONSyntaxError(reason: invalid.reason, offset: invalid.offset, in: bytes))
+            } catch {
+                return .unsupported
+            }
         }
     }
 
-    /// Anything the fast path does not take; never shown to a user.
+    /// Anything the fast path does not take without being sure the text is invalid (text that
+    /// is not UTF-8, a number beyond `Int`); never shown to a user.
     private struct Unsupported: Error {}
+
+    /// Text that is not JSON (or is nested too deep): the reason and the byte where it was found.
+    private struct Invalid: Error {
+        let reason: String
+        let offset: Int
+    }
 
     private struct Cursor {
         let bytes: UnsafeRawBufferPointer
@@ -39,9 +79,12 @@ enum JSONBytesReader {
         }
 
         mutating func readValue(depth: Int) throws -> JSONValue {
-            guard depth < 512 else { throw Unsupported() }
             skipWhitespace()
-            guard index < bytes.count else { throw Unsupported() }
+            guard index < bytes.count else { throw Invalid(reason: "the text ends where a value was expected", offset: index) }
+            // `depth` arrays and objects enclose this value: it may open one more up to the limit.
+            if bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "["), depth >= JSONSyntaxError.maximumDepth {
+                throw Invalid(reason: JSONSyntaxError.tooDeepReason, offset: index)
+            }
             switch bytes[index] {
             case UInt8(ascii: "{"): return try readObject(depth: depth)
             case UInt8(ascii: "["): return try readArray(depth: depth)
@@ -55,8 +98,9 @@ enum JSONBytesReader {
 
         mutating func readLiteral(_ literal: StaticString) throws {
             let count = literal.utf8CodeUnitCount
-            guard bytes.count - index >= count else { throw Unsupported() }
-            for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { throw Unsupported() }
+            let expected = "expected \(literal)"
+            guard bytes.count - index >= count else { throw Invalid(reason: expected, offset: index) }
+            for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { throw Invalid(reason: expected, offset: index) }
             index += count
         }
 
@@ -70,21 +114,24 @@ enum JSONBytesReader {
             }
             while true {
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw Unsupported() }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw Invalid(reason: "expected a member name in double quotes", offset: index)
+                }
                 let key = try readString()
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw Unsupported() }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                    throw Invalid(reason: "expected ':' after the member name", offset: index)
+                }
                 index += 1
                 members[key] = try readValue(depth: depth + 1)
                 skipWhitespace()
-                guard index < bytes.count else { throw Unsupported() }
-                if bytes[index] == UInt8(ascii: ",") {
+                if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
                     index += 1
-                } else if bytes[index] == UInt8(ascii: "}") {
+                } else if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                     index += 1
                     return .object(members)
                 } else {
-                    throw Unsupported()
+                    throw Invalid(reason: "expected ',' or '}' after an object member", offset: index)
                 }
             }
         }
@@ -100,14 +147,13 @@ enum JSONBytesReader {
             while true {
                 elements.append(try readValue(depth: depth + 1))
                 skipWhitespace()
-                guard index < bytes.count else { throw Unsupported() }
-                if bytes[index] == UInt8(ascii: ",") {
+                if index < bytes.count, bytes[index] == UInt8(ascii: ",") {
                     index += 1
-                } else if bytes[index] == UInt8(ascii: "]") {
+                } else if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                     index += 1
                     return .array(elements)
                 } else {
-                    throw Unsupported()
+                    throw Invalid(reason: "expected ',' or ']' after an array element", offset: index)
                 }
             }
         }
@@ -126,11 +172,14 @@ enum JSONBytesReader {
                     return text
                 }
                 if byte == UInt8(ascii: "\\") { return try readEscapedString(from: start) }
-                guard byte >= 0x20 else { throw Unsupported() }
+                guard byte >= 0x20 else { throw Invalid(reason: Self.controlCharacterReason, offset: index) }
                 index += 1
             }
-            throw Unsupported()
+            throw Invalid(reason: Self.unterminatedReason, offset: start - 1)
         }
+
+        static let controlCharacterReason = "a control character in a string (write it as an escape such as \\n)"
+        static let unterminatedReason = "a string that is never closed by a double quote"
 
         mutating func readEscapedString(from start: Int) throws -> String {
             scratch.removeAll(keepingCapacity: true)
@@ -144,7 +193,7 @@ enum JSONBytesReader {
                     try Self.checkNotRepaired(text, byteCount: scratch.count)
                     return text
                 case UInt8(ascii: "\\"):
-                    guard index < bytes.count else { throw Unsupported() }
+                    guard index < bytes.count else { throw Invalid(reason: Self.unterminatedReason, offset: start - 1) }
                     let escape = bytes[index]
                     index += 1
                     switch escape {
@@ -155,14 +204,14 @@ enum JSONBytesReader {
                     case UInt8(ascii: "r"): scratch.append(0x0D)
                     case UInt8(ascii: "t"): scratch.append(0x09)
                     case UInt8(ascii: "u"): try appendUnicodeEscape()
-                    default: throw Unsupported()
+                    default: throw Invalid(reason: "an invalid escape in a string", offset: index - 2)
                     }
                 default:
-                    guard byte >= 0x20 else { throw Unsupported() }
+                    guard byte >= 0x20 else { throw Invalid(reason: Self.controlCharacterReason, offset: index - 1) }
                     scratch.append(byte)
                 }
             }
-            throw Unsupported()
+            throw Invalid(reason: Self.unterminatedReason, offset: start - 1)
         }
 
         /// `\uXXXX`, a surrogate pair written as two of them included; a lone surrogate is not
@@ -185,7 +234,8 @@ enum JSONBytesReader {
         }
 
         mutating func readHex4() throws -> UInt32 {
-            guard bytes.count - index >= 4 else { throw Unsupported() }
+            let invalid = Invalid(reason: "expected four hexadecimal digits after \\u", offset: index)
+            guard bytes.count - index >= 4 else { throw invalid }
             var value: UInt32 = 0
             for _ in 0..<4 {
                 let byte = bytes[index]
@@ -194,7 +244,7 @@ enum JSONBytesReader {
                 case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
                 case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
                 case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw Unsupported()
+                default: throw invalid
                 }
                 value = value << 4 | UInt32(digit)
                 index += 1
@@ -213,23 +263,27 @@ enum JSONBytesReader {
         mutating func readNumber() throws -> JSONValue {
             let start = index
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count else { throw Unsupported() }
+            guard index < bytes.count else { throw Invalid(reason: "expected a digit", offset: index) }
             if bytes[index] == UInt8(ascii: "0") {
                 index += 1
             } else {
-                guard skipDigits() > 0 else { throw Unsupported() }
+                guard skipDigits() > 0 else {
+                    // A byte order mark or other text in another encoding: JSONSerialization's call.
+                    if index == 0, bytes[index] >= 0x80 || bytes[index] == 0 { throw Unsupported() }
+                    throw Invalid(reason: index == start ? "expected a value" : "expected a digit", offset: index)
+                }
             }
             var isWhole = true
             if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
                 index += 1
                 isWhole = false
-                guard skipDigits() > 0 else { throw Unsupported() }
+                guard skipDigits() > 0 else { throw Invalid(reason: "expected a digit after the decimal point", offset: index) }
             }
             if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
                 index += 1
                 isWhole = false
                 if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                guard skipDigits() > 0 else { throw Unsupported() }
+                guard skipDigits() > 0 else { throw Invalid(reason: "expected a digit in the exponent", offset: index) }
             }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             if isWhole {

@@ -80,7 +80,7 @@ private struct BodyReason: Error, CustomStringConvertible {
 private func parsedJSONBody(_ body: Data?, expected: String) -> Result<JSONValue, BodyReason> {
     guard let body, !body.isEmpty else { return .failure(BodyReason(description: "expected \(expected), got no body")) }
     guard let json = try? JSONValue(data: body) else {
-        return .failure(BodyReason(description: "expected \(expected), got a body that is not JSON: \(describeBody(body))"))
+        return .failure(BodyReason(description: "expected \(expected), got \(JSONValue.unreadable(body, as: "a body")): \(describeBody(body))"))
     }
     return .success(json)
 }

@@ -211,7 +211,7 @@ public func hasJSONBody(_ json: Any) -> RequestMatcher {
     return bodyMatcher("JSON body \(expected)", keys: MatchKeys(jsonBody: expected)) { actual in
         guard let actual, !actual.isEmpty else { return "expected JSON body \(expected), got no body" }
         guard let got = try? JSONValue(data: actual) else {
-            return "expected JSON body \(expected), got a body that is not JSON: \(describeBody(actual))"
+            return "expected JSON body \(expected), got \(JSONValue.unreadable(actual, as: "a body")): \(describeBody(actual))"
         }
         let diff = expected.differences(from: got)
         return diff.isEmpty ? nil : "JSON body differs: " + diff.joined(separator: "; ")

@@ -128,7 +128,7 @@ private func partMismatches(
         if actual != text { reasons.append("expected text \(literal(text)), got \(literal(actual.count > 200 ? "\(actual.prefix(200))…" : actual))") }
     case .json(let expected)?:
         guard let actual = try? JSONValue(data: part.body) else {
-            reasons.append("expected JSON \(expected), got content that is not JSON: \(describeBody(part.body))")
+            reasons.append("expected JSON \(expected), got \(JSONValue.unreadable(part.body, as: "content")): \(describeBody(part.body))")
             break
         }
         reasons += expected.differences(from: actual)

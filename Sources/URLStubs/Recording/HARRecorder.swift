@@ -13,7 +13,10 @@ import FoundationNetworking
 /// try recorder.save()     // writes the file when something was recorded
 /// ```
 ///
-/// Secrets are scrubbed (``Scrubbing/default``) before anything is written.
+/// Secrets are scrubbed (``Scrubbing/default``) before anything is written. Recording never
+/// delays a response for the disk, costs the same for the thousandth exchange as for the first,
+/// and a crash or a kill never leaves a broken cassette (see ``save()``). A second recorder of
+/// a cassette a live recorder holds throws ``StubError/cassetteInUse(path:heldBy:requestedBy:)``.
 public final class HARRecorder: @unchecked Sendable {
     /// The file recorded to or replayed from.
     public let file: URL
@@ -30,13 +33,28 @@ public final class HARRecorder: @unchecked Sendable {
 
     private let lock = NSLock()
     private var replayed: [HAREntry]
-    private var recorded: [HAREntry] = []
     /// `newEpisodes`: the requests recorded in this run, as replay tells requests apart.
     private var recordedRequests: Set<String> = []
     /// `newEpisodes`: where an exchange just recorded becomes a replayed one.
     private weak var registry: StubRegistry?
     private let replayOptions: HARReplayOptions
     private let location: StubLocation
+    /// Who records, for the error a second recorder of the cassette gets: the test and the line.
+    private let owner: String
+
+    /// The recorder's writer: every exchange is scrubbed and written here, one after the other,
+    /// never on the request's way back to the app. The fields below are used on it only.
+    let writer: DispatchQueue
+    private var recorded: [HAREntry] = []
+    /// The cassette's lock and the exchanges not yet saved; `nil` after a save, until the next
+    /// exchange takes the cassette again.
+    private var partial: PartialCassette?
+    /// Another recorder took the cassette between a save and a later exchange of this one:
+    /// thrown by the next save.
+    private var conflict: Error?
+    /// The file the last save wrote (an atomic save makes a new one each time): a later exchange
+    /// finds out whether another recorder saved the cassette since, and refuses to write over it.
+    private var savedFileNumber: UInt64?
 
     init(
         registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
@@ -47,7 +65,26 @@ public final class HARRecorder: @unchecked Sendable {
         self.mode = mode
         self.scrubbing = scrubbing
         self.volatileFields = volatileFields
-        let exists = FileManager.default.fileExists(atPath: file.path)
+        self.owner = "\(testName) (\(fileID):\(line))"
+        writer = DispatchQueue(label: "URLStubs.HARRecorder.\(file.lastPathComponent)")
+        let fileManager = FileManager.default
+        // A folder or a FIFO at the path: said now, as a HARError, not by a failed save.
+        try CassetteFileCheck.checkWritable(file)
+        // The cassette's lock: needed to record, and to fold in what a dead run left.
+        let wouldRecord = mode == .all || mode == .newEpisodes || (mode == .once && !fileManager.fileExists(atPath: file.path))
+        var partial: PartialCassette?
+        if wouldRecord || fileManager.fileExists(atPath: PartialCassette.url(of: file).path) {
+            do {
+                partial = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
+            } catch StubError.cassetteInUse(let path, let holder, let requester) {
+                // Replaying a cassette another recorder records is only reading it.
+                if wouldRecord { throw StubError.cassetteInUse(path: path, heldBy: holder, requestedBy: requester) }
+            }
+            if let partial, !partial.leftover.entries.isEmpty {
+                try Self.fold(partial.leftover, into: file)
+            }
+        }
+        let exists = fileManager.fileExists(atPath: file.path)
         switch mode {
         case .none:
             guard exists else {
@@ -62,6 +99,12 @@ public final class HARRecorder: @unchecked Sendable {
             isRecording = true
         case .all:
             isRecording = true
+        }
+        if isRecording {
+            try partial?.begin()
+            self.partial = partial
+        } else {
+            partial?.close()
         }
         registry.scrubbing = scrubbing
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
@@ -89,58 +132,109 @@ public final class HARRecorder: @unchecked Sendable {
             fileID: fileID, filePath: filePath, line: line)
     }
 
-    /// Adds the exchange and writes the file at once, before the caller gets the response:
-    /// a test that crashes, or forgets ``save()``, still leaves every exchange it saw on disk.
+    deinit {
+        partial?.close()
+    }
+
+    /// Writes `leftover`, what a run that died before saving recorded, into `cassette`, as that
+    /// run's save would have: after the entries already there, or in their place for `.all`.
+    private static func fold(_ leftover: (entries: [HAREntry], mode: RecordMode?), into cassette: URL) throws {
+        var entries = leftover.entries
+        if leftover.mode != .all, FileManager.default.fileExists(atPath: cassette.path) {
+            entries = try HAR.read(contentsOf: cassette) + entries
+        }
+        try HAR.write(entries).write(to: cassette, options: .atomic)
+    }
+
+    /// Hands the exchange to the writer and returns at once: the response goes on to the app
+    /// while the writer scrubs the exchange and appends it to `<cassette>.partial`, a cost that
+    /// does not grow with the exchanges before it. The cassette itself changes only in
+    /// ``save()``; a test that crashes, or forgets ``save()``, leaves its exchanges in the
+    /// partial file, which the next recorder of the cassette folds in.
     ///
     /// In `newEpisodes` mode the exchange then joins the replayed ones: a later request that
     /// replay takes for the same one (equal but for volatile fields) is answered from it, as
     /// it would be from the file in every later run, and is neither sent nor recorded again.
     /// Two such requests in flight at once both reach the network; the second is not recorded.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
-        let entry = scrubbing.scrub(
-            HAREntry(
-                request: request.urlRequest, body: request.body, response: response, responseBody: body,
-                startedDateTime: Date(), time: 0))
-        lock.lock()
-        if mode == .newEpisodes, !recordedRequests.insert(HARRequestIdentity(entry, volatile: volatileFields).key).inserted {
-            lock.unlock()
+        let entry = HAREntry(
+            request: request.urlRequest, body: request.body, response: response, responseBody: body,
+            startedDateTime: Date(), time: 0)
+        guard mode == .newEpisodes, let registry else {
+            writer.async { [self] in record(scrubbing.scrub(entry)) }
             return
         }
-        recorded.append(entry)
-        // A failed write here is reported by save(), which writes again.
-        try? writeLocked()
+        // Replay must know this exchange before the app can send the same request again.
+        let scrubbed = scrubbing.scrub(entry)
+        lock.lock()
+        let isNew = recordedRequests.insert(HARRequestIdentity(scrubbed, volatile: volatileFields).key).inserted
         lock.unlock()
-        guard let registry else { return }
+        guard isNew else { return }
+        writer.async { [self] in record(scrubbed) }
         var options = replayOptions
         // Made by this run's test, so never "a recording the test no longer uses".
         options.reportsUnusedEntries = false
         registry.stubs(
-            fromHAREntries: [entry], named: file.lastPathComponent, options: options,
+            fromHAREntries: [scrubbed], named: file.lastPathComponent, options: options,
             fileID: location.fileID, filePath: location.filePath, line: location.line)
     }
 
-    private func writeLocked() throws {
-        let entries = replayed.map(scrubbing.scrub) + recorded
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try HAR.write(entries).write(to: file, options: .atomic)
+    /// On the writer: keeps the exchange, and appends it to the partial file, taking the
+    /// cassette again if a save gave it up.
+    private func record(_ entry: HAREntry) {
+        recorded.append(entry)
+        if partial == nil, conflict == nil {
+            do {
+                let retaken = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
+                if let savedFileNumber, Self.fileNumber(of: file) != savedFileNumber {
+                    retaken.close()
+                    throw StubError.cassetteInUse(
+                        path: file.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner)
+                }
+                try retaken.begin()
+                partial = retaken
+            } catch {
+                conflict = error
+            }
+        }
+        partial?.append(entry)
     }
 
-    /// Entries recorded so far in this run (already scrubbed).
+    private static func fileNumber(of file: URL) -> UInt64? {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.systemFileNumber] as? NSNumber)?.uint64Value
+    }
+
+    /// Entries recorded so far in this run (already scrubbed), once the writer has them all.
     public var recordedEntries: [HAREntry] {
-        lock.lock(); defer { lock.unlock() }
-        return recorded
+        writer.sync { recorded }
     }
 
     /// Writes the file when this run recorded something: the replayed entries first (in
-    /// `newEpisodes` mode), then the new ones in the order they completed. Each exchange is
-    /// already written as it completes; call this at the end of a test anyway: it writes once
-    /// more and throws when the file cannot be written, and in `.all` mode it writes an empty
-    /// recording when nothing happened.
+    /// `newEpisodes` mode), then the new ones in the order they completed. Call this at the end
+    /// of a test: until then the exchanges wait in `<cassette>.partial` beside the cassette (which
+    /// a crash leaves whole, and the next recorder of the cassette folds in). The cassette is
+    /// replaced atomically. In `.all` mode it writes an empty recording when nothing happened.
+    ///
+    /// A save gives the cassette up: another recorder may then record it. An exchange this
+    /// recorder records after the save takes it back, unless another recorder holds it or saved
+    /// it in between.
+    /// - Throws: The error of a cassette that cannot be written, and
+    ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder held or
+    ///   saved the cassette before an exchange this one recorded after a save (that exchange is
+    ///   still in ``recordedEntries``, never written over the other's).
     public func save() throws {
-        lock.lock(); defer { lock.unlock() }
-        let changed = !recorded.isEmpty || (mode == .all)
-        guard isRecording, changed else { return }
-        try writeLocked()
+        try writer.sync {
+            if let conflict { throw conflict }
+            let changed = !recorded.isEmpty || (mode == .all)
+            guard isRecording, changed else { return }
+            let entries = replayed.map(scrubbing.scrub) + recorded
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try HAR.write(entries).write(to: file, options: .atomic)
+            savedFileNumber = Self.fileNumber(of: file)
+            try partial?.markSaved()
+            partial?.close()
+            partial = nil
+        }
     }
 }
 

@@ -10,35 +10,62 @@ import FoundationNetworking
 /// Values are replaced by ``placeholder``; replay treats the placeholder as "any value", so a
 /// scrubbed recording still matches the live requests that produced it.
 ///
-/// Besides the named headers, query parameters and JSON members, every copy of their values is
-/// replaced wherever it appears (a server that echoes the request, an error page quoting the
-/// token), also percent-encoded (`SECRET%2BKEY%2FB64%3D`) and base64-encoded, and the user and
-/// password of a `Basic` credential. A value shorter than four characters is replaced only
-/// where it stands as a whole value (`"ab1"`, `key=ab1&`): replacing every `1` would mangle
-/// the recording.
+/// Secure by default: ``default`` scrubs the credential headers (``defaultHeaders``) and the
+/// common credential names (``defaultNames``: `token`, `access_token`, `password`, `api_key`,
+/// …) in query strings, form bodies (`application/x-www-form-urlencoded`) and JSON bodies at
+/// any depth. Names compare without regard to case. A cookie keeps its name; only its value is
+/// scrubbed. Opt out of one rule with ``removing(headers:queryParameters:jsonFields:)``:
+///
+/// ```swift
+/// // `key` is a public cache key in this API, not a secret.
+/// let scrubbing = Scrubbing.default.removing(queryParameters: ["key"], jsonFields: ["key"])
+/// ```
+///
+/// Besides the named headers, query parameters, form fields and JSON members, every copy of
+/// their values is replaced wherever it appears (a server that echoes the request, an error
+/// page quoting the token), also percent-encoded (`SECRET%2BKEY%2FB64%3D`) and base64-encoded,
+/// and the user and password of a `Basic` credential. A value shorter than four characters is
+/// replaced only where it stands as a whole value (`"ab1"`, `key=ab1&`): replacing every `1`
+/// would mangle the recording.
 ///
 /// - Important: A registry's reports use ``StubRegistry/scrubbing``, which
 ///   ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets; a
-///   registry that only replays or stubs and sees an `api_key` parameter must be told.
+///   registry that only replays or stubs scrubs its reports with ``default`` unless told otherwise.
 public struct Scrubbing: Sendable {
-    /// Header names (case-insensitive) whose values are scrubbed, in requests and responses.
+    /// Header names (case-insensitive) whose values are scrubbed, in requests and responses. A
+    /// `Cookie` or `Set-Cookie` header keeps each cookie's name and attributes.
     public var headers: Set<String>
-    /// Query parameter names whose values are scrubbed.
+    /// Names (case-insensitive) whose values are scrubbed in the query string and in a form body
+    /// (`application/x-www-form-urlencoded`), which uses the query's syntax.
     public var queryParameters: Set<String>
-    /// JSON member names whose values are scrubbed wherever they appear in a body.
+    /// JSON member names (case-insensitive) whose values are scrubbed wherever they appear in a
+    /// body, at any depth.
     public var jsonFields: Set<String>
     /// What replaces a secret.
     public var placeholder: String
 
-    /// `Authorization`, `Cookie`, `Set-Cookie` and `Proxy-Authorization`.
+    /// The credential headers scrubbed by default: `Authorization`, `Proxy-Authorization`,
+    /// `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token` and `Api-Key`.
+    public static let defaultHeaders: Set<String> = [
+        "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token", "Api-Key",
+    ]
+    /// The credential names scrubbed by default in query strings, form bodies and JSON bodies:
+    /// `token`, `access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`, `key`,
+    /// `password`, `secret` and `client_secret`.
+    public static let defaultNames: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret", "client_secret",
+    ]
+
+    /// ``defaultHeaders``, and ``defaultNames`` in queries, form bodies and JSON bodies.
     public static let `default` = Scrubbing()
     /// Nothing is scrubbed.
     public static let nothing = Scrubbing(headers: [], queryParameters: [], jsonFields: [])
 
-    /// A policy; `headers` starts from the four credential headers unless you pass others.
+    /// A policy; each list starts from the defaults (``defaultHeaders``, ``defaultNames``)
+    /// unless you pass another.
     public init(
-        headers: Set<String> = ["Authorization", "Cookie", "Set-Cookie", "Proxy-Authorization"],
-        queryParameters: Set<String> = [], jsonFields: Set<String> = [], placeholder: String = "<scrubbed>"
+        headers: Set<String> = Scrubbing.defaultHeaders, queryParameters: Set<String> = Scrubbing.defaultNames,
+        jsonFields: Set<String> = Scrubbing.defaultNames, placeholder: String = "<scrubbed>"
     ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = queryParameters
@@ -46,7 +73,7 @@ public struct Scrubbing: Sendable {
         self.placeholder = placeholder
     }
 
-    /// This policy plus more header names, query parameters and JSON fields.
+    /// This policy plus more header names, query (and form) parameters and JSON fields.
     public func adding(headers: Set<String> = [], queryParameters: Set<String> = [], jsonFields: Set<String> = []) -> Scrubbing {
         var copy = self
         copy.headers.formUnion(headers.map { $0.lowercased() })
@@ -55,59 +82,179 @@ public struct Scrubbing: Sendable {
         return copy
     }
 
+    /// This policy without some of its rules (names compare without regard to case): the way to
+    /// keep one value the defaults scrub.
+    ///
+    /// ```swift
+    /// registry.scrubbing = .default.removing(queryParameters: ["key"])   // ?key= is not a secret here
+    /// ```
+    public func removing(headers: Set<String> = [], queryParameters: Set<String> = [], jsonFields: Set<String> = []) -> Scrubbing {
+        var copy = self
+        let headerNames = Set(headers.map { $0.lowercased() })
+        let queryNames = Set(queryParameters.map { $0.lowercased() })
+        let fieldNames = Set(jsonFields.map { $0.lowercased() })
+        copy.headers = copy.headers.filter { !headerNames.contains($0.lowercased()) }
+        copy.queryParameters = copy.queryParameters.filter { !queryNames.contains($0.lowercased()) }
+        copy.jsonFields = copy.jsonFields.filter { !fieldNames.contains($0.lowercased()) }
+        return copy
+    }
+
+    /// The names as compared: lower-cased.
+    private var queryNames: Set<String> { Set(queryParameters.map { $0.lowercased() }) }
+    private var fieldNames: Set<String> { Set(jsonFields.map { $0.lowercased() }) }
+
+    /// `true` when `name` is a scrubbed query or form parameter.
+    func scrubsParameter(_ name: String) -> Bool {
+        !queryParameters.isEmpty && queryNames.contains(name.lowercased())
+    }
+
     func scrub(_ headers: [HAREntry.Header]) -> [HAREntry.Header] {
-        headers.map { self.headers.contains($0.name.lowercased()) ? .init(name: $0.name, value: placeholder) : $0 }
+        headers.map { header in
+            let name = header.name.lowercased()
+            guard self.headers.contains(name) else { return header }
+            if name == "cookie" || name == "set-cookie" {
+                return .init(name: header.name, value: scrubCookies(header.value, isSetCookie: name == "set-cookie"))
+            }
+            return .init(name: header.name, value: placeholder)
+        }
+    }
+
+    /// `a=<scrubbed>; b=<scrubbed>` for a `Cookie` header; `session=<scrubbed>; Path=/` for
+    /// each line of a `Set-Cookie` header (attributes are not secret). A part without a name is
+    /// scrubbed whole.
+    private func scrubCookies(_ value: String, isSetCookie: Bool) -> String {
+        func scrubPair(_ pair: Substring) -> String {
+            let trimmed = pair.trimmingCharacters(in: .whitespaces)
+            guard let equals = trimmed.firstIndex(of: "="), equals != trimmed.startIndex else { return placeholder }
+            return trimmed[..<equals] + "=" + placeholder
+        }
+        if isSetCookie {
+            // Firefox exports repeated headers as one value with a line per header.
+            return value.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                let parts = line.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let first = parts.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else { return String(line) }
+                return scrubPair(first) + (parts.count > 1 ? ";" + parts[1] : "")
+            }.joined(separator: "\n")
+        }
+        return value.split(separator: ";").map(scrubPair).joined(separator: "; ")
     }
 
     func scrub(_ url: URL) -> URL {
         guard !queryParameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let items = components.queryItems
+            let items = components.queryItems, items.contains(where: { scrubsParameter($0.name) })
         else { return url }
-        components.queryItems = items.map { queryParameters.contains($0.name) ? URLQueryItem(name: $0.name, value: placeholder) : $0 }
+        components.queryItems = items.map { scrubsParameter($0.name) ? URLQueryItem(name: $0.name, value: placeholder) : $0 }
         return components.url ?? url
     }
 
-    /// The body with its secret JSON members replaced; byte for byte the same body when it
-    /// holds none (a replay then serves exactly what the server sent).
-    func scrub(_ body: Data?) -> Data? {
-        guard let body, !jsonFields.isEmpty, let json = try? JSONValue(data: body) else { return body }
-        let scrubbed = scrub(json)
+    /// The body with its secret JSON members (or, for a form body, its secret parameters)
+    /// replaced; byte for byte the same body when it holds none (a replay then serves exactly
+    /// what the server sent).
+    func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
+        guard let body else { return nil }
+        if Self.isForm(mimeType) { return scrubForm(body) }
+        let names = fieldNames
+        guard Self.mayHoldMember(of: names, in: body), let json = try? JSONValue(data: body) else { return body }
+        let scrubbed = scrub(json, names: names)
         return scrubbed == json ? body : scrubbed.serialized()
     }
 
-    private func scrub(_ value: JSONValue) -> JSONValue {
+    /// `false` when `body` cannot hold a member named one of `names` (lower-cased): none of them
+    /// appears in double quotes, in any case, and no `\u` escape could spell one. It spares
+    /// parsing every body that passes through replay and reports.
+    static func mayHoldMember(of names: Set<String>, in body: Data) -> Bool {
+        guard !names.isEmpty, !body.isEmpty else { return false }
+        var lowered = body
+        var sawEscape = false
+        lowered.withUnsafeMutableBytes { bytes in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { bytes[index] = byte + 32 }
+                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { sawEscape = true }
+            }
+        }
+        return sawEscape || names.contains { lowered.range(of: Data("\"\($0)\"".utf8)) != nil }
+    }
+
+    static func isForm(_ mimeType: String?) -> Bool {
+        mimeType?.lowercased().contains("application/x-www-form-urlencoded") == true
+    }
+
+    /// A form body (`a=1&token=xyz`) with the values of scrubbed names replaced, the rest of its
+    /// bytes untouched.
+    private func scrubForm(_ body: Data) -> Data {
+        guard !queryParameters.isEmpty, let text = String(data: body, encoding: .utf8) else { return body }
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let rawName = pair[..<equals]
+            let name = rawName.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(rawName)
+            guard scrubsParameter(name) else { return String(pair) }
+            changed = true
+            return rawName + "=" + placeholder
+        }
+        return changed ? Data(pairs.joined(separator: "&").utf8) : body
+    }
+
+    /// `(name, value)` of each parameter of a form body, decoded.
+    private static func formPairs(_ body: Data) -> [(String, String)] {
+        guard let text = String(data: body, encoding: .utf8) else { return [] }
+        return text.split(separator: "&").compactMap { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return nil }
+            func decoded(_ part: Substring) -> String {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
+            }
+            return (decoded(pair[..<equals]), decoded(pair[pair.index(after: equals)...]))
+        }
+    }
+
+    private func scrub(_ value: JSONValue, names: Set<String>) -> JSONValue {
         switch value {
         case .object(let members):
             return .object(
                 Dictionary(
                     uniqueKeysWithValues: members.map { key, member in
-                        (key, jsonFields.contains(key) ? .string(placeholder) : scrub(member))
+                        (key, names.contains(key.lowercased()) ? .string(placeholder) : scrub(member, names: names))
                     }))
         case .array(let elements):
-            return .array(elements.map(scrub))
+            return .array(elements.map { scrub($0, names: names) })
         default:
             return value
         }
     }
 
-    /// The entry with every secret replaced: the named headers, query parameters and JSON
-    /// members, and then any copy of their values found elsewhere (a server that echoes the
-    /// request, an error page quoting the token, a session id in both a cookie and a body).
+    /// The entry with every secret replaced: the named headers, query parameters, form fields
+    /// and JSON members, and then any copy of their values found elsewhere (a server that echoes
+    /// the request, an error page quoting the token, a session id in both a cookie and a body).
+    /// A `Content-Length` header then gives the length of the body as stored.
     func scrub(_ entry: HAREntry) -> HAREntry {
         var copy = entry
         copy.url = scrub(entry.url)
         copy.requestHeaders = scrub(entry.requestHeaders)
-        copy.requestBody = scrub(entry.requestBody)
+        copy.requestBody = scrub(entry.requestBody, mimeType: entry.requestMimeType)
         copy.responseHeaders = scrub(entry.responseHeaders)
-        copy.responseBody = scrub(entry.responseBody) ?? entry.responseBody
+        copy.responseBody = scrub(entry.responseBody, mimeType: entry.responseMimeType) ?? entry.responseBody
         let redactor = Redactor(secrets: secretValues(in: entry), placeholder: placeholder)
-        guard !redactor.isEmpty else { return copy }
-        copy.url = URL(string: redactor.redact(copy.url.absoluteString)) ?? copy.url
-        copy.requestHeaders = copy.requestHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
-        copy.responseHeaders = copy.responseHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
-        copy.requestBody = copy.requestBody.map(redactor.redact)
-        copy.responseBody = redactor.redact(copy.responseBody)
+        if !redactor.isEmpty {
+            copy.url = URL(string: redactor.redact(copy.url.absoluteString)) ?? copy.url
+            copy.requestHeaders = copy.requestHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
+            copy.responseHeaders = copy.responseHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
+            copy.requestBody = copy.requestBody.map(redactor.redact)
+            copy.responseBody = redactor.redact(copy.responseBody)
+        }
+        if copy.requestBody != entry.requestBody {
+            copy.requestHeaders = Self.settingContentLength(copy.requestBody?.count ?? 0, in: copy.requestHeaders)
+        }
+        if copy.responseBody != entry.responseBody {
+            copy.responseHeaders = Self.settingContentLength(copy.responseBody.count, in: copy.responseHeaders)
+        }
         return copy
+    }
+
+    /// `headers` with any `Content-Length` giving `length`: a scrubbed body is shorter or longer
+    /// than the one the server declared.
+    private static func settingContentLength(_ length: Int, in headers: [HAREntry.Header]) -> [HAREntry.Header] {
+        headers.map { $0.name.lowercased() == "content-length" ? .init(name: $0.name, value: String(length)) : $0 }
     }
 
     /// A live request as a recording of it would hold it: scrubbed URL, headers and body.
@@ -130,7 +277,7 @@ public struct Scrubbing: Sendable {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
         return HAREntry(
             method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
-            requestBody: request.body, status: 0)
+            requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"), status: 0)
     }
 
     /// The values this policy scrubs in `entry`. An `Authorization` value also yields its
@@ -160,36 +307,41 @@ public struct Scrubbing: Sendable {
                 }
             }
         }
-        if !queryParameters.isEmpty, let items = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems {
-            for item in items where queryParameters.contains(item.name) {
+        if !queryParameters.isEmpty {
+            for item in URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] where scrubsParameter(item.name) {
                 if let value = item.value { secrets.insert(value) }
+            }
+            for (body, mimeType) in [(entry.requestBody, entry.requestMimeType), (entry.responseBody, entry.responseMimeType)] {
+                guard let body, Self.isForm(mimeType) else { continue }
+                for (name, value) in Self.formPairs(body) where scrubsParameter(name) { secrets.insert(value) }
             }
         }
         if !jsonFields.isEmpty {
+            let names = fieldNames
             for body in [entry.requestBody, entry.responseBody] {
-                guard let body, let json = try? JSONValue(data: body) else { continue }
-                collectJSONSecrets(json, into: &secrets)
+                guard let body, Self.mayHoldMember(of: names, in: body), let json = try? JSONValue(data: body) else { continue }
+                collectJSONSecrets(json, names: names, into: &secrets)
             }
         }
         return secrets.filter { !$0.isEmpty && $0 != placeholder }
     }
 
-    private func collectJSONSecrets(_ value: JSONValue, into secrets: inout Set<String>) {
+    private func collectJSONSecrets(_ value: JSONValue, names: Set<String>, into secrets: inout Set<String>) {
         switch value {
         case .object(let members):
             for (key, member) in members {
-                if jsonFields.contains(key) {
+                if names.contains(key.lowercased()) {
                     switch member {
                     case .string(let text): secrets.insert(text)
                     case .integer(let number): secrets.insert(String(number))
                     default: break
                     }
                 } else {
-                    collectJSONSecrets(member, into: &secrets)
+                    collectJSONSecrets(member, names: names, into: &secrets)
                 }
             }
         case .array(let elements):
-            for element in elements { collectJSONSecrets(element, into: &secrets) }
+            for element in elements { collectJSONSecrets(element, names: names, into: &secrets) }
         default:
             break
         }

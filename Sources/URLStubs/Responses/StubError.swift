@@ -77,6 +77,11 @@ public enum StubError: Error, Sendable, Equatable {
     case recordingMissing(path: String, reason: String, command: String)
     /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.
     case invalidRecordMode(value: String)
+    /// A recorder was asked to record into the cassette at `path` while another live recorder
+    /// (in this process or another) records it: `heldBy` and `requestedBy` name the two tests
+    /// and the lines that made the recorders. Two recorders of one file would each write over
+    /// the other's exchanges.
+    case cassetteInUse(path: String, heldBy: String, requestedBy: String)
 
     var message: String {
         switch self {
@@ -137,6 +142,10 @@ public enum StubError: Error, Sendable, Equatable {
                 + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
         case .invalidRecordMode(let value):
             return "URLStubs: URLSTUBS_RECORD=\(value) is not a record mode; use once, none, newEpisodes or all."
+        case .cassetteInUse(let path, let holder, let requester):
+            return "URLStubs: \(requester) cannot record into the cassette \(path): \(holder) is recording it right now, "
+                + "and two recorders of one file would each write over the other's exchanges. "
+                + "Give each test its own cassette (pass a name or a folder), or record them one after the other."
         }
     }
 }
@@ -173,6 +182,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidEventStreamFile: return 19
         case .recordingMissing: return 20
         case .invalidRecordMode: return 21
+        case .cassetteInUse: return 22
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

@@ -52,6 +52,7 @@ extension Scenario {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> Scenario {
         let location = StubLocation(fileID: fileID, filePath: filePath, line: line)
+        if let problem = folderProblem(folder) { throw ScenarioError.invalidFolder(path: folder.path, problems: [problem]) }
         var problems: [String] = []
         let manifest = readManifest(in: folder, problems: &problems)
         var specs: [StubSpec] = []
@@ -84,6 +85,7 @@ extension Scenario {
 
     /// Every scenario in `root`: one per sub-folder. Problems of all folders are reported at once.
     public static func folders(in root: URL) throws -> [Scenario] {
+        if let problem = folderProblem(root) { throw ScenarioError.invalidFolder(path: root.path, problems: [problem]) }
         let children = ((try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
             .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
@@ -120,8 +122,27 @@ extension Scenario {
     private static func readManifest(in folder: URL, problems: inout [String]) -> Manifest {
         var manifest = Manifest()
         let url = folder.appendingPathComponent("scenario.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return manifest }
-        guard let data = try? Data(contentsOf: url), let json = try? JSONValue(data: data), case .object(let root) = json else {
+        let data: Data
+        do {
+            data = try RegularFile.contents(of: url)
+        } catch RegularFile.Problem.missing {
+            return manifest
+        } catch let problem as RegularFile.Problem {
+            problems.append("scenario.json \(problem.explanation)")
+            return manifest
+        } catch {
+            problems.append("scenario.json: \(error)")
+            return manifest
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue.parsing(data)
+        } catch {
+            let verdict = (error as? JSONSyntaxError)?.verdict ?? "is not valid JSON: \(error)"
+            problems.append("scenario.json: expected a JSON object, but the file \(verdict)")
+            return manifest
+        }
+        guard case .object(let root) = json else {
             problems.append("scenario.json: expected a JSON object")
             return manifest
         }
@@ -226,6 +247,26 @@ extension Scenario {
 
     // MARK: Files
 
+    /// Why `folder` cannot be a scenario folder (missing, a file, a FIFO, unreadable), saying
+    /// what to do; `nil` for a folder this process can list.
+    private static func folderProblem(_ folder: URL) -> String? {
+        let path = folder.resolvingSymlinksInPath().path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            return "the folder does not exist: pass the path of a scenario folder (one holding the fixture files)"
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeDirectory?:
+            guard FileManager.default.isReadableFile(atPath: path), (try? FileManager.default.contentsOfDirectory(atPath: path)) != nil else {
+                return "the folder cannot be read (permission denied): check that its permissions let this process list it"
+            }
+            return nil
+        case .typeRegular?:
+            return "the path is a file, not a folder: pass the scenario's folder (the one holding scenario.json and the fixture files)"
+        default:
+            return "the path is a FIFO, a socket or a device, not a folder: pass the scenario's folder (it is not read, a read could wait forever)"
+        }
+    }
+
     private static func listFiles(in folder: URL) -> [String] {
         guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
         let base = folder.standardizedFileURL.path
@@ -315,8 +356,8 @@ extension Scenario {
                 return nil
             }
         } else {
-            if ext.lowercased() == "json", let data = try? Data(contentsOf: url), (try? JSONValue(data: data)) == nil {
-                problems.append("\(relative): the file is not valid JSON")
+            if ext.lowercased() == "json", let data = try? Data(contentsOf: url), let problem = JSONValue.problem(in: data) {
+                problems.append("\(relative): the file \(problem.verdict)")
                 return nil
             }
             response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])

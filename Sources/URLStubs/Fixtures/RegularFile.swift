@@ -1,0 +1,98 @@
+import Foundation
+
+/// Reads a file that must be a regular file (a cassette, a scenario's manifest), checking its
+/// kind first: a folder, a FIFO or a device at the path is a clear problem, never a raw
+/// `NSError` and never a read that waits (opening a FIFO for reading blocks until a writer
+/// comes).
+enum RegularFile {
+    /// Why the path cannot be read as a regular file.
+    enum Problem: Error, Equatable {
+        /// Nothing is at the path.
+        case missing
+        /// The path is a folder.
+        case directory
+        /// The path is a FIFO, a socket or a device: `kind` names it.
+        case special(kind: String)
+        /// The file exists but could not be read: `reason` says why.
+        case unreadable(reason: String)
+
+        /// `is a folder`, for "<path> is a folder": what the path is, and what to do.
+        var explanation: String {
+            switch self {
+            case .missing: return "does not exist"
+            case .directory: return "is a folder, not a file: pass the path of the file inside it"
+            case .special(let kind): return "is \(kind), not a regular file: pass the path of a file (it is not read, a read could wait forever)"
+            case .unreadable(let reason): return "cannot be read (\(reason)): check that the file's permissions let this process read it"
+            }
+        }
+    }
+
+    /// What is wrong with the kind of thing at `url` (symbolic links followed), without opening
+    /// it; `nil` for a regular file.
+    static func kindProblem(at url: URL) -> Problem? {
+        let path = url.resolvingSymlinksInPath().path
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: path)
+        } catch {
+            return FileManager.default.fileExists(atPath: path) ? Problem.unreadable(reason: reason(of: error)) : Problem.missing
+        }
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: return nil
+        case .typeDirectory?: return Problem.directory
+        case .typeCharacterSpecial?, .typeBlockSpecial?: return Problem.special(kind: "a device")
+        case .typeSocket?: return Problem.special(kind: "a socket")
+        default: return Problem.special(kind: "a FIFO (named pipe) or another special file")
+        }
+    }
+
+    /// The bytes of the regular file at `url` (symbolic links followed).
+    static func contents(of url: URL) throws -> Data {
+        if let problem = kindProblem(at: url) { throw problem }
+        let path = url.resolvingSymlinksInPath().path
+        guard FileManager.default.isReadableFile(atPath: path) else { throw Problem.unreadable(reason: "permission denied") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw Problem.unreadable(reason: reason(of: error))
+        }
+    }
+
+    /// The POSIX reason behind a Foundation file error when there is one (`Permission denied`),
+    /// else the error's own description.
+    private static func reason(of error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// A cassette path that is not a readable regular file, as a ``HARError`` naming the full path.
+enum CassetteFileCheck {
+    /// The bytes of the cassette at `url`.
+    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``HARError`` when
+    ///   the path is a folder, a special file or unreadable.
+    static func contents(of url: URL) throws -> Data {
+        do {
+            return try RegularFile.contents(of: url)
+        } catch RegularFile.Problem.missing {
+            throw StubError.fileNotFound(path: url.path)
+        } catch let problem as RegularFile.Problem {
+            throw error(url, problem)
+        }
+    }
+
+    /// Throws when something other than a regular file is at `url` (nothing there is fine: a
+    /// recording writes it), before a recorder records into it.
+    static func checkWritable(_ url: URL) throws {
+        guard let problem = RegularFile.kindProblem(at: url), problem != .missing else { return }
+        if case .unreadable = problem { return }
+        throw error(url, problem)
+    }
+
+    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> HARError {
+        HARError(source: url.path, path: "$", expected: "a HAR file, but \(url.path) \(problem.explanation)")
+    }
+}

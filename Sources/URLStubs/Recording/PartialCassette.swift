@@ -1,0 +1,131 @@
+import Foundation
+
+/// The exchanges a recorder has recorded and not yet saved, appended one line each to
+/// `<cassette>.partial` beside the cassette. Used on the recorder's writer queue only (and in
+/// the recorder's `init` and `deinit`), never on a request's path.
+///
+/// Why a file beside the cassette, folded in at save, rather than rewriting the cassette as
+/// exchanges arrive (or at an interval): a HAR file is one JSON document, so adding an exchange
+/// means writing the whole document again, and recording n exchanges that way costs n² bytes
+/// of writing. A line appended to this file costs the size of its exchange, whatever came
+/// before, and the cassette itself only changes by an atomic replace (``HARRecorder/save()``),
+/// so a crash or a kill at any moment leaves it whole: the previous version, or the new one.
+///
+/// The file is also the cassette's lock: a recorder holds it (``LockedFile``) while it records,
+/// so a second recorder of the same cassette, in this process or another, is refused with
+/// ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` instead of the two overwriting each
+/// other's exchanges. A file left by a run that died before saving (its lock died with it) is
+/// folded into the cassette by the next recorder of that cassette, so nothing recorded is lost.
+///
+/// Format: a first line `{"urlstubsPartialCassette":1,"recordedBy":…,"mode":…}`, then one
+/// HAR entry per line (compact JSON never holds a raw newline). A last line without its newline
+/// (the process died mid-write) is left out.
+final class PartialCassette {
+
+    /// `<cassette>.partial`.
+    static func url(of cassette: URL) -> URL {
+        cassette.deletingLastPathComponent().appendingPathComponent(cassette.lastPathComponent + ".partial")
+    }
+
+    let url: URL
+    private let file: LockedFile
+    private let dates = HAR.entryDateFormatter()
+    private let header: Data
+    /// Lines appended since the last ``markSaved()``.
+    private var unsaved = 0
+    /// A write failed: the partial file no longer holds every exchange, so it is not removed
+    /// (its exchanges are in the recorder's memory and reach the cassette at save).
+    private var failed = false
+
+    /// What a run that died before saving left in the file, in order; its record mode.
+    let leftover: (entries: [HAREntry], mode: RecordMode?)
+
+    /// Takes the cassette's lock and reads what a dead run left. Call ``begin()`` once that is
+    /// folded into the cassette.
+    /// - Throws: ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when a live recorder
+    ///   holds the cassette.
+    init(cassette: URL, recordedBy owner: String, mode: RecordMode) throws {
+        url = Self.url(of: cassette)
+        try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            file = try LockedFile(path: url.path)
+        } catch LockedFile.Failure.held {
+            // The holder writes its name first; a holder that has not yet is "another recorder".
+            let holder = Self.contents(of: url).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
+            throw StubError.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner)
+        } catch LockedFile.Failure.failed(let reason) {
+            throw StubError.fileUnreadable(path: url.path, reason: "it could not be opened to record into (\(reason))")
+        }
+        let existing = Self.contents(of: url) ?? Data()
+        leftover = Self.readEntries(of: existing, source: url.lastPathComponent)
+        header =
+            JSONValue.object([
+                "urlstubsPartialCassette": .integer(1), "recordedBy": .string(owner), "mode": .string(mode.rawValue),
+            ]).serialized() + Data([UInt8(ascii: "\n")])
+    }
+
+    /// Starts the file afresh: the header, no entries.
+    func begin() throws {
+        try file.truncate()
+        try file.append(header)
+    }
+
+    /// Appends `entry` as one line. A failed write leaves the crash safety of the later
+    /// exchanges to the save; it never fails the recording.
+    func append(_ entry: HAREntry) {
+        guard !failed else { return }
+        var line = HAR.json(of: entry, dates: dates).serialized()
+        line.append(UInt8(ascii: "\n"))
+        do {
+            try file.append(line)
+            unsaved += 1
+        } catch {
+            failed = true
+        }
+    }
+
+    /// Called once the cassette holds every entry: the file goes back to its header alone.
+    func markSaved() throws {
+        try file.truncate()
+        try file.append(header)
+        unsaved = 0
+        failed = false
+    }
+
+    /// Removes the file (its exchanges are saved) and drops the lock. When exchanges were never
+    /// saved, the file stays for the next recorder of the cassette to fold in.
+    func close() {
+        if unsaved == 0, !failed { file.remove() }
+    }
+
+    /// The file's bytes; `nil` when it is empty or cannot be read. (An empty file is not read:
+    /// corelibs' `Data(contentsOf:)` leaks a page for one.)
+    private static func contents(of url: URL) -> Data? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        guard let size, size.intValue > 0 else { return nil }
+        return try? Data(contentsOf: url)
+    }
+
+    private static func readHeader(of data: Data) -> (owner: String, mode: RecordMode?)? {
+        guard let end = data.firstIndex(of: UInt8(ascii: "\n")),
+            case .object(let members)? = try? JSONValue.parsing(data[data.startIndex..<end]),
+            case .string(let owner)? = members["recordedBy"]
+        else { return nil }
+        var mode: RecordMode?
+        if case .string(let name)? = members["mode"] { mode = RecordMode(rawValue: name) }
+        return (owner, mode)
+    }
+
+    private static func readEntries(of data: Data, source: String) -> (entries: [HAREntry], mode: RecordMode?) {
+        guard let header = readHeader(of: data) else { return ([], nil) }
+        var entries: [HAREntry] = []
+        // Complete lines only: the last one may have been cut by the death of its writer.
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropFirst().dropLast()
+        for (index, line) in lines.enumerated() where !line.isEmpty {
+            guard let value = try? JSONValue.parsing(Data(line)), let entry = try? HAR.entry(value, source: source, at: "line \(index + 2)")
+            else { continue }
+            entries.append(entry)
+        }
+        return (entries, header.mode)
+    }
+}
