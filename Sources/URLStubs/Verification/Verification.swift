@@ -70,11 +70,13 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     public internal(set) var unusedRecordedEntries: [StubDescriptor] = []
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
+    /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
+    var checkerProblems: [VerificationProblem] = []
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
         unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
-            && uncountedUnexpectedRequests == 0 && unusedRecordedEntries.isEmpty
+            && uncountedUnexpectedRequests == 0 && unusedRecordedEntries.isEmpty && checkerProblems.isEmpty
     }
 
     /// How many times the unexpected request `entry` (one of ``unexpectedRequests``) came.
@@ -120,6 +122,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             + unusedRecordedEntries.map {
                 VerificationProblem(summary: "recorded request never made: \($0) (re-record, or remove the entry)", location: $0.location)
             }
+            + checkerProblems
     }
 
     /// The whole report.
@@ -226,6 +229,7 @@ extension StubRegistry {
                 ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))
         }
         report.unusedRecordedEntries = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
+        report.checkerProblems = exchangeCheckers.problems
         return report
     }
 
