@@ -1,0 +1,70 @@
+import Foundation
+import URLStubs
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension OpenAPIDocument {
+    /// A matcher for the operation `operationId`: its method, and its path template (with or
+    /// without the path of one of the document's `servers`). Any host matches.
+    ///
+    /// ```swift
+    /// registry.stub(try contract.matcher(for: "getPet"), responses: [try contract.response(for: "getPet", status: 200)])
+    /// ```
+    public func matcher(for operationId: String) throws -> RequestMatcher {
+        let operation = try operation(operationId)
+        let basePaths = self.basePaths
+        return RequestMatcher("operation \(operation)") { request in
+            guard request.method == operation.method else { return "expected method \(operation.method), got \(request.method)" }
+            let path = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath } ?? "/"
+            var candidates = [path]
+            for base in basePaths where path.hasPrefix(base + "/") { candidates.append(String(path.dropFirst(base.count))) }
+            for candidate in candidates {
+                let segments = candidate.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+                if operation.template.match(Array(segments)) != nil { return nil }
+            }
+            return "expected a path of the template \(operation.pathTemplate), got \(path)"
+        }
+    }
+
+    /// The response the document describes for `operationId` and `status`: its media type's
+    /// `example` (or first `examples` entry), else its schema's `example`, else a value made
+    /// from the schema, the same every time. `Content-Type` is the first JSON media type the
+    /// response lists (or `mediaType`).
+    ///
+    /// ```swift
+    /// let pet = try contract.response(for: "getPet", status: 200)
+    /// let missing = try contract.response(for: "getPet", status: 404)
+    /// ```
+    ///
+    /// Throws an ``OpenAPIError`` when the operation does not exist, documents no response for
+    /// `status`, or lists no JSON media type (nor `mediaType`).
+    public func response(for operationId: String, status: Int, mediaType: String? = nil) throws -> StubResponse {
+        let operation = try operation(operationId)
+        guard let response = operation.response(for: status) else {
+            throw OpenAPIError(
+                source: source, location: operation.pointer + "/responses",
+                message: "\(operation) documents no response \(status) (it documents \(operation.documentedStatuses.joined(separator: ", ")))")
+        }
+        guard !response.content.isEmpty else { return StubResponse(data: Data(), statusCode: status) }
+        let wanted = mediaType.map { MediaTypeName.essence(of: $0) }
+        guard let media = wanted.flatMap({ MediaTypeName.documented($0, in: response.content) }) ?? response.content.first(where: { MediaTypeName.isJSON($0.name) })
+        else {
+            let listed = response.content.map(\.name).joined(separator: ", ")
+            throw OpenAPIError(
+                source: source, location: response.pointer + "/content",
+                message: wanted.map { "\(operation) response \(response.status) lists no \($0) (it lists \(listed))" }
+                    ?? "\(operation) response \(response.status) lists no JSON media type (it lists \(listed)); pass mediaType:")
+        }
+        let contentType = media.name.contains("*") ? (wanted ?? "application/json") : media.name
+        var body = Data()
+        if let example = media.example {
+            body = example.serialized()
+        } else if let schema = media.schema {
+            var generator = ExampleGenerator(set: schemas)
+            body = generator.value(for: schema).serialized()
+        }
+        return StubResponse(data: body, statusCode: status, headers: ["Content-Type": contentType])
+    }
+}
