@@ -49,7 +49,7 @@ extension YAMLReader {
 
     private mutating func readFlowTag() throws {
         let tagLine = line, tagColumn = column + 1
-        let name = readFlowPropertyName()
+        let name = "!" + readFlowPropertyName()
         guard ["!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq", "!"].contains(name) else {
             throw YAMLError(line: tagLine, column: tagColumn, message: "the tag \"\(Self.clip(name))\" is not supported (only YAML's core tags are)")
         }
@@ -70,6 +70,7 @@ extension YAMLReader {
             }
             items.append(try readFlowNode())
             try skipFlowSpace()
+            guard current != nil else { throw YAMLError(line: openLine, column: openColumn, message: "the \"[\" here is never closed") }
             switch current {
             case UInt8(ascii: ","): advance()
             case UInt8(ascii: "]"): continue
@@ -121,6 +122,7 @@ extension YAMLReader {
             }
             object[key] = value
             try skipFlowSpace()
+            guard current != nil else { throw YAMLError(line: openLine, column: openColumn, message: "the \"{\" here is never closed") }
             switch current {
             case UInt8(ascii: ","): advance()
             case UInt8(ascii: "}"): continue

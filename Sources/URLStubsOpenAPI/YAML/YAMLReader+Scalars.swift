@@ -222,7 +222,7 @@ extension YAMLReader {
             let count = byte == UInt8(ascii: "x") ? 2 : byte == UInt8(ascii: "u") ? 4 : 8
             var value = try readHex(count, escapeColumn: escapeColumn)
             if (0xD800...0xDBFF).contains(value), current == UInt8(ascii: "\\"), peek(1) == UInt8(ascii: "u") {
-                advance(by: 2)
+                advance()
                 let low = try readHex(4, escapeColumn: escapeColumn)
                 guard (0xDC00...0xDFFF).contains(low) else {
                     throw YAMLError(line: line, column: escapeColumn, message: "a high surrogate escape not followed by a low one")

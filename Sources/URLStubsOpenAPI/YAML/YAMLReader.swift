@@ -158,6 +158,8 @@ struct YAMLReader {
 
     private mutating func readBlockMapping(indent: Int, firstKey: String) throws -> JSONValue {
         var object: [String: JSONValue] = [:]
+        // `<<` merges: keys written in the mapping win over merged ones, wherever they are.
+        var merged: [String: JSONValue] = [:]
         var key: String? = firstKey
         var keyLine = line
         while true {
@@ -172,7 +174,7 @@ struct YAMLReader {
             advance()
             let value = try readMappingValue(indent: indent)
             if name == "<<" {
-                try merge(value, into: &object, keyLine: keyLine)
+                try merge(value, into: &merged, keyLine: keyLine)
             } else {
                 guard object[name] == nil else {
                     throw YAMLError(line: keyLine, column: indent + 1, message: "the mapping key \"\(Self.clip(name))\" appears twice")
@@ -191,6 +193,7 @@ struct YAMLReader {
             try checkIndentation()
             key = nil
         }
+        for (name, value) in merged where object[name] == nil { object[name] = value }
         return .object(object)
     }
 
@@ -294,7 +297,7 @@ struct YAMLReader {
     /// Core-schema tags (`!!str`) are accepted; a `!!str` on a plain scalar keeps it text.
     private mutating func readTag() throws {
         let tagLine = line, tagColumn = column + 1
-        let name = readPropertyName()
+        let name = "!" + readPropertyName()
         let core = ["!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq", "!"]
         guard core.contains(name) else {
             throw YAMLError(line: tagLine, column: tagColumn, message: "the tag \"\(Self.clip(name))\" is not supported (only YAML's core tags are)")
