@@ -13,7 +13,7 @@ import URLStubs
 /// Reading resolves every `$ref` inside the document once (recursive schemas included) and
 /// refuses what cannot be checked faithfully with an ``OpenAPIError`` naming the place: a
 /// `$ref` to another file, a `$ref` to nothing, an invalid `pattern`, a Swagger 2.0 document.
-public struct OpenAPIDocument: Sendable {
+public struct OpenAPIDocument: Sendable, CustomStringConvertible {
     /// The file's path, or the source name given.
     public let source: String
     /// The document's `openapi` field: `3.0.3`, `3.1.0`, …
@@ -24,6 +24,11 @@ public struct OpenAPIDocument: Sendable {
     let schemas: SchemaSet
     /// Paths of the document's `servers` (`/v1`), stripped from request paths before matching.
     let basePaths: [String]
+
+    /// `shop.yaml (OpenAPI 3.0.3, 7 operations)`.
+    public var description: String {
+        "\(URL(fileURLWithPath: source).lastPathComponent) (OpenAPI \(version), \(operations.count) operations)"
+    }
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
@@ -155,7 +160,7 @@ public struct OpenAPIDocument: Sendable {
                     if templateOnly == nil { templateOnly = operation.pathTemplate }
                     continue
                 }
-                if best == nil || operation.template.literalSegments > best!.operation.template.literalSegments {
+                if best == nil || operation.template.specificity > best!.operation.template.specificity {
                     best = (operation, parameters)
                 }
             }

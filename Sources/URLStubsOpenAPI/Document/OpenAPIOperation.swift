@@ -75,8 +75,9 @@ struct PathTemplate: Sendable {
 
     /// The pieces of each segment.
     let segments: [[Piece]]
-    /// Segments without parameters: more of them is a more specific template.
-    let literalSegments: Int
+    /// How specific the template is: segments without parameters first, then literal
+    /// characters (`/files/{name}.json` before `/files/{name}`).
+    let specificity: (segments: Int, characters: Int)
 
     init(_ template: String) {
         var segments: [[Piece]] = []
@@ -92,7 +93,18 @@ struct PathTemplate: Sendable {
             segments.append(pieces)
         }
         self.segments = segments
-        literalSegments = segments.filter { $0.allSatisfy { if case .literal = $0 { return true } else { return false } } }.count
+        var literalSegments = 0, characters = 0
+        for pieces in segments {
+            var isLiteral = true
+            for piece in pieces {
+                switch piece {
+                case .literal(let text): characters += text.count
+                case .parameter: isLiteral = false
+                }
+            }
+            if isLiteral { literalSegments += 1 }
+        }
+        specificity = (literalSegments, characters)
     }
 
     /// The parameters' values (percent-decoded) when `segments` (of a request path) fit.

@@ -6,25 +6,26 @@ import FoundationNetworking
 #endif
 
 extension OpenAPIDocument {
-    /// A matcher for the operation `operationId`: its method, and its path template (with or
-    /// without the path of one of the document's `servers`). Any host matches.
+    /// A matcher for the operation `operationId`: a request whose method and path select it
+    /// (its path template, with or without the path of one of the document's `servers`; a more
+    /// specific template of another operation wins, as in the contract check). Any host matches.
     ///
     /// ```swift
     /// registry.stub(try contract.matcher(for: "getPet"), responses: [try contract.response(for: "getPet", status: 200)])
     /// ```
     public func matcher(for operationId: String) throws -> RequestMatcher {
         let operation = try operation(operationId)
-        let basePaths = self.basePaths
+        let document = self
         return RequestMatcher("operation \(operation)") { request in
-            guard request.method == operation.method else { return "expected method \(operation.method), got \(request.method)" }
             let path = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath } ?? "/"
-            var candidates = [path]
-            for base in basePaths where path.hasPrefix(base + "/") { candidates.append(String(path.dropFirst(base.count))) }
-            for candidate in candidates {
-                let segments = candidate.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-                if operation.template.match(Array(segments)) != nil { return nil }
+            switch document.select(method: request.method, path: path.isEmpty ? "/" : path) {
+            case .operation(let selected, _) where selected.pointer == operation.pointer:
+                return nil
+            case .operation(let other, _):
+                return "expected \(operation), got \(request.method) \(path), which is \(other)"
+            case .methodNotDocumented, .pathNotDocumented:
+                return "expected \(operation), got \(request.method) \(path)"
             }
-            return "expected a path of the template \(operation.pathTemplate), got \(path)"
         }
     }
 
