@@ -1,4 +1,5 @@
 import Foundation
+import SyntheticFixtures
 import Testing
 import URLStubs
 @testable import URLStubsOpenAPI
@@ -184,5 +185,18 @@ import URLStubs
         } catch {
             #expect("\(error)" == failure.error)
         }
+    }
+}
+
+@Suite struct SyntheticDocumentTests {
+    @Test func theBenchmarksDocumentReadsTheSameFromYAMLAndFromJSON() throws {
+        let (yamlText, jsonText) = SyntheticFixtures.openAPIDocument(bytes: 60_000)
+        #expect(try YAMLReader.read(yamlText).differences(from: JSONValue(data: jsonText)) == [])
+        let fromYAML = try OpenAPIDocument(data: yamlText, source: "synthetic.yaml")
+        let fromJSON = try OpenAPIDocument(data: jsonText, source: "synthetic.json")
+        #expect(fromYAML.operations.map(\.description) == fromJSON.operations.map(\.description))
+        #expect(fromYAML.operations.count > 30)
+        let body = try JSONValue(data: SyntheticFixtures.openAPIResponse(bytes: 20_000))
+        #expect(try fromYAML.violations(of: body, againstSchemaAt: "#/components/schemas/ItemPage") == [])
     }
 }

@@ -118,3 +118,11 @@ extension VerificationProblem {
         VerificationProblem(summary: summary, details: details, location: location)
     }
 }
+
+extension JSONValue {
+    /// ``init(data:)`` through the library's one-pass reader where it takes the text (the
+    /// common case), `JSONSerialization` otherwise: for add-ons reading large documents.
+    @_spi(AddOns) public static func reading(_ data: Data) throws -> JSONValue {
+        try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
+    }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -218,7 +218,7 @@ extension OpenAPIDocument {
         guard MediaTypeName.isJSON(essence), let schema = media.schema else { return [] }
         let value: JSONValue
         do {
-            value = try JSONValue(data: body)
+            value = try JSONValue.reading(body)
         } catch {
             return [
                 ContractViolation(

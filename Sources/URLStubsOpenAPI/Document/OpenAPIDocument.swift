@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// An OpenAPI 3.0 or 3.1 document, read from JSON or YAML, with its schemas compiled: what
 /// ``StubRegistry/checkContract(_:)`` checks traffic against, and what builds stubs by
@@ -49,7 +49,7 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
         let root: JSONValue
         if first == UInt8(ascii: "{") {
             do {
-                root = try JSONValue(data: data)
+                root = try JSONValue.reading(data)
             } catch {
                 throw OpenAPIError(source: source, location: "JSON", message: "not valid JSON (\(error.localizedDescription))")
             }

@@ -61,10 +61,14 @@ struct SchemaNode: Sendable {
     func propertySchema(_ name: String) -> Int? { propertyIndex[name] }
 }
 
-/// A compiled regular expression (`pattern`), shared between threads read-only.
+/// A compiled regular expression (`pattern`), shared between threads. Answers are remembered
+/// for short strings (a response repeats its enum-like values), up to a bound.
 final class RegexBox: @unchecked Sendable {
+    static let rememberedAnswers = 4_096
     let source: String
     private let expression: NSRegularExpression
+    private let lock = NSLock()
+    private var answers: [String: Bool] = [:]
 
     init(_ source: String) throws {
         self.source = source
@@ -73,8 +77,21 @@ final class RegexBox: @unchecked Sendable {
 
     /// JSON Schema patterns are not anchored: a match anywhere counts.
     func matches(_ text: String) -> Bool {
+        let remembers = text.utf8.count <= 64
+        if remembers {
+            lock.lock()
+            let known = answers[text]
+            lock.unlock()
+            if let known { return known }
+        }
         let range = NSRange(text.startIndex..., in: text)
-        return expression.firstMatch(in: text, options: [], range: range) != nil
+        let answer = expression.firstMatch(in: text, options: [], range: range) != nil
+        if remembers {
+            lock.lock()
+            if answers.count < Self.rememberedAnswers { answers[text] = answer }
+            lock.unlock()
+        }
+        return answer
     }
 }
 
