@@ -31,6 +31,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsOpenAPI
 """
 
 def is_complete(block):
@@ -48,7 +49,9 @@ let package = Package(
     dependencies: [.package(path: "{root}")],
     targets: [.testTarget(name: "ReadmeBlocks", dependencies: [
         .product(name: "URLStubs", package: "{os.path.basename(root)}"),
-        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}")],
+        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}"),
+        .product(name: "URLStubsOpenAPI", package: "{os.path.basename(root)}"),
+        .product(name: "URLStubsOpenAPITesting", package: "{os.path.basename(root)}")],
         resources: [.copy("Resources")])],
     swiftLanguageModes: [.v6])
 """)

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 extension StubRegistry {
     /// Checks every exchange this registry finishes from now on against `document`; what
-    /// breaks it is reported by ``StubRegistry/verify(includePassedThrough:)`` (and so by the
+    /// breaks it is reported by `verify()` (and so by the
     /// `.stubbed` trait and `makeStubRegistry()`), at the line of the stub that answered.
     ///
     /// ```swift

@@ -84,8 +84,8 @@ extension OpenAPIDocument {
         return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
     }
 
-    /// Checks the response of every stub of `scenario` (a ``URLStubs/Scenario/folder(_:name:fileID:filePath:line:)``
-    /// reads its files here) against the operation its method and path select. No request is
+    /// Checks the response of every stub of `scenario` (a `Scenario.folder(_:)` reads its files
+    /// here) against the operation its method and path select. No request is
     /// made: each stub's responder is called once with a request made from its method and
     /// path (`:id` becomes `1`).
     public func check(_ scenario: Scenario) -> ContractReport {

@@ -2,7 +2,7 @@ import Foundation
 @_spi(AddOns) import URLStubs
 
 /// An OpenAPI 3.0 or 3.1 document, read from JSON or YAML, with its schemas compiled: what
-/// ``StubRegistry/checkContract(_:)`` checks traffic against, and what builds stubs by
+/// ``URLStubs/StubRegistry/checkContract(_:)`` checks traffic against, and what builds stubs by
 /// operation.
 ///
 /// ```swift

@@ -103,6 +103,16 @@ extension JSONValue {
         }
     }
 
+    /// `false` when a number in the value is infinite or not a number, which JSON cannot write.
+    var isWritableAsJSON: Bool {
+        switch self {
+        case .number(let value): return value.isFinite
+        case .array(let items): return items.allSatisfy(\.isWritableAsJSON)
+        case .object(let members): return members.values.allSatisfy(\.isWritableAsJSON)
+        default: return true
+        }
+    }
+
     var objectValue: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil

@@ -18,6 +18,9 @@ struct ExampleGenerator {
         if let example = node.example { return example }
         if let first = node.enumValues?.first { return first }
         if let constant = node.constValue { return constant }
+        // A schema met again and again on the way down (recursion through $ref, allOf or
+        // oneOf) ends in a value made without looking further.
+        if onPath[index, default: 0] > Self.recursionLimit || depth > 64 { return shallow(node) }
         depth += 1
         onPath[index, default: 0] += 1
         defer {
@@ -77,7 +80,19 @@ struct ExampleGenerator {
             return .array((0..<min(count, 3)).map { _ in value(for: items) })
         }
         if types.contains("string") { return .string(string(node)) }
-        if types.contains("integer") { return .integer(Int(number(node, integral: true))) }
+        if types.contains("integer") { return integer(node) }
+        if types.contains("number") { return .number(number(node, integral: false)) }
+        if types.contains("boolean") { return .bool(true) }
+        return .null
+    }
+
+    /// A value of the schema's first type, without following any other schema.
+    private func shallow(_ node: SchemaNode) -> JSONValue {
+        guard let types = node.types else { return .null }
+        if types.contains("object") { return .object([:]) }
+        if types.contains("array") { return .array([]) }
+        if types.contains("string") { return .string(string(node)) }
+        if types.contains("integer") { return integer(node) }
         if types.contains("number") { return .number(number(node, integral: false)) }
         if types.contains("boolean") { return .bool(true) }
         return .null
@@ -98,7 +113,18 @@ struct ExampleGenerator {
         return text
     }
 
+    private func integer(_ node: SchemaNode) -> JSONValue {
+        let value = number(node, integral: true)
+        return abs(value) < 9e15 ? .integer(Int(value)) : .number(value)
+    }
+
+    /// A number within the bounds (finite: a bound JSON cannot write is left out).
     private func number(_ node: SchemaNode, integral: Bool) -> Double {
+        let made = unclampedNumber(node, integral: integral)
+        return made.isFinite ? made : 1
+    }
+
+    private func unclampedNumber(_ node: SchemaNode, integral: Bool) -> Double {
         var value: Double = 1
         if let minimum = node.minimum { value = max(value, minimum) }
         if let minimum = node.exclusiveMinimum, value <= minimum { value = integral ? minimum.rounded(.down) + 1 : minimum + 0.5 }

@@ -59,12 +59,25 @@ extension OpenAPIDocument {
                     ?? "\(operation) response \(response.status) lists no JSON media type (it lists \(listed)); pass mediaType:")
         }
         let contentType = media.name.contains("*") ? (wanted ?? "application/json") : media.name
-        var body = Data()
+        var value: JSONValue?
         if let example = media.example {
-            body = example.serialized()
+            value = example
         } else if let schema = media.schema {
             var generator = ExampleGenerator(set: schemas)
-            body = generator.value(for: schema).serialized()
+            value = generator.value(for: schema)
+        }
+        var body = Data()
+        if let value {
+            guard value.isWritableAsJSON else {
+                throw OpenAPIError(
+                    source: source, location: media.pointer,
+                    message: "the example holds a number JSON cannot write (.inf or .nan); give the example a finite number")
+            }
+            if case .string(let text) = value, !MediaTypeName.isJSON(contentType) {
+                body = Data(text.utf8)
+            } else {
+                body = value.serialized()
+            }
         }
         return StubResponse(data: body, statusCode: status, headers: ["Content-Type": contentType])
     }
