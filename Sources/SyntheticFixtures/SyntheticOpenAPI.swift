@@ -11,7 +11,16 @@ extension SyntheticFixtures {
         var schemas: [(String, Any)] = [
             ("Error", ["type": "object", "required": ["title"], "properties": ["title": ["type": "string"], "status": ["type": "integer"]]]),
             ("Item", item),
-            ("ItemPage", ["type": "object", "required": ["items"], "properties": ["items": ["type": "array", "items": ["$ref": "#/components/schemas/Item"]], "next": ["type": "string", "format": "uri", "nullable": true]]]),
+            (
+                "ItemPage",
+                [
+                    "type": "object", "required": ["items"],
+                    "properties": [
+                        "items": ["type": "array", "items": ["$ref": "#/components/schemas/Item"]],
+                        "next": ["type": "string", "format": "uri", "nullable": true],
+                    ],
+                ]
+            ),
         ]
         var size = 0
         var index = 0
@@ -61,16 +70,18 @@ extension SyntheticFixtures {
         return (Data(yaml.utf8), json)
     }
 
-    private static var item: [String: Any] { [
-        "type": "object", "required": ["id", "name", "price"],
-        "properties": [
-            "id": ["type": "integer", "minimum": 1], "name": ["type": "string", "minLength": 1, "maxLength": 80],
-            "price": ["type": "number", "minimum": 0, "multipleOf": 0.01],
-            "status": ["type": "string", "enum": ["available", "pending", "sold"]],
-            "createdAt": ["type": "string", "format": "date-time"], "id2": ["type": "string", "format": "uuid"],
-            "tags": ["type": "array", "items": ["type": "string", "pattern": "^[a-z]+$"]],
-        ],
-    ] }
+    private static var item: [String: Any] {
+        [
+            "type": "object", "required": ["id", "name", "price"],
+            "properties": [
+                "id": ["type": "integer", "minimum": 1], "name": ["type": "string", "minLength": 1, "maxLength": 80],
+                "price": ["type": "number", "minimum": 0, "multipleOf": 0.01],
+                "status": ["type": "string", "enum": ["available", "pending", "sold"]],
+                "createdAt": ["type": "string", "format": "date-time"], "id2": ["type": "string", "format": "uuid"],
+                "tags": ["type": "array", "items": ["type": "string", "pattern": "^[a-z]+$"]],
+            ],
+        ]
+    }
 
     /// `{"items": […]}` of about `bytes` bytes, every item valid against `ItemPage`'s `Item`.
     public static func openAPIResponse(bytes: Int) -> Data {
@@ -79,7 +90,8 @@ extension SyntheticFixtures {
         var index = 0
         while text.utf8.count < bytes {
             if index > 0 { text += "," }
-            text += #"{"id":\#(index + 1),"name":"item \#(index)","price":\#(index % 100).25,"status":"available","#
+            text +=
+                #"{"id":\#(index + 1),"name":"item \#(index)","price":\#(index % 100).25,"status":"available","#
                 + #""createdAt":"2024-05-01T10:00:00Z","id2":"3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b","tags":["new","sale"]}"#
             index += 1
         }
@@ -126,7 +138,8 @@ extension SyntheticFixtures {
         case let number as Int: return String(number)
         case let number as Double: return String(number)
         case let text as String:
-            let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "." || $0 == "_" }
+            let plain =
+                !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == " " || $0 == "." || $0 == "_" }
                 && !["true", "false", "null", "yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
                 && !(text.first?.isNumber ?? false) && !text.hasPrefix(".") && !text.hasSuffix(" ")
             if plain { return text }

@@ -14,7 +14,17 @@ public func fuzzOpenAPISchema(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CI
     let version = data.first == UInt8(ascii: "1") ? "3.1.0" : "3.0.3"
     let root: JSONValue = .object([
         "openapi": .string(version), "info": .object(["title": .string("fuzz"), "version": .string("1")]),
-        "paths": .object(["/s": .object(["get": .object(["responses": .object(["200": .object(["content": .object(["application/json": .object(["schema": .object(["$ref": .string("#/components/schemas/S")])])])])])])])]),
+        "paths": .object([
+            "/s": .object([
+                "get": .object([
+                    "responses": .object([
+                        "200": .object([
+                            "content": .object(["application/json": .object(["schema": .object(["$ref": .string("#/components/schemas/S")])])])
+                        ])
+                    ])
+                ])
+            ])
+        ]),
         "components": .object(["schemas": .object(["S": schema])]),
     ])
     guard let document = try? OpenAPIDocument(root: root, source: "fuzz") else { return 0 }

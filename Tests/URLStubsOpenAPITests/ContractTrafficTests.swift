@@ -143,15 +143,18 @@ import FoundationNetworking
         let problems = await problems(
             Shop.yaml,
             { registry in
-                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in StubResponse(fileAt: fixture, headers: ["Content-Type": "application/json"]) }
+                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in StubResponse(fileAt: fixture, headers: ["Content-Type": "application/json"])
+                }
                 registry.activate(try! Scenario.folder(folder, name: "happy"))
             },
             [request("GET", "https://api.shop.test/v1/pets/8"), request("GET", "https://api.shop.test/v1/pets/9")])
         let violations = problems.map(\.summary).map { $0.components(separatedBy: "broke the OpenAPI contract: ").last ?? "" }
         #expect(
-            violations == Array(
-                repeating: "getPet (GET /pets/{petId}): response 200 body $.id: expected type integer, found string \"seven\" (#/components/schemas/Pet/properties/id/type)",
-                count: 2), "\(problems)")
+            violations
+                == Array(
+                    repeating:
+                        "getPet (GET /pets/{petId}): response 200 body $.id: expected type integer, found string \"seven\" (#/components/schemas/Pet/properties/id/type)",
+                    count: 2), "\(problems)")
     }
 
     @Test func aReplayedHARIsCheckedWhenServed() async throws {
@@ -164,7 +167,9 @@ import FoundationNetworking
         let problems = await problems(
             Shop.yaml, { registry in _ = try! registry.stubs(fromHAR: file) }, [request("GET", "https://api.shop.test/v1/pets/7")])
         #expect(problems.count == 1)
-        #expect(problems.first?.summary.contains("getPet (GET /pets/{petId}): response 200 body $: expected the required property \"name\"") == true, "\(problems)")
+        #expect(
+            problems.first?.summary.contains("getPet (GET /pets/{petId}): response 200 body $: expected the required property \"name\"") == true,
+            "\(problems)")
     }
 
     @Test func verifyReportsTheProblemsInItsDescription() async throws {
@@ -174,6 +179,9 @@ import FoundationNetworking
         _ = await send(request("GET", "https://api.shop.test/v1/pets/7"), through: registry)
         let report = registry.verify()
         #expect(!report.isSuccess)
-        #expect(report.description.contains("$.extra: expected no property \"extra\" (additionalProperties is false; properties: \"birthday\", \"id\", \"name\", \"status\", \"tags\"), found true (#/components/schemas/Pet/additionalProperties)"))
+        #expect(
+            report.description.contains(
+                "$.extra: expected no property \"extra\" (additionalProperties is false; properties: \"birthday\", \"id\", \"name\", \"status\", \"tags\"), found true (#/components/schemas/Pet/additionalProperties)"
+            ))
     }
 }

@@ -53,13 +53,17 @@ import URLStubs
         Broken(yaml: "openapi: '4.0.0'\n", error: "inline.yaml: #/openapi: OpenAPI 4.0.0 is not supported; 3.0.x and 3.1.x are"),
         Broken(
             yaml: head + "components: {schemas: {A: {$ref: 'other.yaml#/B'}}}\n",
-            error: "inline.yaml: #/components/schemas/A: the $ref \"other.yaml#/B\" points outside the document; external references are not followed (bundle the document into one file)"),
+            error:
+                "inline.yaml: #/components/schemas/A: the $ref \"other.yaml#/B\" points outside the document; external references are not followed (bundle the document into one file)"
+        ),
         Broken(
             yaml: head + "components: {schemas: {A: {$ref: '#/components/schemas/Missing'}}}\n",
             error: "inline.yaml: #/components/schemas/A: the $ref \"#/components/schemas/Missing\" points to nothing in the document"),
         Broken(
             yaml: head + "components: {schemas: {A: {$ref: '#/components/schemas/B'}, B: {$ref: '#/components/schemas/A'}}}\n",
-            error: "inline.yaml: #/components/schemas/A: the $ref \"#/components/schemas/B\" is part of a cycle of references that never reaches a schema"),
+            error:
+                "inline.yaml: #/components/schemas/A: the $ref \"#/components/schemas/B\" is part of a cycle of references that never reaches a schema"
+        ),
         Broken(
             yaml: head + "components: {schemas: {A: {type: strin}}}\n",
             error: "inline.yaml: #/components/schemas/A/type: \"strin\" is not a JSON Schema type"),

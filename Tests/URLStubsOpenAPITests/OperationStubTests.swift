@@ -50,12 +50,14 @@ import FoundationNetworking
         func stubRequest(_ method: String, _ url: String) -> StubRequest { StubRequest(request(method, url)) }
         #expect(matcher.matches(stubRequest("GET", "https://any.host/v1/pets/3")))
         #expect(matcher.matches(stubRequest("GET", "https://any.host/pets/3")))
-        #expect(matcher.mismatches(for: stubRequest("DELETE", "https://any.host/pets/3")) == [
-            "expected getPet (GET /pets/{petId}), got DELETE /pets/3, which is deletePet (DELETE /pets/{petId})"
-        ])
-        #expect(matcher.mismatches(for: stubRequest("GET", "https://any.host/pets")) == [
-            "expected getPet (GET /pets/{petId}), got GET /pets, which is listPets (GET /pets)"
-        ])
+        #expect(
+            matcher.mismatches(for: stubRequest("DELETE", "https://any.host/pets/3")) == [
+                "expected getPet (GET /pets/{petId}), got DELETE /pets/3, which is deletePet (DELETE /pets/{petId})"
+            ])
+        #expect(
+            matcher.mismatches(for: stubRequest("GET", "https://any.host/pets")) == [
+                "expected getPet (GET /pets/{petId}), got GET /pets, which is listPets (GET /pets)"
+            ])
         #expect(matcher.description == "operation getPet (GET /pets/{petId})")
     }
 
@@ -69,7 +71,42 @@ import FoundationNetworking
         do {
             _ = try Shop.yaml.response(for: "getPet", status: 500)
         } catch {
-            #expect("\(error)".hasSuffix("#/paths/~1pets~1{petId}/get/responses: getPet (GET /pets/{petId}) documents no response 500 (it documents 200, 404)"))
+            #expect(
+                "\(error)".hasSuffix(
+                    "#/paths/~1pets~1{petId}/get/responses: getPet (GET /pets/{petId}) documents no response 500 (it documents 200, 404)"))
         }
+    }
+}
+
+@Suite struct GeneratedExampleTests {
+    /// Found by the openapi-schema fuzz target: a schema reaching itself through anyOf made
+    /// the generator recurse until the stack ran out.
+    @Test func aSchemaThatReachesItselfThroughAnyOfStillGetsAValue() throws {
+        let contract = try document(
+            """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /s: {get: {operationId: s, responses: {"200": {description: ok, content: {application/json: {schema: {$ref: "#/components/schemas/S"}}}}}}}
+            components:
+              schemas:
+                S: {anyOf: [{$ref: "#/components/schemas/S"}, {type: number, exclusiveMaximum: true, maximum: 2}]}
+                T: {type: object, required: [t], properties: {t: {$ref: "#/components/schemas/T"}, n: {type: integer, minimum: 1e300}}}
+            """)
+        _ = try contract.response(for: "s", status: 200)
+        let index = try #require(contract.schemaIndex(at: "#/components/schemas/T"))
+        var generator = ExampleGenerator(set: contract.schemas)
+        #expect(generator.value(for: index).isWritableAsJSON)
+    }
+
+    @Test func anExampleJSONCannotWriteIsAnErrorNotAWrongBody() throws {
+        let contract = try document(
+            """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /s: {get: {operationId: s, responses: {"200": {description: ok, content: {application/json: {example: {n: .inf}}}}}}}
+            """)
+        #expect(throws: OpenAPIError.self) { try contract.response(for: "s", status: 200) }
     }
 }

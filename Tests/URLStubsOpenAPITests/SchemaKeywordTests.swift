@@ -39,7 +39,9 @@ import URLStubs
         Case(schema: "type: string", valid: "a", invalid: 1, report: "$: expected type string, found integer 1 (#/components/schemas/S/type)"),
         Case(schema: "type: integer", valid: 2.0, invalid: 2.5, report: "$: expected type integer, found number 2.5 (#/components/schemas/S/type)"),
         Case(schema: "type: number", valid: 3, invalid: true, report: "$: expected type number, found boolean true (#/components/schemas/S/type)"),
-        Case(schema: "type: boolean", valid: false, invalid: "no", report: "$: expected type boolean, found string \"no\" (#/components/schemas/S/type)"),
+        Case(
+            schema: "type: boolean", valid: false, invalid: "no",
+            report: "$: expected type boolean, found string \"no\" (#/components/schemas/S/type)"),
         Case(schema: "type: array", valid: [], invalid: [:], report: "$: expected type array, found object {} (#/components/schemas/S/type)"),
         Case(schema: "type: object", valid: [:], invalid: [], report: "$: expected type object, found array [] (#/components/schemas/S/type)"),
         Case(
@@ -56,7 +58,9 @@ import URLStubs
             report: "$.id: expected type integer, found string \"1\" (#/components/schemas/S/properties/id/type)"),
         Case(
             schema: "{properties: {a: {}}, additionalProperties: false}", valid: ["a": 1], invalid: ["a": 1, "b c": 2],
-            report: "$[\"b c\"]: expected no property \"b c\" (additionalProperties is false; properties: \"a\"), found 2 (#/components/schemas/S/additionalProperties)"),
+            report:
+                "$[\"b c\"]: expected no property \"b c\" (additionalProperties is false; properties: \"a\"), found 2 (#/components/schemas/S/additionalProperties)"
+        ),
         Case(
             schema: "additionalProperties: {type: integer}", valid: ["x": 1], invalid: ["x": "1"],
             report: "$.x: expected type integer, found string \"1\" (#/components/schemas/S/additionalProperties/type)"),
@@ -74,7 +78,9 @@ import URLStubs
         Case(
             schema: "{maximum: 10, exclusiveMaximum: true}", valid: 9, invalid: 10,
             report: "$: expected less than 10, found 10 (#/components/schemas/S/exclusiveMaximum)"),
-        Case(schema: "multipleOf: 0.01", valid: 19.99, invalid: 1.001, report: "$: expected a multiple of 0.01, found 1.001 (#/components/schemas/S/multipleOf)"),
+        Case(
+            schema: "multipleOf: 0.01", valid: 19.99, invalid: 1.001,
+            report: "$: expected a multiple of 0.01, found 1.001 (#/components/schemas/S/multipleOf)"),
         Case(schema: "multipleOf: 5", valid: 15, invalid: 12, report: "$: expected a multiple of 5, found 12 (#/components/schemas/S/multipleOf)"),
         Case(
             schema: "minLength: 2", valid: "éé", invalid: "é",
@@ -92,13 +98,17 @@ import URLStubs
             report: "$: expected unique items, found item 2 equal to item 0 (1) (#/components/schemas/S/uniqueItems)"),
         Case(
             schema: "format: date-time", valid: "2024-02-29T23:59:60.5+01:00", invalid: "2023-02-29T10:00:00Z",
-            report: "$: expected a date-time string (RFC 3339, like 2024-05-01T12:30:00Z), found \"2023-02-29T10:00:00Z\" (#/components/schemas/S/format)"),
+            report:
+                "$: expected a date-time string (RFC 3339, like 2024-05-01T12:30:00Z), found \"2023-02-29T10:00:00Z\" (#/components/schemas/S/format)"
+        ),
         Case(
             schema: "format: date", valid: "2024-12-31", invalid: "2024-13-01",
             report: "$: expected a date string (RFC 3339 full-date, like 2024-05-01), found \"2024-13-01\" (#/components/schemas/S/format)"),
         Case(
             schema: "format: uuid", valid: "3F2B6C1E-8D4A-4B7E-9C2D-5A6F7E8D9C0B", invalid: "3f2b6c1e8d4a4b7e9c2d5a6f7e8d9c0b",
-            report: "$: expected a uuid string (8-4-4-4-12 hexadecimal digits), found \"3f2b6c1e8d4a4b7e9c2d5a6f7e8d9c0b\" (#/components/schemas/S/format)"),
+            report:
+                "$: expected a uuid string (8-4-4-4-12 hexadecimal digits), found \"3f2b6c1e8d4a4b7e9c2d5a6f7e8d9c0b\" (#/components/schemas/S/format)"
+        ),
         Case(
             schema: "format: email", valid: "ada@example.com", invalid: "ada at example.com",
             report: "$: expected a email string (local@domain), found \"ada at example.com\" (#/components/schemas/S/format)"),
@@ -110,13 +120,17 @@ import URLStubs
             report: "$: expected the required property \"b\", found an object without it (#/components/schemas/S/allOf/1/required)"),
         Case(
             schema: "anyOf: [{type: string}, {type: integer}]", valid: 1, invalid: true,
-            report: "$: expected at least one of the 2 anyOf schemas, found a value none accepts (0: $: expected type string, found boolean true (#/components/schemas/S/anyOf/0/type); 1: $: expected type integer, found boolean true (#/components/schemas/S/anyOf/1/type)) (#/components/schemas/S/anyOf)"),
+            report:
+                "$: expected at least one of the 2 anyOf schemas, found a value none accepts (0: $: expected type string, found boolean true (#/components/schemas/S/anyOf/0/type); 1: $: expected type integer, found boolean true (#/components/schemas/S/anyOf/1/type)) (#/components/schemas/S/anyOf)"
+        ),
         Case(
             schema: "oneOf: [{type: integer}, {type: number}]", valid: 1.5, invalid: 1,
             report: "$: expected exactly one of the 2 oneOf schemas, found a value 2 accept (0, 1) (#/components/schemas/S/oneOf)"),
         Case(
             schema: "oneOf: [{type: integer}, {type: string}]", valid: "a", invalid: [],
-            report: "$: expected exactly one of the 2 oneOf schemas, found a value none accepts (0: $: expected type integer, found array [] (#/components/schemas/S/oneOf/0/type); 1: $: expected type string, found array [] (#/components/schemas/S/oneOf/1/type)) (#/components/schemas/S/oneOf)"),
+            report:
+                "$: expected exactly one of the 2 oneOf schemas, found a value none accepts (0: $: expected type integer, found array [] (#/components/schemas/S/oneOf/0/type); 1: $: expected type string, found array [] (#/components/schemas/S/oneOf/1/type)) (#/components/schemas/S/oneOf)"
+        ),
         Case(
             schema: "{minProperties: 1, maxProperties: 1}", valid: ["a": 1], invalid: [:],
             report: "$: expected at least 1 properties, found 0 (#/components/schemas/S/minProperties)"),
@@ -131,8 +145,11 @@ import URLStubs
             schema: "type: [string, 'null']", valid: .null, invalid: 1,
             report: "$: expected one of the types null, string, found integer 1 (#/components/schemas/S/type)"),
         Case(schema: "const: 3", valid: 3.0, invalid: 4, report: "$: expected 3, found 4 (#/components/schemas/S/const)"),
-        Case(schema: "exclusiveMinimum: 0", valid: 0.1, invalid: 0, report: "$: expected more than 0, found 0 (#/components/schemas/S/exclusiveMinimum)"),
-        Case(schema: "exclusiveMaximum: 5", valid: 4, invalid: 5, report: "$: expected less than 5, found 5 (#/components/schemas/S/exclusiveMaximum)"),
+        Case(
+            schema: "exclusiveMinimum: 0", valid: 0.1, invalid: 0,
+            report: "$: expected more than 0, found 0 (#/components/schemas/S/exclusiveMinimum)"),
+        Case(
+            schema: "exclusiveMaximum: 5", valid: 4, invalid: 5, report: "$: expected less than 5, found 5 (#/components/schemas/S/exclusiveMaximum)"),
         Case(
             schema: "properties: {a: true, b: false}", valid: ["a": 1], invalid: ["b": 1],
             report: "$.b: expected nothing (the schema is false), found 1 (#/components/schemas/S/properties/b)"),
@@ -171,7 +188,8 @@ import URLStubs
         let leaf: JSONValue = ["name": "leaf", "children": []]
         var tree = leaf
         for level in 0..<40 { tree = ["name": .string("level \(level)"), "children": [tree, leaf]] }
-        #expect(try Shop.yaml.violations(of: [tree], againstSchemaAt: "#/paths/~1categories/get/responses/200/content/application~1json/schema") == [])
+        #expect(
+            try Shop.yaml.violations(of: [tree], againstSchemaAt: "#/paths/~1categories/get/responses/200/content/application~1json/schema") == [])
         var broken = leaf
         for _ in 0..<3 { broken = ["name": "x", "children": [broken]] }
         if case .object(var top) = broken {

@@ -60,8 +60,10 @@ import FoundationNetworking
                 responseHeaders: [.init(name: "Content-Type", value: "application/json")], responseBody: Data(#"{"items": [], "total": 0}"#.utf8)),
             HAREntry(
                 method: "POST", url: URL(string: "https://api.shop.test/v1/pets")!,
-                requestHeaders: [.init(name: "X-Request-ID", value: "3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b")], requestBody: Data(#"{"name": "Bo"}"#.utf8),
-                requestMimeType: "application/json", status: 201, responseBody: Data(#"{"id": 9, "name": "Bo"}"#.utf8), responseMimeType: "application/json"),
+                requestHeaders: [.init(name: "X-Request-ID", value: "3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b")],
+                requestBody: Data(#"{"name": "Bo"}"#.utf8),
+                requestMimeType: "application/json", status: 201, responseBody: Data(#"{"id": 9, "name": "Bo"}"#.utf8),
+                responseMimeType: "application/json"),
             HAREntry(method: "GET", url: URL(string: "https://api.shop.test/v1/nowhere")!, status: 0, failure: "net::ERR_CONNECTION_REFUSED"),
         ]
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString).har")
@@ -74,7 +76,10 @@ import FoundationNetworking
                 report.findings.map(\.description) == [
                     "\(file.lastPathComponent) entry 0: GET https://api.shop.test/v1/pets?…: listPets (GET /pets): query parameter \"limit\": expected at most 100, found 500 (#/paths/~1pets/get/parameters/0/schema/maximum)"
                 ])
-            #expect(report.notChecked == ["\(file.lastPathComponent) entry 2: GET https://api.shop.test/v1/nowhere: recorded a failure (net::ERR_CONNECTION_REFUSED), not a response"])
+            #expect(
+                report.notChecked == [
+                    "\(file.lastPathComponent) entry 2: GET https://api.shop.test/v1/nowhere: recorded a failure (net::ERR_CONNECTION_REFUSED), not a response"
+                ])
         }
     }
 }

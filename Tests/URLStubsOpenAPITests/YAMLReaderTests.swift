@@ -158,8 +158,12 @@ import URLStubs
 
     static let failures: [Failure] = [
         Failure(text: "a: 1\nb 2\n", error: "line 2, column 4: expected \":\" after the mapping key \"b 2\", found the end of the line"),
-        Failure(text: "a: 1\n  b: 2\n", error: "line 2, column 4: \"b:\" inside a multi-line plain scalar; quote the value, or fix the indentation of this key"),
-        Failure(text: "a:\n  b: 1\n    c: 2\n", error: "line 3, column 6: \"c:\" inside a multi-line plain scalar; quote the value, or fix the indentation of this key"),
+        Failure(
+            text: "a: 1\n  b: 2\n",
+            error: "line 2, column 4: \"b:\" inside a multi-line plain scalar; quote the value, or fix the indentation of this key"),
+        Failure(
+            text: "a:\n  b: 1\n    c: 2\n",
+            error: "line 3, column 6: \"c:\" inside a multi-line plain scalar; quote the value, or fix the indentation of this key"),
         Failure(text: "a: 1\na: 2\n", error: "line 2, column 1: the mapping key \"a\" appears twice"),
         Failure(text: "a: [1, 2\n", error: "line 1, column 4: the \"[\" here is never closed"),
         Failure(text: "a: {b: 1]}\n", error: "line 1, column 9: expected \",\" or \"}\" in the flow mapping opened at line 1, found \"]\""),
@@ -170,11 +174,20 @@ import URLStubs
         Failure(text: "a: !custom x\n", error: "line 1, column 4: the tag \"!custom\" is not supported (only YAML's core tags are)"),
         Failure(text: "a:\n\tb: 1\n", error: "line 2, column 1: a tab in indentation; YAML indents with spaces"),
         Failure(text: "a: 1\n---\nb: 2\n", error: "line 2, column 1: a second document: only one YAML document per text is read"),
-        Failure(text: "a: b: c\n", error: "line 1, column 5: a mapping cannot start on the line of its key (\"b\" is followed by \":\"); quote the value or start the mapping on the next line"),
+        Failure(
+            text: "a: b: c\n",
+            error:
+                "line 1, column 5: a mapping cannot start on the line of its key (\"b\" is followed by \":\"); quote the value or start the mapping on the next line"
+        ),
         Failure(text: "- a\nb: 1\n", error: "line 2, column 1: unexpected \"b\" after the end of the document's top-level node"),
-        Failure(text: "a: |x\n  b\n", error: "line 1, column 5: expected the end of the line after the block scalar header (\"|\" or \">\" with an optional digit and \"+\" or \"-\"), found \"x\""),
+        Failure(
+            text: "a: |x\n  b\n",
+            error:
+                "line 1, column 5: expected the end of the line after the block scalar header (\"|\" or \">\" with an optional digit and \"+\" or \"-\"), found \"x\""
+        ),
         Failure(text: "a: @x\n", error: "line 1, column 4: \"@\" is reserved in YAML and cannot start a plain scalar; quote the value"),
-        Failure(text: "a: [b: c]\n", error: "line 1, column 6: a \"key: value\" pair inside a flow sequence is not supported; write it as {key: value}"),
+        Failure(
+            text: "a: [b: c]\n", error: "line 1, column 6: a \"key: value\" pair inside a flow sequence is not supported; write it as {key: value}"),
         Failure(text: String(repeating: "[", count: 300), error: "line 1, column 256: nesting deeper than 256 levels"),
     ]
 

@@ -87,11 +87,15 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         }
         var result = found.map { entry -> VerificationProblem in
             guard entry.count > 1 else { return entry.problem }
-            return .found(summary: entry.problem.summary + " (\(entry.count) times)", details: entry.problem.details, location: entry.problem.location)
+            return .found(
+                summary: entry.problem.summary + " (\(entry.count) times)", details: entry.problem.details, location: entry.problem.location)
         }
         if dropped > 0 {
             result.append(
-                .found(summary: "\(dropped) exchanges beyond the first \(Self.pendingLimit) were not checked against \(document.source) (verify more often)", location: nil))
+                .found(
+                    summary:
+                        "\(dropped) exchanges beyond the first \(Self.pendingLimit) were not checked against \(document.source) (verify more often)",
+                    location: nil))
         }
         return result
     }

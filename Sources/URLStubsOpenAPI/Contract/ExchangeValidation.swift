@@ -55,16 +55,18 @@ extension OpenAPIDocument {
             let known = Set(operations.map(\.pathTemplate)).sorted()
             let list = known.prefix(8).joined(separator: ", ") + (known.count > 8 ? ", …" : "")
             return [
-                aboutRequest(ContractViolation(
-                    operation: "\(exchange.method) \(path)", part: "path", jsonPath: nil, schemaPath: "#/paths",
-                    expected: "a path the document lists (\(list))", found: path))
+                aboutRequest(
+                    ContractViolation(
+                        operation: "\(exchange.method) \(path)", part: "path", jsonPath: nil, schemaPath: "#/paths",
+                        expected: "a path the document lists (\(list))", found: path))
             ]
         case .methodNotDocumented(let template, let methods):
             return [
-                aboutRequest(ContractViolation(
-                    operation: "\(exchange.method) \(path)", part: "method", jsonPath: nil,
-                    schemaPath: JSONPointer.appending("#/paths", template),
-                    expected: "a method \(template) documents (\(methods.joined(separator: ", ")))", found: exchange.method))
+                aboutRequest(
+                    ContractViolation(
+                        operation: "\(exchange.method) \(path)", part: "method", jsonPath: nil,
+                        schemaPath: JSONPointer.appending("#/paths", template),
+                        expected: "a method \(template) documents (\(methods.joined(separator: ", ")))", found: exchange.method))
             ]
         case .operation(let operation, let pathParameters):
             var found: [ContractViolation] = []
@@ -152,7 +154,9 @@ extension OpenAPIDocument {
     static func scalar(_ text: String, types: Set<String>?) -> JSONValue {
         guard let types else { return .string(text) }
         if types.contains("integer"), let value = Int(text) { return .integer(value) }
-        if types.contains("number"), let value = Double(text) { return value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value) }
+        if types.contains("number"), let value = Double(text) {
+            return value.rounded() == value && abs(value) < 1e15 ? .integer(Int(value)) : .number(value)
+        }
         if types.contains("boolean"), text == "true" || text == "false" { return .bool(text == "true") }
         if types.contains("null"), text.isEmpty { return .null }
         return .string(text)

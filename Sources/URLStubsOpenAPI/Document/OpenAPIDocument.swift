@@ -131,7 +131,9 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
         if let found = operations.first(where: { $0.operationId == operationId }) { return found }
         let known = operations.compactMap(\.operationId).sorted()
         let close = known.filter { $0.lowercased().contains(operationId.lowercased()) || operationId.lowercased().contains($0.lowercased()) }
-        let hint = close.isEmpty ? "its operations are \(known.prefix(20).joined(separator: ", "))" : "did you mean \(close.prefix(3).joined(separator: ", "))?"
+        let hint =
+            close.isEmpty
+            ? "its operations are \(known.prefix(20).joined(separator: ", "))" : "did you mean \(close.prefix(3).joined(separator: ", "))?"
         throw OpenAPIError(source: source, location: "#/paths", message: "no operation has the operationId \"\(operationId)\"; \(hint)")
     }
 

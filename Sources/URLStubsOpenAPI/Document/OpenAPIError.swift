@@ -85,8 +85,10 @@ extension JSONValue {
         case .array(let items):
             return items.isEmpty ? "[]" : "an array of \(items.count)"
         case .object(let members):
-            return members.isEmpty ? "{}" : "an object with " + members.keys.sorted().prefix(5).joined(separator: ", ")
-                + (members.count > 5 ? ", …" : "")
+            return members.isEmpty
+                ? "{}"
+                : "an object with " + members.keys.sorted().prefix(5).joined(separator: ", ")
+                    + (members.count > 5 ? ", …" : "")
         }
     }
 

@@ -18,7 +18,9 @@ struct OperationParser {
         var hops = 0
         while case .string(let reference)? = current.objectValue?["$ref"] {
             guard reference.hasPrefix("#") else {
-                throw fail(location, "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
+                throw fail(
+                    location,
+                    "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
             }
             guard let target = JSONPointer.resolve(reference, in: root) else {
                 throw fail(location, "the $ref \"\(reference)\" points to nothing in the document")

@@ -104,7 +104,9 @@ struct SchemaValidator {
             return
         }
         if let values = node.enumValues, !values.contains(value) {
-            report(node, "enum", expected: "one of " + values.prefix(10).map(\.brief).joined(separator: ", ") + (values.count > 10 ? ", …" : ""), found: value.brief)
+            report(
+                node, "enum", expected: "one of " + values.prefix(10).map(\.brief).joined(separator: ", ") + (values.count > 10 ? ", …" : ""),
+                found: value.brief)
         }
         if let constant = node.constValue, constant != value {
             report(node, "const", expected: constant.brief, found: value.brief)
@@ -258,7 +260,9 @@ struct SchemaValidator {
             }
         }
         if matching.isEmpty {
-            report(node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas", found: "a value none accepts (\(failures.joined(separator: "; ")))")
+            report(
+                node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
+                found: "a value none accepts (\(failures.joined(separator: "; ")))")
         } else if matching.count > 1 {
             report(
                 node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
@@ -272,7 +276,9 @@ struct SchemaValidator {
             guard let violation = trial(value, against: branch) else { return }
             failures.append("\(position): \(violation)")
         }
-        report(node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas", found: "a value none accepts (\(failures.joined(separator: "; ")))")
+        report(
+            node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas",
+            found: "a value none accepts (\(failures.joined(separator: "; ")))")
     }
 
     /// `oneOf` / `anyOf` with a discriminator: the property's value picks the one schema.

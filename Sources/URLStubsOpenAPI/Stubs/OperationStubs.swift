@@ -50,7 +50,9 @@ extension OpenAPIDocument {
         }
         guard !response.content.isEmpty else { return StubResponse(data: Data(), statusCode: status) }
         let wanted = mediaType.map { MediaTypeName.essence(of: $0) }
-        guard let media = wanted.flatMap({ MediaTypeName.documented($0, in: response.content) }) ?? response.content.first(where: { MediaTypeName.isJSON($0.name) })
+        guard
+            let media = wanted.flatMap({ MediaTypeName.documented($0, in: response.content) })
+                ?? response.content.first(where: { MediaTypeName.isJSON($0.name) })
         else {
             let listed = response.content.map(\.name).joined(separator: ", ")
             throw OpenAPIError(

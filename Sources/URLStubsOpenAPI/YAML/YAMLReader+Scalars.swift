@@ -73,8 +73,9 @@ extension YAMLReader {
         default: break
         }
         // Only text that can be a number is tried as one.
-        guard (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-            || first == UInt8(ascii: ".")
+        guard
+            (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: ".")
         else { return .string(text) }
         if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .integer(value) }
         if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .integer(value) }
@@ -194,7 +195,9 @@ extension YAMLReader {
         guard let byte = current else { throw error("a \"\\\" at the end of the text") }
         func append(_ scalar: UInt32) throws {
             guard let unicode = Unicode.Scalar(scalar) else {
-                throw YAMLError(line: line, column: escapeColumn, message: "the escape names U+\(String(scalar, radix: 16, uppercase: true)), which is not a Unicode scalar")
+                throw YAMLError(
+                    line: line, column: escapeColumn,
+                    message: "the escape names U+\(String(scalar, radix: 16, uppercase: true)), which is not a Unicode scalar")
             }
             output.append(contentsOf: Array(String(Character(unicode)).utf8))
         }
@@ -243,7 +246,8 @@ extension YAMLReader {
         var value: UInt32 = 0
         for _ in 0..<count {
             guard let byte = current, let digit = Self.hexValue(byte) else {
-                throw YAMLError(line: line, column: escapeColumn, message: "expected \(count) hexadecimal digits in this escape, found \(Self.describe(current))")
+                throw YAMLError(
+                    line: line, column: escapeColumn, message: "expected \(count) hexadecimal digits in this escape, found \(Self.describe(current))")
             }
             value = value << 4 | digit
             advance()
@@ -282,7 +286,9 @@ extension YAMLReader {
         skipSpaces()
         if current == UInt8(ascii: "#"), index > headerEnd { skipRestOfLine() }
         guard current == .lf || current == nil else {
-            throw error("expected the end of the line after the block scalar header (\"|\" or \">\" with an optional digit and \"+\" or \"-\"), found \(Self.describe(current))")
+            throw error(
+                "expected the end of the line after the block scalar header (\"|\" or \">\" with an optional digit and \"+\" or \"-\"), found \(Self.describe(current))"
+            )
         }
         if current == .lf { advance() }
         let base = max(parentIndent, 0)

@@ -131,7 +131,9 @@ struct YAMLReader {
             let text = try readPlainLine(inFlow: false)
             if current == UInt8(ascii: ":") {
                 guard allowsCollections else {
-                    throw error("a mapping cannot start on the line of its key (\"\(Self.clip(text))\" is followed by \":\"); quote the value or start the mapping on the next line")
+                    throw error(
+                        "a mapping cannot start on the line of its key (\"\(Self.clip(text))\" is followed by \":\"); quote the value or start the mapping on the next line"
+                    )
                 }
                 return try readBlockMapping(indent: indent, firstKey: text)
             }
