@@ -142,7 +142,7 @@ extension Trait where Self == StubsTrait {
     /// test ends (unless `verify` is `false`).
     ///
     /// ```swift
-    /// @Test(.stubbed(unmatchedRequests: .passThrough)) func usesTheRealNetworkForTheRest() async throws { … }
+    /// @Test(.stubbed(unmatchedRequests: .passthrough)) func usesTheRealNetworkForTheRest() async throws { … }
     /// ```
     public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy, verify: Bool = true) -> StubsTrait {
         StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify) { _ in }

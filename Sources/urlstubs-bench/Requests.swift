@@ -82,7 +82,7 @@ func stubbedScenario(name: String, others: Int) -> (RequestScenario, StubRegistr
         switch index % 4 {
         case 0: matcher = isHost("api\(index).example.com") && isPath("/v1/items/\(index)")
         case 1: matcher = isHost("api.bench.local") && isPath("/v1/other/\(index)")
-        case 2: matcher = isMethodGET() && isHost("host\(index).example.org")
+        case 2: matcher = isMethod(.get) && isHost("host\(index).example.org")
         default: matcher = isPath("/v2/things/\(index)")
         }
         registry.stub(matcher, name: "other \(index)") { _ in StubResponse(data: Data("x".utf8)) }
@@ -105,17 +105,17 @@ func constantScenario(name: String) -> (RequestScenario, StubRegistry) {
 func sharedPathScenario(name: String) -> (RequestScenario, StubRegistry) {
     let registry = StubRegistry()
     let endpoint = isHost("api.bench.local") && isPath("/v1/shared")
-    registry.stub(endpoint && isMethodGET() && containsQueryParams(["item": "42"]), name: "bench item") { _ in
+    registry.stub(endpoint && isMethod(.get) && containsQueryParams(["item": "42"]), name: "bench item") { _ in
         StubResponse(data: oneKilobyte)
     }
     let methods = ["PUT", "PATCH", "DELETE"]
     for index in 0..<10_000 {
         let matcher: RequestMatcher
         switch index % 4 {
-        case 0: matcher = endpoint && isMethod(methods[(index / 4) % methods.count])
-        case 1: matcher = endpoint && isMethodGET() && containsQueryParams(["item": "other\(index)"])
-        case 2: matcher = endpoint && isMethodPOST() && hasJSONBody(["item": index])
-        default: matcher = endpoint && isMethodPOST() && isGraphQLOperation("Operation\(index)")
+        case 0: matcher = endpoint && isMethod(StubRequest.Method(rawValue: methods[(index / 4) % methods.count]))
+        case 1: matcher = endpoint && isMethod(.get) && containsQueryParams(["item": "other\(index)"])
+        case 2: matcher = endpoint && isMethod(.post) && hasJSONBody(["item": index])
+        default: matcher = endpoint && isMethod(.post) && isGraphQLOperation("Operation\(index)")
         }
         registry.stub(matcher, name: "other \(index)") { _ in StubResponse(data: Data("x".utf8)) }
     }

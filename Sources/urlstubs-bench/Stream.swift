@@ -90,7 +90,7 @@ func runPacing(bytes: Int, requestTime: Double) async throws -> PacingResult {
     }
     let bodySeconds = outcome.finishedAt - headAt
     return PacingResult(
-        requestedSeconds: requestTime + Double(bytes) / DownloadSpeed.threeG.bytesPerSecond,
+        requestedSeconds: requestTime + Double(bytes) / (DownloadSpeed.threeG.kilobytesPerSecond * 1000),
         measuredSeconds: outcome.finishedAt - outcome.started,
         requestTimeMs: (headAt - outcome.started) * 1000,
         rateBytesPerSecond: Double(bytes) / bodySeconds)

@@ -232,7 +232,7 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
         pacings.append(try await runPacing(bytes: bytes, requestTime: requestTime))
     }
     let rate = median(pacings.map(\.rateBytesPerSecond))
-    let requested = DownloadSpeed.threeG.bytesPerSecond
+    let requested = DownloadSpeed.threeG.kilobytesPerSecond * 1000
     let requestTimeMs = median(pacings.map(\.requestTimeMs))
     return [
         Figure(name: "pacing.bytes", value: Double(bytes) / 1e6, unit: "MB"),

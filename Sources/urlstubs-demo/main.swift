@@ -12,7 +12,7 @@ import URLStubs
 let registry = StubRegistry()  // unmatched requests fail with a near-miss report
 let api = "https://api.shop.test"
 
-registry.stub(isHost("api.shop.test") && isMethodGET() && isPath("/products"), name: "product list") { _ in
+registry.stub(isHost("api.shop.test") && isMethod(.get) && isPath("/products"), name: "product list") { _ in
     try StubResponse(jsonObject: ["products": [["id": 1, "name": "Teapot"], ["id": 2, "name": "Kettle"]]])
 }.expect(.once)
 let image = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -22,7 +22,7 @@ registry.stub(isHost("cdn.shop.test") && isPath("/images/:name"), name: "product
 registry.stub(isPath("/old-logo.png"), name: "moved logo") { _ in
     StubResponse(data: Data(), statusCode: 301, headers: ["Location": "https://cdn.shop.test/images/logo.png"])
 }
-registry.stub(isMethodPOST() && isPath("/login") && hasJSONBody(["user": "ada", "password": "secret"]), name: "login") { _ in
+registry.stub(isMethod(.post) && isPath("/login") && hasJSONBody(["user": "ada", "password": "secret"]), name: "login") { _ in
     StubResponse(data: Data(#"{"ok":true}"#.utf8), headers: ["Set-Cookie": "session=s3cr3t; Path=/"])
 }.expect(.once)
 registry.stub(isPath("/me"), name: "profile") { request in
@@ -36,7 +36,7 @@ registry.stub(isPath("/orders"), name: "orders while offline") { _ in
 // the checkout answers.
 let priceFeed = LiveStream(name: "prices")
 registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in .eventStream(priceFeed) }.expect(.once)
-let checkoutGate = registry.stub(isMethodPOST() && isPath("/checkout"), name: "checkout") { _ in
+let checkoutGate = registry.stub(isMethod(.post) && isPath("/checkout"), name: "checkout") { _ in
     try StubResponse(jsonObject: ["order": 42], statusCode: 201)
 }.expect(.once).held()
 
@@ -302,9 +302,9 @@ for entry in registry.journal {
 let report = registry.verify()
 print("  A test that made step 6's request by mistake would fail with:")
 print(report.description.split(separator: "\n").map { "  │ " + $0 }.joined(separator: "\n"))
-check(report.unmetExpectations.isEmpty, "every stub was used as expected")
+check(!report.problems.contains { $0.kind == .unmetExpectation }, "every stub was used as expected")
 check(
-    report.unexpectedRequests.count == 1 && report.description.contains("Closest stubs:"),
+    report.problems.filter { $0.kind == .unexpectedRequest }.count == 1 && report.description.contains("Closest stubs:"),
     "verify() explains step 6's request even if the app swallowed the error")
 // Step 6 was on purpose: declared, the request is expected and verification passes.
 registry.expectUnmatched(isHost("api.shop.example"))

@@ -9,10 +9,10 @@ public func fuzzJSONPatch(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard parts.count == 2, let document = try? JSONValue(data: Data(parts[0])), let patch = try? JSONValue(data: Data(parts[1])) else {
         return 0
     }
-    let merged = document.mergePatched(with: patch)
+    let merged = document.mergePatch(patch)
     // RFC 7396: applying the same merge patch twice changes nothing more.
-    precondition(merged.mergePatched(with: patch) == merged, "a merge patch is idempotent")
-    let templated = document.templatePatched(with: patch)
+    precondition(merged.mergePatch(patch) == merged, "a merge patch is idempotent")
+    let templated = document.templatePatch(patch)
     _ = templated.serialized()
     _ = try? JSONValue(data: merged.serialized())
     return 0

@@ -105,10 +105,10 @@ import FoundationNetworking
             contract,
             { registry in
                 registry.stub(isPath("/v1/pets/0")) { _ in StubResponse(data: Data(), statusCode: 204) }
-                registry.stub(isPath("/v1/pets") && isMethodPOST(), name: "create") { _ in
+                registry.stub(isPath("/v1/pets") && isMethod(.post), name: "create") { _ in
                     try StubResponse(jsonObject: ["id": 8, "name": "Bo"], statusCode: 201)
                 }
-                registry.stub(isPath("/v1/pets/7") && isMethodPUT()) { _ in StubResponse(data: Data()) }
+                registry.stub(isPath("/v1/pets/7") && isMethod(.put)) { _ in StubResponse(data: Data()) }
             },
             [
                 request("DELETE", "https://api.shop.test/v1/pets/0"),

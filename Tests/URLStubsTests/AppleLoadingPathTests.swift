@@ -51,7 +51,7 @@ struct AppleLoadingPathTests {
     @Test func redirectedHopOfAPassThroughRegistryIsStillClaimed() async {
         // The hop goes to the registry whatever it matches, as on Linux: here it is stubbed
         // by a stub that only the redirect target matches.
-        let registry = StubRegistry(unmatchedRequests: .passThrough)
+        let registry = StubRegistry(unmatchedRequests: .passthrough)
         registry.stub(isPath("/start")) { _ in StubResponse(data: Data(), statusCode: 307, headers: ["Location": "/target"]) }
         registry.stub(isPath("/target")) { _ in StubResponse(data: Data("target".utf8)) }
         let result = await fetchThroughAppleModel(request("https://api.test/start"), from: registry)
@@ -91,7 +91,7 @@ struct AppleLoadingPathTests {
 
     @Test func uploadTaskWithoutABodyMatcherIsAnswered() async {
         let registry = StubRegistry()
-        registry.stub(isPath("/upload") && isMethodPOST()) { request in
+        registry.stub(isPath("/upload") && isMethod(.post)) { request in
             StubResponse(data: Data("body \(request.body == nil ? "unknown" : "known")".utf8), statusCode: 201)
         }
         let result = await fetchThroughAppleModel(
@@ -109,7 +109,7 @@ struct AppleLoadingPathTests {
     }
 
     @Test func unmatchedRequestIsReportedOnceAlthoughCanInitIsAskedRepeatedly() async {
-        let registry = StubRegistry(unmatchedRequests: .passThrough)
+        let registry = StubRegistry(unmatchedRequests: .passthrough)
         let missing = EventLog()
         registry.onMissing { request in missing.append(request.description) }
         registry.stub(isPath("/other")) { _ in StubResponse(data: Data()) }

@@ -41,7 +41,7 @@ struct FixtureTests {
     @Test(arguments: FetchAPI.allCases)
     func responseFileWithCRLFAndSeveralCookies(api: FetchAPI) async throws {
         let registry = StubRegistry()
-        registry.stub(isPath("/users")) { _ in try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("users.response")) }
+        registry.stub(isPath("/users")) { _ in try StubResponse(fixture: fixturesFolder.appendingPathComponent("users.response")) }
         let configuration = URLSessionConfiguration.ephemeral
         let result: FetchResult
         if api == .delegate {
@@ -59,20 +59,20 @@ struct FixtureTests {
     }
 
     @Test func lfOnlyHTTP2FileWithFoldedHeader() throws {
-        let response = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("lf-only.response"))
+        let response = try StubResponse(fixture: fixturesFolder.appendingPathComponent("lf-only.response"))
         #expect(response.statusCode == 404)
         #expect(response.body.data == Data("not here".utf8))
         #expect(response.value(forHeader: "x-folded") == "first second")
     }
 
     @Test func emptyBodyAndInterimBlocks() throws {
-        let empty = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("empty-body.response"))
+        let empty = try StubResponse(fixture: fixturesFolder.appendingPathComponent("empty-body.response"))
         #expect(empty.statusCode == 204)
         #expect(empty.body.data?.isEmpty == true)
-        let created = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("continue.response"))
+        let created = try StubResponse(fixture: fixturesFolder.appendingPathComponent("continue.response"))
         #expect(created.statusCode == 201)
         #expect(created.body.data == Data("{}".utf8))
-        let chain = try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("redirect-chain.response"))
+        let chain = try StubResponse(fixture: fixturesFolder.appendingPathComponent("redirect-chain.response"))
         #expect(chain.statusCode == 200)
         #expect(chain.body.data == Data("final".utf8))
     }
@@ -85,7 +85,7 @@ struct FixtureTests {
         try file.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let registry = StubRegistry()
-        registry.stub(.any) { _ in try StubResponse(httpMessageAt: url) }
+        registry.stub(.any) { _ in try StubResponse(fixture: url) }
         #expect(await fetch("https://api.test/blob", from: registry, using: .asyncData).data == binary)
     }
 
@@ -97,7 +97,7 @@ struct FixtureTests {
     ])
     func malformedResponseFilesSayWhereAndWhat(file: String, line: Int, expected: String) {
         #expect {
-            try StubResponse(httpMessageAt: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
+            try StubResponse(fixture: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
         } throws: { error in
             guard let error = error as? HTTPMessageError else { return false }
             return error.source == file && error.line == line && error.expected.contains(expected)

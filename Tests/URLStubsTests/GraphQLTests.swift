@@ -185,7 +185,7 @@ struct GraphQLTests {
     @Test(arguments: FetchAPI.allCases)
     func getRequestsAndPersistedQueriesMatchByOperation(api: FetchAPI) async {
         let registry = StubRegistry()
-        registry.stub(isMethodGET() && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": "7"])) { _ in
+        registry.stub(isMethod(.get) && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": "7"])) { _ in
             StubResponse(graphQLData: ["user": ["id": "7"]])
         }
         let persisted = await fetch(
@@ -229,7 +229,7 @@ struct GraphQLTests {
         #expect(getReport.contains(#"GraphQL: persisted query "Feed" (sha256Hash 0123456789ab…), variables {"after":"x"}"#))
         #expect(
             getReport.contains(
-                #"registry.stub(isMethodGET() && isHost("api.test") && isPath("/graphql") && isGraphQLOperation("Feed") && hasGraphQLVariables(["after": "x"] as [String: Any]))"#
+                #"registry.stub(isMethod(.get) && isHost("api.test") && isPath("/graphql") && isGraphQLOperation("Feed") && hasGraphQLVariables(["after": "x"] as [String: Any]))"#
             ))
     }
 
@@ -336,11 +336,11 @@ struct GraphQLTests {
             StubResponse(graphQLData: ["user": ["id": "1", "name": "Ada"]])
         }
         // Feed: the server does not know the hash yet, then receives the document.
-        registry.stub(isMethodGET() && isGraphQLOperation("Feed")) { _ in
+        registry.stub(isMethod(.get) && isGraphQLOperation("Feed")) { _ in
             StubResponse(graphQLData: nil, errors: [["message": "PersistedQueryNotFound", "extensions": ["code": "PERSISTED_QUERY_NOT_FOUND"]]])
         }
         registry.stub(
-            isMethodPOST() && isGraphQLOperation("Feed") && isGraphQLQuery(containing: "feed(first: $first)") && hasGraphQLVariables(["first": 2])
+            isMethod(.post) && isGraphQLOperation("Feed") && isGraphQLQuery(containing: "feed(first: $first)") && hasGraphQLVariables(["first": 2])
         ) { _ in
             StubResponse(graphQLData: ["feed": [["id": "a"], ["id": "b"]]])
         }

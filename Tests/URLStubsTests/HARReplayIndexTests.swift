@@ -79,7 +79,7 @@ struct HARReplayIndexTests {
 
     // Async, yielding now and then, with the scan's order sorted once: a CPU-bound test that
     // never suspends holds one of the cooperative pool's few threads, which every other test
-    // needs (see the README's "Reliability").
+    // needs (see the DocC article "Reliability").
     @Test(arguments: 0..<6)
     func theIndexAnswersExactlyAsAScanOfEveryEntryWould(seed: Int) async {
         var generator = SplitMix64(seed: UInt64(seed) &* 104_729 &+ 3)

@@ -77,7 +77,7 @@ struct IsolationTests {
         defer { StubRegistry.shared.remove(descriptor) }
         let (data, _) = try await URLSession.shared.data(from: URL(string: "https://\(host)/")!)
         #expect(String(decoding: data, as: UTF8.self) == "from shared")
-        #expect(StubRegistry.shared.unmatchedRequestPolicy == .passThrough)
+        #expect(StubRegistry.shared.unmatchedRequestPolicy == .passthrough)
     }
 
     @Test func privateRegistriesIgnoreTheSharedSession() async {

@@ -185,7 +185,7 @@ struct LoadingCoreTests {
     /// configuration's `httpAdditionalHeaders`, the request's own headers winning.
     @Test(arguments: FetchAPI.allCases)
     func matchersSeeTheConfigurationsAdditionalHeaders(api: FetchAPI) async throws {
-        for policy in [UnmatchedRequestPolicy.fail, .passThrough] {
+        for policy in [UnmatchedRequestPolicy.fail, .passthrough] {
             let registry = StubRegistry(unmatchedRequests: policy)
             registry.stub(hasHeaderNamed("X-App-Version", value: "7") && hasHeaderNamed("Accept", value: "text/own")) { _ in
                 StubResponse(string: "seen")

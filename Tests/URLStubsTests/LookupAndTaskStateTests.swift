@@ -75,7 +75,7 @@ struct LookupAndTaskStateTests {
     }
 
     @Test func andMatcherKeepsEveryReasonAndTheFirstCapture() {
-        let matcher = pathPattern("/users/:id") && isHost("a.test") && isMethodPOST()
+        let matcher = isPath("/users/:id") && isHost("a.test") && isMethod(.post)
         let refused = matcher.evaluate(StubRequest(URLRequest(url: URL(string: "https://b.test/users/42")!)))
         #expect(refused.failures.count == 2)
         #expect(refused.captures == ["id": "42"])
@@ -118,8 +118,8 @@ struct LookupAndTaskStateTests {
     @Test func corelibsLayoutIsReadableOnThisToolchain() async throws {
         let registry = StubRegistry()
         let body = patternData(300_000)
-        registry.stub(isPath("/paced")) { _ in StubResponse(data: body).responseTime(0.2) }
-        registry.stub(isMethodPOST() && hasBody(Data("payload".utf8))) { _ in StubResponse(data: Data("ok".utf8)) }
+        registry.stub(isPath("/paced")) { _ in StubResponse(data: body).requestTime(0, responseTime: 0.2) }
+        registry.stub(isMethod(.post) && hasBody(Data("payload".utf8))) { _ in StubResponse(data: Data("ok".utf8)) }
         let delegated = await fetch("https://layout.test/paced", from: registry, using: .delegate)
         #expect(delegated.data == body)
         #expect(delegated.chunks.count > 2, "a delegate gets paced chunks: the task's behaviour was read")

@@ -109,7 +109,7 @@ struct RegistryTests {
     @Test(arguments: FetchAPI.allCases)
     func requestBodyIsVisibleToMatchersAndClosures(api: FetchAPI) async {
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && hasJSONBody(["name": "abc"])) { request in
+        registry.stub(isMethod(.post) && hasJSONBody(["name": "abc"])) { request in
             StubResponse(data: Data("got \(request.bodyString ?? "")".utf8))
         }
         let body = Data(#"{"name":"abc"}"#.utf8)
@@ -120,7 +120,7 @@ struct RegistryTests {
     @Test(arguments: FetchAPI.allCases)
     func bodyStreamIsReadForMatching(api: FetchAPI) async {
         let registry = StubRegistry()
-        registry.stub(isMethodPUT() && hasBody(Data("streamed body".utf8))) { request in
+        registry.stub(isMethod(.put) && hasBody(Data("streamed body".utf8))) { request in
             StubResponse(data: Data("stream seen: \(request.body?.count ?? -1)".utf8))
         }
         var streamed = request("https://api.test/upload", method: "PUT")
@@ -131,7 +131,7 @@ struct RegistryTests {
 
     @Test func uploadTaskBodyIsVisible() async throws {
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && hasBody(Data("uploaded!".utf8))) { request in
+        registry.stub(isMethod(.post) && hasBody(Data("uploaded!".utf8))) { request in
             StubResponse(data: Data("upload of \(request.body?.count ?? 0) bytes".utf8), statusCode: 201)
         }
         let session = registry.makeSession()
@@ -153,7 +153,7 @@ struct RegistryTests {
 
     @Test func uploadBodyMismatchIsJudgedOnTheRealBody() async {
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && hasBody(Data("expected".utf8)), name: "expects a body") { _ in
+        registry.stub(isMethod(.post) && hasBody(Data("expected".utf8)), name: "expects a body") { _ in
             StubResponse(data: Data("matched".utf8))
         }
         let session = registry.makeSession()

@@ -46,7 +46,7 @@ struct ReportSizeTests {
     }
 
     @Test func aWaitThatTimesOutQuotesLittleOfWhatItSaw() async throws {
-        let registry = StubRegistry(unmatchedRequests: .passThrough)
+        let registry = StubRegistry(unmatchedRequests: .passthrough)
         registry.stub(isPath("/upload")) { _ in StubResponse(statusCode: 201) }
         let body = Data(String(repeating: "y", count: 2_000_000).utf8)
         _ = await fetch(request("https://api.test/upload", method: "POST", body: body), from: registry)

@@ -13,7 +13,9 @@ struct ScriptedStreamTests {
     func eventsArriveAtTheirIntervals(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let events = (1...3).map { ServerSentEvent(event: "tick", data: "\($0)") }
-        registry.stub(isPath("/ticks")) { _ in .eventStream(events, interval: 0.25) }
+        registry.stub(isPath("/ticks")) { _ in
+            .eventStream(script: [.event(events[0]), .wait(0.25), .event(events[1]), .wait(0.25), .event(events[2])])
+        }
         let start = Date()
         let result = await fetch("https://api.test/ticks", from: registry, using: api)
         let elapsed = Date().timeIntervalSince(start)
@@ -61,7 +63,7 @@ struct ScriptedStreamTests {
     func aScriptIsPacedLikeOtherBodies(api: FetchAPI) async {
         let registry = StubRegistry()
         let steps = (0..<5).map { StreamStep.data(patternData(1_000, seed: UInt8($0))) }
-        registry.stub(isPath("/spread")) { _ in .stream(script: steps).responseTime(0.5) }
+        registry.stub(isPath("/spread")) { _ in .stream(script: steps).requestTime(0, responseTime: 0.5) }
         registry.stub(isPath("/speed")) { _ in .stream(script: steps).downloadSpeed(.kilobytesPerSecond(10)) }
         registry.stub(isPath("/late")) { _ in .stream(script: steps).requestTime(0.3, responseTime: 0) }
         for (path, least) in [("/spread", 0.45), ("/speed", 0.45), ("/late", 0.3)] {
@@ -115,7 +117,7 @@ struct ScriptedStreamTests {
             """)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let registry = StubRegistry()
-        registry.stub(isPath("/prices")) { _ in try StubResponse(eventStreamAt: url) }
+        registry.stub(isPath("/prices")) { _ in try StubResponse(fixture: url) }
         registry.stub(isPath("/fixture")) { _ in try StubResponse(fixture: "feed.sse", inDirectory: url.deletingLastPathComponent()) }
         for path in ["/prices", "/fixture"] {
             let start = Date()
@@ -147,7 +149,7 @@ struct ScriptedStreamTests {
         let url = try fixture("id: 1\ndata: one\n\n: delay 50ms\nid: 2\nevent: done\ndata: two\ndata: lines\n\n")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let registry = StubRegistry()
-        registry.stub(.any) { _ in try StubResponse(eventStreamAt: url) }
+        registry.stub(.any) { _ in try StubResponse(fixture: url) }
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/feed"), registry: registry, api: .delegate, delegate: client)
         defer { connection.close() }
@@ -166,16 +168,16 @@ struct ScriptedStreamTests {
             throws: StubError.invalidEventStreamFile(
                 path: url.path, line: 3, reason: #"expected a pause such as ": delay 0.5s" or ": delay 250ms", found ": delay soon""#)
         ) {
-            try StubResponse(eventStreamAt: url)
+            try StubResponse(fixture: url)
         }
-        #expect(throws: StubError.fileNotFound(path: "/nonexistent/feed.sse")) {
-            try StubResponse(eventStreamAt: URL(fileURLWithPath: "/nonexistent/feed.sse"))
+        #expect(throws: FixtureNotFoundError.self) {
+            try StubResponse(fixture: URL(fileURLWithPath: "/nonexistent/feed.sse"))
         }
         // "delayed" is a comment like any other.
         let plain = try fixture(": delayed by the server\ndata: x\n\n", name: "plain.sse")
         defer { try? FileManager.default.removeItem(at: plain.deletingLastPathComponent()) }
         let registry = StubRegistry()
-        registry.stub(.any) { _ in try StubResponse(eventStreamAt: plain) }
+        registry.stub(.any) { _ in try StubResponse(fixture: plain) }
         #expect(await fetch("https://api.test/plain", from: registry).body == ": delayed by the server\ndata: x\n\n")
     }
 

@@ -29,6 +29,7 @@ struct SimulationTests {
         }
     }
 
+    @available(*, deprecated, message: "also checks OHHTTPStubs' negative responseTime(_:), a deprecated spelling")
     @Test(arguments: FetchAPI.allCases)
     func downloadSpeedPacesTheBody(api: FetchAPI) async {
         let registry = StubRegistry()
@@ -43,6 +44,7 @@ struct SimulationTests {
         }
     }
 
+    @available(*, deprecated, message: "reads the deprecated responseTime property (OHHTTPStubs' negative speed)")
     @Test func namedSpeeds() {
         #expect(DownloadSpeed.gprs.kilobytesPerSecond == 7)
         #expect(DownloadSpeed.edge.kilobytesPerSecond == 16)
@@ -67,7 +69,7 @@ struct SimulationTests {
         let body = patternData(size, seed: UInt8(size % 251))
         registry.stub(isPath("/fast")) { _ in StubResponse(data: body) }
         // Paced fast enough to keep the suite short, slow enough to cut the body into chunks.
-        registry.stub(isPath("/paced")) { _ in StubResponse(data: body).responseTime(size > 1_000_000 ? 0.4 : 0.1) }
+        registry.stub(isPath("/paced")) { _ in StubResponse(data: body).requestTime(0, responseTime: size > 1_000_000 ? 0.4 : 0.1) }
         for path in ["/fast", "/paced"] {
             let result = await fetch("https://api.test\(path)", from: registry, using: api)
             #expect(result.error == nil)
@@ -125,7 +127,7 @@ struct SimulationTests {
         let registry = StubRegistry()
         let body = patternData(50_000)
         let log = EventLog()
-        registry.stub(.any) { _ in StubResponse(data: body).responseTime(0.2).failing(afterBytes: 12_345) }
+        registry.stub(.any) { _ in StubResponse(data: body).requestTime(0, responseTime: 0.2).failing(afterBytes: 12_345) }
         registry.afterFinish { _, _, _, error in log.append("\((error as? URLError)?.code.rawValue ?? 0)") }
         let delegate = await fetch("https://api.test/lost", from: registry, using: .delegate)
         #expect(delegate.urlError?.code == .networkConnectionLost)

@@ -35,7 +35,7 @@ struct StressTests {
         for registry in registries {
             for (index, body) in bodies.enumerated() {
                 registry.stub(isPath("/body/\(index)")) { _ in
-                    index % 2 == 0 ? StubResponse(data: body) : StubResponse(data: body).responseTime(0.02)
+                    index % 2 == 0 ? StubResponse(data: body) : StubResponse(data: body).requestTime(0, responseTime: 0.02)
                 }
             }
         }
@@ -121,7 +121,7 @@ extension StressTests {
                 registry.stub(isPath("/r/\(index)")) { _ in
                     switch index % 3 {
                     case 0: return StubResponse(data: body)
-                    case 1: return StubResponse(data: body).responseTime(0.03)
+                    case 1: return StubResponse(data: body).requestTime(0, responseTime: 0.03)
                     default: return StubResponse(data: body).downloadSpeed(.kilobytesPerSecond(2_000))
                     }
                 }

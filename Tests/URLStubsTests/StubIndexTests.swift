@@ -41,7 +41,7 @@ struct StubIndexTests {
         let pick = Int.random(in: 0..<(depth < 2 ? 12 : 9), using: &generator)
         func value() -> String { values.randomElement(using: &generator)! }
         switch pick {
-        case 0: return isMethod(methods.randomElement(using: &generator)!)
+        case 0: return isMethod(StubRequest.Method(rawValue: methods.randomElement(using: &generator)!))
         case 1: return containsQueryParams(["q": value()])
         case 2: return containsQueryParams(["q": nil, "r": value()])
         case 3: return isGraphQLOperation("Op" + value())
@@ -107,27 +107,27 @@ struct StubIndexTests {
     }
 
     @Test func keysFollowTheOperators() {
-        let both = isPath("/a") && isMethodPOST() && containsQueryParams(["q": "1", "any": nil]) && isGraphQLOperation("Op")
+        let both = isPath("/a") && isMethod(.post) && containsQueryParams(["q": "1", "any": nil]) && isGraphQLOperation("Op")
         #expect(both.keys == MatchKeys(path: "/a", method: "POST", queryParameters: [.init(name: "q", value: "1")], graphQLOperation: "Op"))
         #expect(both.keys.secondaryKey?.0 == .graphQLOperation)
-        let either = (isPath("/a") && isMethodGET()) || (isPath("/a") && isMethodPOST())
+        let either = (isPath("/a") && isMethod(.get)) || (isPath("/a") && isMethod(.post))
         #expect(either.keys == MatchKeys(path: "/a"), "only what both sides require")
-        #expect((!isMethodGET()).keys == MatchKeys())
+        #expect((!isMethod(.get)).keys == MatchKeys())
         #expect(RequestMatcher("custom") { _ in true }.keys == MatchKeys())
         #expect(hasJSONBody(["a": 1.0]).keys.jsonBody == .object(["a": .integer(1)]))
     }
 
     @Test func newestMatchingStubWinsAmongThousandsOnOnePath() async {
         let registry = StubRegistry()
-        registry.stub(isPath("/shared") && isMethodGET() && containsQueryParams(["item": "42"]), name: "oldest") { _ in
+        registry.stub(isPath("/shared") && isMethod(.get) && containsQueryParams(["item": "42"]), name: "oldest") { _ in
             StubResponse(data: Data("oldest".utf8))
         }
         for index in 0..<3_000 {
             let matcher: RequestMatcher
             switch index % 3 {
-            case 0: matcher = isPath("/shared") && isMethodGET() && containsQueryParams(["item": "n\(index)"])
-            case 1: matcher = isPath("/shared") && isMethodPOST() && hasJSONBody(["item": index])
-            default: matcher = isPath("/shared") && isMethodPOST() && isGraphQLOperation("Op\(index)")
+            case 0: matcher = isPath("/shared") && isMethod(.get) && containsQueryParams(["item": "n\(index)"])
+            case 1: matcher = isPath("/shared") && isMethod(.post) && hasJSONBody(["item": index])
+            default: matcher = isPath("/shared") && isMethod(.post) && isGraphQLOperation("Op\(index)")
             }
             registry.stub(matcher, name: "\(index)") { _ in StubResponse(data: Data("\(index)".utf8)) }
         }

@@ -46,8 +46,8 @@ struct TraitTests {
         #expect(await fetch("https://api.test/me", from: registry).body == "Ada")
     }
 
-    @Test(.stubbed(unmatchedRequests: .passThrough)) func stubbedTraitTakesAnUnmatchedPolicy() {
-        #expect(StubRegistry.current.unmatchedRequestPolicy == .passThrough)
+    @Test(.stubbed(unmatchedRequests: .passthrough)) func stubbedTraitTakesAnUnmatchedPolicy() {
+        #expect(StubRegistry.current.unmatchedRequestPolicy == .passthrough)
     }
 
     @Test(
@@ -99,7 +99,7 @@ struct TraitTests {
         #expect(entry.location == Test.current!.sourceLocation, "at the test itself")
         let comment = StubsTrait.commentLines(for: entry.problem, testThrew: false).joined(separator: "\n")
         #expect(comment.contains("1. \"near\""))
-        #expect(comment.contains(#"registry.stub(isMethodGET() && isHost("api.test") && isPath("/nobody-stubbed-this"))"#))
+        #expect(comment.contains(#"registry.stub(isMethod(.get) && isHost("api.test") && isPath("/nobody-stubbed-this"))"#))
     }
 
     @Test func testThatThrowsIsVerifiedAndItsErrorRethrown() async throws {

@@ -38,7 +38,7 @@ struct UnexpectedRequestTests {
                   1. "first page" (URLStubsTests/UnexpectedRequestTests.swift:\(line))
                      - expected query parameter "page" = "1", got "2"
                 To stub this request, add:
-                    registry.stub(isMethodGET() && isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
+                    registry.stub(isMethod(.get) && isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
                         StubResponse(data: Data(), statusCode: 200)
                     }
                 """)
@@ -46,7 +46,7 @@ struct UnexpectedRequestTests {
 
     @Test func eachDistinctRequestIsExplainedOnce() async {
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && isPath("/users") && hasJSONBody(["name": "Ada"]), name: "create Ada") { _ in
+        registry.stub(isMethod(.post) && isPath("/users") && hasJSONBody(["name": "Ada"]), name: "create Ada") { _ in
             StubResponse(data: Data(), statusCode: 201)
         }
         for name in ["Bob", "Bob", "Cy"] {
@@ -98,8 +98,8 @@ struct UnexpectedRequestTests {
         _ = await fetch("https://api.test/gone", from: registry)
         _ = await fetch("https://api.test/other", from: registry)
         let report = registry.verify()
-        #expect(report.unmetUnmatchedExpectations.map(\.actual) == [1])
-        #expect(report.unexpectedRequests.map(\.request.description) == ["GET https://api.test/other"])
+        #expect(report.problems.filter { $0.kind == .unmetUnmatchedExpectation }.map(\.count) == [1])
+        #expect(report.problems.filter { $0.kind == .unexpectedRequest }.compactMap(\.request?.request.description) == ["GET https://api.test/other"])
         let problem = report.problems.first
         #expect(
             problem?.summary
@@ -121,7 +121,7 @@ struct UnexpectedRequestTests {
 
     @Test func passedThroughRequestsDoNotReadAsUnmatched() async throws {
         let server = TestServer.shared
-        let registry = StubRegistry(unmatchedRequests: .passThrough)
+        let registry = StubRegistry(unmatchedRequests: .passthrough)
         let live = registry.stub(isPath("/echo"), name: "live echo") { _ in .passthrough() }
         let unmatched = await fetch(URLRequest(url: server.url("/json")), from: registry)
         #expect(unmatched.statusCode == 200)
@@ -138,7 +138,7 @@ struct UnexpectedRequestTests {
                 "GET \(server.url("/echo")) -> 200 from the network (passed through by \(live))",
             ])
         #expect(registry.verify().isSuccess, "a passThrough registry does not report what it passed through")
-        #expect(registry.verify(includePassedThrough: true).unexpectedRequests.count == 1)
+        #expect(registry.verify(includePassedThrough: true).problems.filter { $0.kind == .unexpectedRequest }.count == 1)
 
         let failing = StubRegistry()
         _ = await fetch("https://api.test/missing", from: failing)

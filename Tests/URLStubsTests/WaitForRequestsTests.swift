@@ -22,7 +22,7 @@ struct WaitForRequestsTests {
     @Test(arguments: FetchAPI.allCases)
     func requestsSentInTheBackgroundAreAwaited(api: FetchAPI) async throws {
         let registry = StubRegistry()
-        registry.stub(isMethodPOST() && isPath("/analytics")) { _ in StubResponse(statusCode: 204) }
+        registry.stub(isMethod(.post) && isPath("/analytics")) { _ in StubResponse(statusCode: 204) }
         registry.stub(isPath("/other")) { _ in StubResponse(statusCode: 200) }
         let background = Task {
             for index in 0..<3 {
@@ -33,7 +33,7 @@ struct WaitForRequestsTests {
                     from: registry, using: api)
             }
         }
-        let entries = try await registry.waitForRequests(matching: isMethodPOST() && isPath("/analytics"), count: 3, timeout: patientWait)
+        let entries = try await registry.waitForRequests(matching: isMethod(.post) && isPath("/analytics"), count: 3, timeout: patientWait)
         #expect(entries.map { $0.request.url?.query } == ["n=0", "n=1", "n=2"], "the first three, oldest first")
         #expect(entries.map(\.request.bodyString) == ["e0", "e1", "e2"])
         try await background.value
@@ -63,7 +63,7 @@ struct WaitForRequestsTests {
         _ = await fetch(request("https://api.test/users"), from: registry)
         let start = Date()
         do {
-            _ = try await registry.waitForRequests(matching: isMethodPOST() && isPath("/analytics"), count: 2, timeout: 0.3)
+            _ = try await registry.waitForRequests(matching: isMethod(.post) && isPath("/analytics"), count: 2, timeout: 0.3)
             Issue.record("expected a timeout")
         } catch let error as RequestWaitTimeout {
             #expect(Date().timeIntervalSince(start) >= 0.3)

@@ -25,7 +25,7 @@ extension StubResponse {
     ///
     /// - Throws: ``StubError/fileNotFound(path:)``; ``StubError/invalidEventStreamFile(path:line:reason:)``
     ///   for a `: delay` line whose duration cannot be read.
-    public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+    init(eventStreamFileAt url: URL, statusCode: Int, headers: [String: String]) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
         let contents: Data
         do {

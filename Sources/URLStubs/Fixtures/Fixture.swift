@@ -171,7 +171,7 @@ public enum Fixture {
     }
 
     /// A Content-Type for a file extension, `application/octet-stream` when unknown.
-    public static func contentType(forExtension ext: String) -> String {
+    static func mediaType(forExtension ext: String) -> String {
         switch ext.lowercased() {
         case "json": return "application/json"
         case "html", "htm": return "text/html; charset=utf-8"
@@ -199,7 +199,7 @@ extension StubResponse {
     /// A response whose body is a fixture file from a bundle, streamed, with a Content-Type
     /// from its extension (unless `headers` has one). A `.response` file is parsed as a whole
     /// HTTP message instead (status and headers from the file; `statusCode` is then ignored), and
-    /// an `.sse` file is replayed event by event with its timing (``init(eventStreamAt:statusCode:headers:)``).
+    /// an `.sse` file is replayed event by event with its timing (`: delay 1s` comment lines pause).
     ///
     /// The file is looked up as ``Fixture/url(_:in:subdirectory:)`` says: with the target's
     /// `resources: [.copy("Fixtures")]`, `"users.json"` finds `Fixtures/users.json`.
@@ -219,6 +219,21 @@ extension StubResponse {
             statusCode: statusCode, headers: headers)
     }
 
+    /// A fixture file at `url`, read as ``init(fixture:in:subdirectory:statusCode:headers:)``
+    /// reads it: by its extension (`.response`, `.sse`, or a body streamed with a Content-Type).
+    ///
+    /// ```swift
+    /// let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: fixtures.appendingPathComponent("users.response")) }
+    /// ```
+    /// - Throws: ``FixtureNotFoundError`` with the closest names in the file's folder;
+    ///   ``HTTPMessageError`` for a malformed `.response` file;
+    ///   ``StubError/invalidEventStreamFile(path:line:reason:)`` for a malformed `.sse` file.
+    public init(fixture url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+        let found = try Fixture.url(url.lastPathComponent, inDirectory: url.deletingLastPathComponent())
+        try self.init(fixtureAt: found, statusCode: statusCode, headers: headers)
+    }
+
     /// ``init(fixture:in:subdirectory:statusCode:headers:)`` for a file in a folder.
     public init(
         fixture name: String, inDirectory directory: URL,
@@ -229,16 +244,16 @@ extension StubResponse {
 
     private init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
         if url.pathExtension.lowercased() == "response" {
-            try self.init(httpMessageAt: url)
+            try self.init(httpMessageFileAt: url)
             return
         }
         if url.pathExtension.lowercased() == "sse" {
-            try self.init(eventStreamAt: url, statusCode: statusCode, headers: headers)
+            try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: headers)
             return
         }
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-            headers["Content-Type"] = Fixture.contentType(forExtension: url.pathExtension)
+            headers["Content-Type"] = Fixture.mediaType(forExtension: url.pathExtension)
         }
         self.init(fileAt: url, statusCode: statusCode, headers: headers)
     }

@@ -106,7 +106,7 @@ public struct HAREntry: Sendable, Equatable {
     public func stubResponse(replayingTime: Bool = false) -> StubResponse {
         if let failure {
             var response = StubResponse(error: HAR.urlError(forRecordedFailure: failure, url: url))
-            if replayingTime { response.requestTime = max(0, time) / 1000 }
+            if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
             return response
         }
         // Repeated headers are gathered by lower-cased name and joined once (the first
@@ -135,7 +135,7 @@ public struct HAREntry: Sendable, Equatable {
         }
         var response = StubResponse(data: responseBody, statusCode: status, headers: headers)
         response.setCookieHeaders = cookies
-        if replayingTime { response.requestTime = max(0, time) / 1000 }
+        if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
         return response
     }
 }

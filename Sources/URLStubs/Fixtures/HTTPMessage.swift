@@ -290,15 +290,12 @@ struct HTTPMessage {
 }
 
 extension StubResponse {
-    /// A response read from an HTTP message file: what `curl -is URL > users.response` saves.
-    ///
-    /// ```swift
-    /// registry.stub(isPath("/users")) { _ in try StubResponse(httpMessageAt: fixtures.appendingPathComponent("users.response")) }
-    /// ```
+    /// A response read from an HTTP message file: what `curl -is URL > users.response` saves
+    /// (``init(fixture:statusCode:headers:)`` reads `.response` files this way).
     ///
     /// - Throws: ``HTTPMessageError`` naming the file, the line and what was expected, or
     ///   ``StubError/fileNotFound(path:)``.
-    public init(httpMessageAt url: URL) throws {
+    init(httpMessageFileAt url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
         let data: Data
         do {

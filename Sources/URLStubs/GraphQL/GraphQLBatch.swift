@@ -85,15 +85,15 @@ struct GraphQLBatchAnswer: Sendable {
             bodies.append(json)
             if first == nil { first = response }
             cookies += response.cookieLines
-            requestTime = max(requestTime, response.requestTime)
+            requestTime = max(requestTime, response.pacing.requestTime)
         }
         guard let first else { return StubResponse(data: Data("[]".utf8)) }
         let headers = first.headers.filter { !$0.key.equalsIgnoringASCIICase("Content-Length") && !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
         var joined = StubResponse(data: JSONValue.array(bodies).serialized(), statusCode: first.statusCode, headers: headers)
         joined.setCookieHeaders = cookies
         joined.httpVersion = first.httpVersion
-        joined.requestTime = requestTime
-        joined.responseTime = first.responseTime
+        joined.pacing = first.pacing
+        joined.pacing.requestTime = requestTime
         return joined
     }
 }

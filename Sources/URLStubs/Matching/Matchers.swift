@@ -45,25 +45,25 @@ public func isHost(_ host: String) -> RequestMatcher {
 ///   regular expressions) sees the path in this form; `isPath("/files/:name")` accepts
 ///   `/files/x%2Fy` (one segment) and captures `x/y`.
 ///
-/// A path holding `:name`, `*` or a final `**` segment is a ``URLPattern``: `isPath("/users/:id")`
+/// A path holding `:name`, `*` or a final `**` segment is a pattern: `isPath("/users/:id")`
 /// accepts `/users/42` and hands `["id": "42"]` to the response closure as
 /// ``StubRequest/pathParameters``. A pattern syntax error is reported by every request that
 /// reaches the stub (see ``StubError/invalidMatcher(stub:problems:)``).
 public func isPath(_ path: String) -> RequestMatcher {
-    guard URLPattern.isPattern(path) else {
+    guard PathPattern.isPattern(path) else {
         return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path)) { request in
             let actual = request.urlPath
             return actual == path ? .matched : .failed("expected path \"\(path)\", got \(quoted(actual))")
         }
     }
-    return pathPattern(path)
+    return patternPathMatcher(path)
 }
 
-/// Accepts requests whose path fits a ``URLPattern`` and captures its parameters.
-public func pathPattern(_ pattern: String) -> RequestMatcher {
-    let parsed: URLPattern
+/// Accepts requests whose path fits `pattern` and captures its parameters.
+func patternPathMatcher(_ pattern: String) -> RequestMatcher {
+    let parsed: PathPattern
     do {
-        parsed = try URLPattern(pattern)
+        parsed = try PathPattern(pattern)
     } catch {
         return .invalid("path matches \"\(pattern)\"", problem: "\(error)")
     }
@@ -139,25 +139,20 @@ public func isAbsoluteURLString(_ urlString: String) -> RequestMatcher {
 // MARK: - Method
 
 /// Accepts requests with the HTTP method `method` (case-insensitive).
-public func isMethod(_ method: String) -> RequestMatcher {
+///
+/// ```swift
+/// registry.stub(isMethod(.post) && isPath("/orders")) { _ in StubResponse(statusCode: 201) }
+/// ```
+public func isMethod(_ method: StubRequest.Method) -> RequestMatcher {
+    methodMatcher(method.rawValue)
+}
+
+func methodMatcher(_ method: String) -> RequestMatcher {
     let expected = method.uppercased()
     return RequestMatcher(description: "method is \(expected)", keys: MatchKeys(method: expected)) { request in
         request.method == expected ? .matched : .failed("expected method \(expected), got \(request.method)")
     }
 }
-
-/// Accepts GET requests.
-public func isMethodGET() -> RequestMatcher { isMethod("GET") }
-/// Accepts POST requests.
-public func isMethodPOST() -> RequestMatcher { isMethod("POST") }
-/// Accepts PUT requests.
-public func isMethodPUT() -> RequestMatcher { isMethod("PUT") }
-/// Accepts PATCH requests.
-public func isMethodPATCH() -> RequestMatcher { isMethod("PATCH") }
-/// Accepts DELETE requests.
-public func isMethodDELETE() -> RequestMatcher { isMethod("DELETE") }
-/// Accepts HEAD requests.
-public func isMethodHEAD() -> RequestMatcher { isMethod("HEAD") }
 
 // MARK: - Query and headers
 

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// custom matcher deserves a name that reads well after "expected".
 ///
 /// ```swift
-/// let matcher = isHost("api.example.com") && (isMethodGET() || isMethodHEAD())
+/// let matcher = isHost("api.example.com") && (isMethod(.get) || isMethod(.head))
 /// let onPort8080 = RequestMatcher("port 8080") { request in request.url?.port == 8080 }
 /// ```
 public struct RequestMatcher: Sendable, CustomStringConvertible {

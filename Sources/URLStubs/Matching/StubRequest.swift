@@ -12,7 +12,7 @@ import FoundationNetworking
 /// as they always did.
 ///
 /// ```swift
-/// registry.stub(isMethodPOST() && isPath("/users/:id")) { request in
+/// registry.stub(isMethod(.post) && isPath("/users/:id")) { request in
 ///     let id = request.pathParameters["id"] ?? "?"
 ///     let name = request.bodyString ?? ""
 ///     return StubResponse(data: Data("\(id): \(name)".utf8), statusCode: 200)

@@ -28,9 +28,9 @@ public enum JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible,
 extension JSONValue {
     /// RFC 7396 JSON Merge Patch: objects merge recursively, `null` deletes a member, anything
     /// else (arrays included) replaces.
-    public func mergePatched(with patch: JSONValue) -> JSONValue {
+    func mergePatch(_ patch: JSONValue) -> JSONValue {
         guard case .object(let changes) = patch else { return patch }
-        return patchingMembers(with: changes) { $0.mergePatched(with: $1) }
+        return patchingMembers(with: changes) { $0.mergePatch($1) }
     }
 
     /// Applies an object patch member by member: `null` deletes, anything else goes through
@@ -50,13 +50,13 @@ extension JSONValue {
     /// GYHttpMock's patch: like a merge patch, except that an array in the patch holding one
     /// object applies that object to every element of the matching array, so
     /// `{"items": [{"price": 0}]}` sets the price of every item. Other arrays replace.
-    public func templatePatched(with patch: JSONValue) -> JSONValue {
+    func templatePatch(_ patch: JSONValue) -> JSONValue {
         switch (self, patch) {
         case (.object, .object(let changes)):
-            return patchingMembers(with: changes) { $0.templatePatched(with: $1) }
+            return patchingMembers(with: changes) { $0.templatePatch($1) }
         case (.array(let elements), .array(let patches)) where patches.count == 1:
             if case .object = patches[0] {
-                return .array(elements.map { $0.templatePatched(with: patches[0]) })
+                return .array(elements.map { $0.templatePatch(patches[0]) })
             }
             return patch
         default:
@@ -76,7 +76,7 @@ extension ResponseTransform {
     /// ```
     /// A body that is not JSON fails the request with ``JSONPatchError/bodyIsNotJSON(url:contentType:preview:)``.
     public static func jsonMergePatch(_ patch: Any) -> ResponseTransform {
-        jsonTransform("JSON merge patch", patch) { $0.mergePatched(with: $1) }
+        jsonTransform("JSON merge patch", patch) { $0.mergePatch($1) }
     }
 
     /// Patches a JSON body the GYHttpMock way: the patch mirrors the response's shape, and an
@@ -88,7 +88,7 @@ extension ResponseTransform {
     /// }
     /// ```
     public static func jsonTemplatePatch(_ patch: Any) -> ResponseTransform {
-        jsonTransform("JSON template patch", patch) { $0.templatePatched(with: $1) }
+        jsonTransform("JSON template patch", patch) { $0.templatePatch($1) }
     }
 
     private static func jsonTransform(
@@ -110,7 +110,7 @@ extension ResponseTransform {
             }
             var headers: [String: String?] = [:]
             if response.value(forHTTPHeaderField: "Content-Type") == nil { headers["Content-Type"] = "application/json" }
-            return (response.replacingHeaders(headers), apply(document, patch).serialized())
+            return (response.withHeaders(headers), apply(document, patch).serialized())
         }
     }
 }

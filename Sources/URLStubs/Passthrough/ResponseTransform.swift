@@ -34,13 +34,13 @@ public struct ResponseTransform: Sendable, CustomStringConvertible {
 
     /// Replaces the status code.
     public static func statusCode(_ code: Int) -> ResponseTransform {
-        ResponseTransform("status \(code)") { response, body in (response.replacing(statusCode: code), body) }
+        ResponseTransform("status \(code)") { response, body in (response.withStatusCode(code), body) }
     }
 
     /// Sets (or, with `nil`, removes) headers.
     public static func headers(_ changes: [String: String?]) -> ResponseTransform {
         ResponseTransform("headers \(changes.keys.sorted().joined(separator: ", "))") { response, body in
-            (response.replacingHeaders(changes), body)
+            (response.withHeaders(changes), body)
         }
     }
 
@@ -61,7 +61,7 @@ extension HTTPURLResponse {
     }
 
     /// A copy with another status code.
-    public func replacing(statusCode: Int) -> HTTPURLResponse {
+    func withStatusCode(_ statusCode: Int) -> HTTPURLResponse {
         HTTPURLResponse(
             url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
             headerFields: stringHeaders) ?? self
@@ -69,7 +69,7 @@ extension HTTPURLResponse {
 
     /// A copy with headers set, or removed where the value is `nil` (names compared
     /// case-insensitively).
-    public func replacingHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
+    func withHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
         var fields = stringHeaders
         for (name, value) in changes {
             for key in fields.keys where key.caseInsensitiveCompare(name) == .orderedSame {
@@ -101,7 +101,7 @@ extension StubResponse {
     /// ``passthrough(_:)-(ResponseTransform...)`` with an array.
     public static func passthrough(_ transforms: [ResponseTransform]) -> StubResponse {
         var response = StubResponse(data: Data())
-        response.passthrough = Passthrough(transforms: transforms)
+        response.action = .passThrough(Passthrough(transforms: transforms))
         return response
     }
 }

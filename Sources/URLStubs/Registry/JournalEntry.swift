@@ -7,7 +7,7 @@ import Foundation
 /// ```
 public struct JournalEntry: Sendable, CustomStringConvertible {
     /// The request, body included (its first ``StubRegistry/journalBodyLimit`` bytes; see
-    /// ``isBodyCut``).
+    /// ``cutBodySize``).
     public private(set) var request: StubRequest
     /// The stub that answered, or `nil` when none matched.
     public let stub: StubDescriptor?
@@ -31,7 +31,6 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public private(set) var cutBodySize: Int?
 
     /// `true` when ``request``'s body was cut to ``StubRegistry/journalBodyLimit`` bytes.
-    public var isBodyCut: Bool { cutBodySize != nil }
 
     /// Keeps at most `limit` bytes of the body.
     mutating func limitBody(to limit: Int) {

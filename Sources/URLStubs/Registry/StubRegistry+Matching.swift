@@ -86,7 +86,7 @@ extension StubRegistry {
     }
 
     /// The near-miss report for a request no stub matched.
-    public func unmatchedReport(for request: StubRequest) -> String {
+    func nearMissReport(for request: StubRequest) -> String {
         UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text
     }
 }

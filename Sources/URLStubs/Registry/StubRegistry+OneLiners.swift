@@ -3,42 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension StubRequest {
-    /// An HTTP method, for the one-line stubs keyed by method and URL
-    /// (``StubRegistry/stub(_:_:name:statusCode:headers:json:fileID:filePath:line:)``).
-    ///
-    /// Nested here rather than a top-level `HTTPMethod`, a name many apps and networking
-    /// libraries already use: importing URLStubs into their tests must not make it ambiguous.
-    public struct Method: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
-        /// The method as sent, upper-cased (`GET`).
-        public let rawValue: String
-
-        /// A method by name; `"get"` and `"GET"` are the same method.
-        public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
-
-        /// `"PROPFIND"` as a method.
-        public init(stringLiteral value: String) { self.init(rawValue: value) }
-
-        /// `GET`.
-        public static let get = Method(rawValue: "GET")
-        /// `POST`.
-        public static let post = Method(rawValue: "POST")
-        /// `PUT`.
-        public static let put = Method(rawValue: "PUT")
-        /// `PATCH`.
-        public static let patch = Method(rawValue: "PATCH")
-        /// `DELETE`.
-        public static let delete = Method(rawValue: "DELETE")
-        /// `HEAD`.
-        public static let head = Method(rawValue: "HEAD")
-        /// `OPTIONS`.
-        public static let options = Method(rawValue: "OPTIONS")
-
-        /// The raw value.
-        public var description: String { rawValue }
-    }
-}
-
 extension StubRegistry {
     /// Stubs one method and URL with a JSON body, in one line (the Mocker habit).
     ///
@@ -70,7 +34,7 @@ extension StubRegistry {
             answer = .closure { _, _ in throw failure.error }
         }
         return add(
-            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
+            isMethod(method) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line), answer: answer)
     }
 
@@ -89,7 +53,7 @@ extension StubRegistry {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         add(
-            isMethod(method.rawValue) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
+            isMethod(method) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line),
             answer: .constant(StubResponse(data: data, statusCode: statusCode, headers: headers)))
     }

@@ -41,8 +41,8 @@ extension StubRegistry: PlaybackHost {
             let entry = record(
                 JournalEntry(
                     request: matched, stub: descriptor,
-                    statusCode: response.error == nil && response.passthrough == nil ? response.statusCode : nil,
-                    errorDescription: response.error.map(describeError), date: Date()))
+                    statusCode: response.action.error == nil && !response.action.passesThrough ? response.statusCode : nil,
+                    errorDescription: response.action.error.map(describeError), date: Date()))
             return .success(PlaybackItem(descriptor: descriptor, request: matched, response: response, journalEntry: entry))
         } catch {
             record(JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: Date()))
@@ -67,11 +67,11 @@ extension StubRegistry: PlaybackHost {
             return .failure(SendableError(error: error))
         case .unmatched, .deferred:
             let entry = reportMissing(request)
-            if unmatchedRequestPolicy == .passThrough {
+            if unmatchedRequestPolicy == .passthrough {
                 return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough(), journalEntry: entry))
             }
             // A URLError, because that is what app code handles; the StubError rides along.
-            let error = StubError.unmatchedRequest(report: unmatchedReport(for: request)).asURLError(url: request.url)
+            let error = StubError.unmatchedRequest(report: nearMissReport(for: request)).asURLError(url: request.url)
             return .failure(SendableError(error: error))
         }
     }
@@ -107,15 +107,15 @@ extension StubRegistry: PlaybackHost {
         guard item.journalEntry != 0 else { return }
         let response = item.response
         completeJournalEntry(item.journalEntry) { entry in
-            entry.statusCode = response.error == nil ? response.statusCode : nil
-            entry.errorDescription = response.error.map(describeError)
+            entry.statusCode = response.action.error == nil ? response.statusCode : nil
+            entry.errorDescription = response.action.error.map(describeError)
         }
     }
 
     /// Completes the journal and calls `afterFinish` once a hop ended; `item` is the hop
     /// that ended (the last one of a redirect chain).
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome) {
-        if item.cameFromNetwork || item.response.passthrough != nil, item.journalEntry != 0 {
+        if item.cameFromNetwork || item.response.action.passesThrough, item.journalEntry != 0 {
             completeJournalEntry(item.journalEntry) { entry in
                 switch outcome {
                 case .finished(let response): entry.statusCode = response.statusCode

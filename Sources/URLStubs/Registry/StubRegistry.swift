@@ -7,7 +7,7 @@ import FoundationNetworking
 public enum UnmatchedRequestPolicy: Sendable, Equatable {
     /// The request goes on to the next protocol, usually the real network (OHHTTPStubs'
     /// behaviour, the default of ``StubRegistry/shared``).
-    case passThrough
+    case passthrough
     /// The request fails with `URLError(.resourceUnavailable)` whose description is a near-miss
     /// report (the underlying error is `StubError.unmatchedRequest`; see ``StubError/from(_:)``): the closest stubs, why each refused, and a stub snippet that would match
     /// (the default of a registry you create, since a test that silently reaches the
@@ -87,7 +87,7 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     private init(shared: ()) {
-        policy = .passThrough
+        policy = .passthrough
         protocolClass = StubURLProtocol.self
         slotIndex = nil
     }
@@ -279,7 +279,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// unmatched request goes to the network.
     var journalSettings: (scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) {
         lock.lock(); defer { lock.unlock() }
-        return (scrubbingRules, enabled && policy == .passThrough)
+        return (scrubbingRules, enabled && policy == .passthrough)
     }
 
     /// The configuration this registry was last installed into.
@@ -311,7 +311,7 @@ struct StubSpec: Sendable {
 /// Adds a stub to ``StubRegistry/shared``: the OHHTTPStubs-style global spelling.
 ///
 /// ```swift
-/// stub(isMethodPOST() && pathStartsWith("/upload")) { _ in
+/// stub(isMethod(.post) && pathStartsWith("/upload")) { _ in
 ///     StubResponse(data: Data(), statusCode: 201, headers: ["Location": "/files/1"])
 /// }
 /// ```

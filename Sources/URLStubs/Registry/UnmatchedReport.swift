@@ -224,8 +224,8 @@ struct UnmatchedReport {
     }
 
     private static func methodSuffix(_ method: String) -> String {
-        let known = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
-        return known.contains(method) ? "\(method)()" : "(\(literal(method)))"
+        let known = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+        return known.contains(method) ? "(.\(method.lowercased()))" : "(\(literal(method)))"
     }
 }
 

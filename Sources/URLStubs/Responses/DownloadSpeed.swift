@@ -14,7 +14,6 @@ public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
     public let kilobytesPerSecond: Double
 
     /// Bytes per second.
-    public var bytesPerSecond: Double { kilobytesPerSecond * 1000 }
 
     /// A custom speed. Values at or below zero are clamped to 0.001 KB/s, since a stub that
     /// never delivers is spelled ``StubResponse/neverResponding()``.

@@ -23,6 +23,12 @@ enum ResponseAction: Sendable {
         }
     }
 
+    /// `true` when the response comes from the real network.
+    var passesThrough: Bool {
+        if case .passThrough = self { return true }
+        return false
+    }
+
     /// The error the request ends with, if the action fails it.
     var error: (any Error)? {
         switch self {

@@ -1,6 +1,14 @@
 import Foundation
 
-/// Where a stubbed body comes from. Bodies are opened as an `InputStream` only when the
+/// Where a stubbed body comes from: ``StubResponse`` says most bodies itself (`data:`,
+/// `string:`, `json:`, `fileAt:`, `fixture:`, `.stream(_:)`); a body read from an
+/// `InputStream` of your own is ``stream(length:_:)``:
+///
+/// ```swift
+/// StubResponse(body: .stream(length: 4_096) { InputStream(data: generated()) })
+/// ```
+///
+/// Bodies are opened as an `InputStream` only when the
 /// response is played, and read chunk by chunk as they are delivered, so a large file or a
 /// generated stream never has to fit in memory.
 public struct StubBody: Sendable {
@@ -16,10 +24,6 @@ public struct StubBody: Sendable {
 
     let source: Source
 
-    /// Bytes held in memory.
-    public static func data(_ data: Data) -> StubBody { StubBody(source: .data(data)) }
-    /// A file read lazily; its size becomes `Content-Length`.
-    public static func file(_ url: URL) -> StubBody { StubBody(source: .file(url)) }
     /// A stream made afresh for each request (a stream can be read only once).
     /// - Parameters:
     ///   - length: The number of bytes the stream yields, for `Content-Length` and pacing;
@@ -29,23 +33,14 @@ public struct StubBody: Sendable {
         StubBody(source: .stream(length: length, open: open))
     }
 
-    /// A body the test writes while the request runs: see ``LiveStream``.
-    public static func live(_ stream: LiveStream) -> StubBody { StubBody(source: .live(stream)) }
-
-    /// A body written step by step on a schedule: see ``StreamStep``.
-    public static func script(_ steps: [StreamStep]) -> StubBody { StubBody(source: .script(steps)) }
-
     /// `true` for a body sent as a sequence of writes rather than read from bytes
-    /// (``live(_:)``, ``script(_:)``).
+    /// (a ``LiveStream`` or a script of ``StreamStep``s).
     var isStreamed: Bool {
         switch source {
         case .live, .script: return true
         case .data, .file, .stream: return false
         }
     }
-
-    /// An empty body.
-    public static let empty = StubBody.data(Data())
 
     /// The in-memory bytes, when the body is data.
     public var data: Data? {

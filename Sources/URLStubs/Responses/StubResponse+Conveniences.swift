@@ -8,7 +8,7 @@ extension StubResponse {
     ///
     /// ```swift
     /// registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
-    /// registry.stub(isMethodDELETE()) { _ in StubResponse(statusCode: 204) }
+    /// registry.stub(isMethod(.delete)) { _ in StubResponse(statusCode: 204) }
     /// ```
     public init(statusCode: Int, headers: [String: String] = [:]) {
         self.init(data: Data(), statusCode: statusCode, headers: headers)

@@ -34,106 +34,16 @@ public struct StubResponse: Sendable {
     /// Holds the response until the test releases it (``held(by:)``).
     var gate: ResponseGate?
 
-    /// Seconds to wait before the response head is sent.
-    public var requestTime: TimeInterval {
-        get { pacing.requestTime }
-        set { pacing.requestTime = newValue }
-    }
-    /// Seconds over which the body is spread; a negative value is a download speed in KB/s,
-    /// as in OHHTTPStubs (`-400` is 3G). Zero sends the body as fast as it can be read.
-    public var responseTime: TimeInterval {
-        get { pacing.responseTime }
-        set { pacing.responseTime = newValue }
-    }
-    /// When set, the request fails with this error after ``requestTime`` (no response head),
-    /// or, with ``failureAfterBytes``, after that many body bytes. ``statusCode``, ``headers``
-    /// and ``body`` are then not sent (but for the bytes before a part-way failure).
-    public var error: (any Error)? {
-        get { action.error }
-        set {
-            guard let newValue else {
-                if action.error != nil { action = .respond(truncatedAfterBytes: nil) }
-                return
-            }
-            let failure = SendableError(error: newValue)
-            if case .failAfterBytes(let bytes, _) = action {
-                action = .failAfterBytes(bytes, failure)
-            } else {
-                action = .fail(failure)
-            }
-        }
-    }
-    /// With ``error``: how many body bytes are delivered before the failure. Set alone, the
-    /// failure is a lost connection.
-    public var failureAfterBytes: Int? {
-        get {
-            if case .failAfterBytes(let bytes, _) = action { return bytes }
-            return nil
-        }
-        set {
-            let failure = action.error.map(SendableError.init) ?? SendableError(error: URLError(.networkConnectionLost))
-            if let newValue {
-                action = .failAfterBytes(newValue, failure)
-            } else if case .failAfterBytes = action {
-                action = .fail(failure)
-            }
-        }
-    }
-    /// Sends only the first N bytes of the body and then finishes normally, while
-    /// `Content-Length` still announces the full size: a truncated download.
-    public var truncatedAfterBytes: Int? {
-        get {
-            if case .respond(let truncated) = action { return truncated }
-            return nil
-        }
-        set {
-            if let newValue {
-                action = .respond(truncatedAfterBytes: newValue)
-            } else if case .respond = action {
-                action = .respond(truncatedAfterBytes: nil)
-            }
-        }
-    }
-    /// The response never arrives; the request ends with `URLError(.timedOut)` when its
-    /// timeout elapses (or `.cancelled` when the caller gives up).
-    public var neverResponds: Bool {
-        get {
-            if case .neverRespond = action { return true }
-            return false
-        }
-        set {
-            if newValue {
-                action = .neverRespond
-            } else if case .neverRespond = action {
-                action = .respond(truncatedAfterBytes: nil)
-            }
-        }
-    }
-    /// When set, the response comes from the real network (see ``passthrough(_:)-(ResponseTransform...)``).
-    public var passthrough: Passthrough? {
-        get {
-            if case .passThrough(let spec) = action { return spec }
-            return nil
-        }
-        set {
-            if let newValue {
-                action = .passThrough(newValue)
-            } else if case .passThrough = action {
-                action = .respond(truncatedAfterBytes: nil)
-            }
-        }
-    }
-
     /// A response with a body from memory.
     public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(body: .data(data), statusCode: statusCode, headers: headers)
+        self.init(body: StubBody(source: .data(data)), statusCode: statusCode, headers: headers)
     }
 
     /// A response whose body is streamed from a file; `Content-Length` is the file's size
     /// unless `headers` gives one. A missing file fails the request with
     /// ``StubError/fileNotFound(path:)`` naming the path.
     public init(fileAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(body: .file(url), statusCode: statusCode, headers: headers)
+        self.init(body: StubBody(source: .file(url)), statusCode: statusCode, headers: headers)
     }
 
     /// A response with any ``StubBody``.
@@ -194,18 +104,10 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    /// Spreads the body over `responseTime` seconds; a negative value is a download speed in
-    /// KB/s (OHHTTPStubs' convention).
-    public func responseTime(_ responseTime: TimeInterval) -> StubResponse {
-        var copy = self
-        copy.pacing.responseTime = responseTime
-        return copy
-    }
-
     /// Sends the body at `speed`.
     public func downloadSpeed(_ speed: DownloadSpeed) -> StubResponse {
         var copy = self
-        copy.pacing.body = .speed(bytesPerSecond: speed.bytesPerSecond)
+        copy.pacing.body = .speed(bytesPerSecond: speed.kilobytesPerSecond * 1000)
         return copy
     }
 

@@ -69,7 +69,7 @@ public struct NetworkProfile: Sendable, Equatable {
         } else if let downloadSpeed {
             result = result.downloadSpeed(downloadSpeed)
         }
-        result.requestTime = response.requestTime + delay
+        result.pacing.requestTime = response.pacing.requestTime + delay
         return result
     }
 

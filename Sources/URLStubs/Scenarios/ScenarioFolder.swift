@@ -293,7 +293,7 @@ extension Scenario {
         }
         let path = "/" + pathSegments.joined(separator: "/")
         guard let response = makeResponse(relative, at: url, manifest: manifest, problems: &problems) else { return nil }
-        var matcher = isMethod(method) && isPath(path)
+        var matcher = methodMatcher(method) && isPath(path)
         if let host = manifest.host { matcher = isHost(host) && matcher }
         if !query.isEmpty { matcher = matcher && containsQueryParams(query) }
         let fixed = response
@@ -309,7 +309,7 @@ extension Scenario {
         var response: StubResponse
         if ext.lowercased() == "response" {
             do {
-                response = try StubResponse(httpMessageAt: url)
+                response = try StubResponse(httpMessageFileAt: url)
             } catch {
                 problems.append("\(relative): \(error)")
                 return nil
@@ -319,13 +319,13 @@ extension Scenario {
                 problems.append("\(relative): the file is not valid JSON")
                 return nil
             }
-            response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.contentType(forExtension: ext)])
+            response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
         }
         let override = manifest.files[relative]
         for (name, value) in manifest.headers where response.value(forHeader: name) == nil { response.headers[name] = value }
         for (name, value) in override?.headers ?? [:] { response.headers[name] = value }
         if let status = override?.status { response.statusCode = status }
-        response.requestTime = override?.delay ?? manifest.delay
+        response.pacing.requestTime = override?.delay ?? manifest.delay
         return response
     }
 }

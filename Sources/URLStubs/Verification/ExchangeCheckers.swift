@@ -113,9 +113,12 @@ extension StubBody {
 }
 
 extension VerificationProblem {
-    /// A problem an ``ExchangeChecker`` found.
-    @_spi(AddOns) public static func found(summary: String, details: String? = nil, location: StubLocation?) -> VerificationProblem {
-        VerificationProblem(summary: summary, details: details, location: location)
+    /// A problem an ``ExchangeChecker`` found (a ``Kind/contractViolation``), reported at the
+    /// line of `stub` when there is one.
+    @_spi(AddOns) public static func found(
+        summary: String, details: String? = nil, stub: StubDescriptor?, count: Int = 1
+    ) -> VerificationProblem {
+        VerificationProblem(kind: .contractViolation, summary: summary, details: details, location: stub?.location, stub: stub, count: count)
     }
 }
 
@@ -124,5 +127,26 @@ extension JSONValue {
     /// common case), `JSONSerialization` otherwise: for add-ons reading large documents.
     @_spi(AddOns) public static func reading(_ data: Data) throws -> JSONValue {
         try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
+    }
+}
+
+extension StubResponse {
+    /// `true` when the response sends a status, headers and a body (not an error, a
+    /// passthrough or a response that never comes): what a check without requests can read.
+    @_spi(AddOns) public var sendsHTTPResponse: Bool {
+        switch action {
+        case .respond, .failAfterBytes: return true
+        case .fail, .neverRespond, .passThrough: return false
+        }
+    }
+
+    /// How many body bytes are sent when the response stops early (``truncated(afterBytes:)``,
+    /// ``failing(afterBytes:with:)``); `nil` when the whole body is.
+    @_spi(AddOns) public var bodyBytesSent: Int? {
+        switch action {
+        case .respond(let truncated): return truncated
+        case .failAfterBytes(let bytes, _): return bytes
+        case .fail, .neverRespond, .passThrough: return nil
+        }
     }
 }

@@ -25,7 +25,7 @@ extension StubRegistry {
     /// which call it) does not report them as unexpected.
     ///
     /// The request still fails with the near-miss report (or goes to the network, for a
-    /// `.passThrough` registry): this only changes what verification says. Declare it where the
+    /// `.passthrough` registry): this only changes what verification says. Declare it where the
     /// test makes the request on purpose.
     ///
     /// ```swift

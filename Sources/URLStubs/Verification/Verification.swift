@@ -15,59 +15,43 @@ import Foundation
 ///     1. "users" (AuthTests.swift:14)
 ///        - expected query parameter "page" = "1", got "2"
 ///   To stub this request, add:
-///       registry.stub(isMethodGET() && isHost("api.example.com") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
+///       registry.stub(isMethod(.get) && isHost("api.example.com") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
 ///           StubResponse(data: Data(), statusCode: 200)
 ///       }
 /// ```
 public struct VerificationReport: Sendable, CustomStringConvertible {
     /// A stub whose activation count broke its expectation.
-    public struct UnmetExpectation: Sendable, CustomStringConvertible {
-        /// The stub.
-        public let stub: StubDescriptor
-        /// What was expected.
-        public let expected: ExpectedCount
-        /// How many times it answered.
-        public let actual: Int
-
-        /// One line: the stub, where it was declared, and the counts.
-        public var description: String {
-            "\(stub) was expected \(expected), answered \(times(actual))"
-        }
+    struct CountMismatch: Sendable {
+        let stub: StubDescriptor
+        let expected: ExpectedCount
+        let actual: Int
     }
 
     /// An ``ExpectedUnmatchedRequest`` whose requests came more or less often than declared.
-    public struct UnmetUnmatchedExpectation: Sendable, CustomStringConvertible {
-        /// The declaration.
-        public let expectation: ExpectedUnmatchedRequest
-        /// How many unmatched requests it accepted.
-        public let actual: Int
-
-        /// One line: the declaration, where it was written, and the counts.
-        public var description: String {
-            "an \(expectation) was expected \(expectation.count), seen \(times(actual))"
-        }
+    struct UnmatchedCountMismatch: Sendable {
+        let expectation: ExpectedUnmatchedRequest
+        let actual: Int
     }
 
     /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted: each
     /// distinct one (method, URL and body) once, the first time it came, in the order they
-    /// first arrived. ``count(of:)`` says how often each came.
-    public let unexpectedRequests: [JournalEntry]
+    /// first arrived.
+    let unexpected: [JournalEntry]
     /// How often each unexpected request came, by ``groupingKey(_:)``.
     let unexpectedCounts: [String: Int]
-    /// Unexpected requests beyond the distinct ones the registry keeps (see
-    /// 1,000), counted only.
-    public let uncountedUnexpectedRequests: Int
+    /// Unexpected requests beyond the distinct ones the registry keeps, counted only.
+    let uncounted: Int
     /// Stubs used more or less often than declared.
-    public let unmetExpectations: [UnmetExpectation]
+    let unmet: [CountMismatch]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
-    public let invalidStubs: [StubDescriptor]
+    let invalid: [StubDescriptor]
     /// Declarations of expected unmatched requests whose count was broken.
-    public let unmetUnmatchedExpectations: [UnmetUnmatchedExpectation]
+    let unmetUnmatched: [UnmatchedCountMismatch]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
     /// Stubs replaying a recorded request the test never made (see
     /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
-    public internal(set) var unusedRecordedEntries: [StubDescriptor] = []
+    var unusedRecorded: [StubDescriptor] = []
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
     /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
@@ -75,12 +59,12 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
-        unexpectedRequests.isEmpty && unmetExpectations.isEmpty && invalidStubs.isEmpty && unmetUnmatchedExpectations.isEmpty
-            && uncountedUnexpectedRequests == 0 && unusedRecordedEntries.isEmpty && checkerProblems.isEmpty
+        unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && unmetUnmatched.isEmpty && uncounted == 0 && unusedRecorded.isEmpty
+            && checkerProblems.isEmpty
     }
 
-    /// How many times the unexpected request `entry` (one of ``unexpectedRequests``) came.
-    public func count(of entry: JournalEntry) -> Int {
+    /// How many times the unexpected request `entry` came.
+    func occurrences(of entry: JournalEntry) -> Int {
         unexpectedCounts[Self.groupingKey(entry.request)] ?? 0
     }
 
@@ -90,37 +74,57 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         return request.description + "\n" + String(decoding: body.prefix(4_096), as: UTF8.self)
     }
 
-    /// Every problem, with the source location it belongs to (the stub's declaration, or
-    /// `nil` for an unexpected request), for test frameworks to record. Identical unexpected
-    /// requests (a polling loop, a retry) are one problem with a count.
+    /// Every problem, in this order: stubs that answered more or less often than expected,
+    /// stubs with an invalid matcher, broken ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
+    /// declarations, unexpected requests (identical ones, a polling loop say, are one problem
+    /// with a ``VerificationProblem/count``), and recorded requests never made. Each has the
+    /// source location it belongs to, for test frameworks to record.
+    ///
+    /// ```swift
+    /// let report = registry.verify()
+    /// let surprises = report.problems.filter { $0.kind == .unexpectedRequest }
+    /// #expect(surprises.compactMap(\.request?.request.url?.path) == ["/refresh"])
+    /// ```
     public var problems: [VerificationProblem] {
-        let order = unexpectedRequests.map { (key: Self.groupingKey($0.request), entry: $0) }
+        let order = unexpected.map { (key: Self.groupingKey($0.request), entry: $0) }
         let overflow =
-            uncountedUnexpectedRequests == 0
+            uncounted == 0
             ? []
             : [
                 VerificationProblem(
-                    summary:
-                        "\(uncountedUnexpectedRequests) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
-                    location: nil)
+                    kind: .unexpectedRequest,
+                    summary: "\(uncounted) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
+                    location: nil, count: uncounted)
             ]
-        return unmetExpectations.map { VerificationProblem(summary: $0.description, location: $0.stub.location) }
-            + invalidStubs.map {
+        return unmet.map {
+            VerificationProblem(
+                kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(times($0.actual))",
+                location: $0.stub.location, stub: $0.stub, count: $0.actual)
+        }
+            + invalid.map {
                 VerificationProblem(
-                    summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
-                    location: $0.location)
+                    kind: .invalidStub, summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                    location: $0.location, stub: $0)
             }
-            + unmetUnmatchedExpectations.map { VerificationProblem(summary: $0.description, location: $0.expectation.location) }
+            + unmetUnmatched.map {
+                VerificationProblem(
+                    kind: .unmetUnmatchedExpectation,
+                    summary: "an \($0.expectation) was expected \($0.expectation.count), seen \(times($0.actual))",
+                    location: $0.expectation.location, count: $0.actual)
+            }
             + order.map { key, entry in
                 let times = unexpectedCounts[key] ?? 1
                 return VerificationProblem(
+                    kind: .unexpectedRequest,
                     summary:
                         "unexpected request: \(printedRequests[key] ?? entry.request.description) (no stub matched\(times > 1 ? ", \(times) times" : ""))",
-                    details: nearMisses[key], location: nil)
+                    details: nearMisses[key], location: nil, request: entry, count: times)
             }
             + overflow
-            + unusedRecordedEntries.map {
-                VerificationProblem(summary: "recorded request never made: \($0) (re-record, or remove the entry)", location: $0.location)
+            + unusedRecorded.map {
+                VerificationProblem(
+                    kind: .unusedRecordedEntry, summary: "recorded request never made: \($0) (re-record, or remove the entry)",
+                    location: $0.location, stub: $0, count: 0)
             }
             + checkerProblems
     }
@@ -139,6 +143,28 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
 /// One problem found by ``StubRegistry/verify(includePassedThrough:)``.
 public struct VerificationProblem: Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// A stub answered more or less often than its ``ExpectedCount`` (``stub``; ``count`` is
+        /// how many times it answered).
+        case unmetExpectation
+        /// A stub's matcher could not be built (``stub``).
+        case invalidStub
+        /// Unmatched requests declared with ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
+        /// came more or less often (``count`` times).
+        case unmetUnmatchedExpectation
+        /// A request no stub matched (``request``, which came ``count`` times; `nil` for the
+        /// line counting those beyond the distinct ones listed).
+        case unexpectedRequest
+        /// A replayed recording's entry that the test never requested (``stub``).
+        case unusedRecordedEntry
+        /// An exchange broke a contract that an add-on checks (URLStubsOpenAPI: the API's
+        /// OpenAPI document); ``stub`` answered it, ``count`` is how many times it happened.
+        case contractViolation
+    }
+
+    /// What went wrong.
+    public let kind: Kind
     /// One line: what broke (`"login" (LoginTests.swift:12) was expected exactly once,
     /// answered 0 times`, `unexpected request: GET https://… (no stub matched)`).
     public let summary: String
@@ -148,11 +174,25 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     /// Where the problem was declared (the stub, the ``ExpectedUnmatchedRequest``), `nil` for
     /// an unexpected request.
     public let location: StubLocation?
+    /// The stub concerned, if any.
+    public let stub: StubDescriptor?
+    /// The unexpected request, as the journal keeps it.
+    public let request: JournalEntry?
+    /// How many times it happened: answers of the stub, requests seen, or times an unexpected
+    /// request came.
+    public let count: Int
 
-    init(summary: String, details: String? = nil, location: StubLocation?) {
+    init(
+        kind: Kind, summary: String, details: String? = nil, location: StubLocation?, stub: StubDescriptor? = nil, request: JournalEntry? = nil,
+        count: Int = 1
+    ) {
+        self.kind = kind
         self.summary = summary
         self.details = details
         self.location = location
+        self.stub = stub
+        self.request = request
+        self.count = count
     }
 
     /// The summary, then the details on the following lines.
@@ -179,7 +219,7 @@ public struct VerificationFailure: Error, Sendable, CustomStringConvertible, Loc
 
 extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
-    /// (passthrough requests of a `.passThrough` registry count as unexpected only when
+    /// (passthrough requests of a `.passthrough` registry count as unexpected only when
     /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
     /// declaration, every stub with an ``ExpectedCount`` must have answered accordingly, and
     /// every entry of a recording replayed with ``HARReplayOptions/reportsUnusedEntries`` (as
@@ -210,25 +250,23 @@ extension StubRegistry {
             }
         }
         let stubs = self.stubs
-        let unmet = stubs.compactMap { stub -> VerificationReport.UnmetExpectation? in
+        let unmet = stubs.compactMap { stub -> VerificationReport.CountMismatch? in
             guard let expected = stub.expectation else { return nil }
             let actual = stub.activationCount
             return expected.isSatisfied(by: actual) ? nil : .init(stub: stub, expected: expected, actual: actual)
         }
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
-            declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmetUnmatchedExpectation(expectation: declaration, actual: actual)
+            declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmatchedCountMismatch(expectation: declaration, actual: actual)
         }
         var report = VerificationReport(
-            unexpectedRequests: unexpected, unexpectedCounts: counts,
-            uncountedUnexpectedRequests: overflow, unmetExpectations: unmet,
-            invalidStubs: stubs.filter { !$0.matcher.problems.isEmpty },
-            unmetUnmatchedExpectations: unmetUnmatched,
+            unexpected: unexpected, unexpectedCounts: counts, uncounted: overflow, unmet: unmet,
+            invalid: stubs.filter { !$0.matcher.problems.isEmpty }, unmetUnmatched: unmetUnmatched,
             nearMisses: nearMisses(for: unexpected, stubs: stubs))
         for entry in unexpected {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
                 ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))
         }
-        report.unusedRecordedEntries = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
+        report.unusedRecorded = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
         report.checkerProblems = exchangeCheckers.problems
         return report
     }

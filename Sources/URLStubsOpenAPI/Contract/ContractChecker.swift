@@ -88,14 +88,15 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         var result = found.map { entry -> VerificationProblem in
             guard entry.count > 1 else { return entry.problem }
             return .found(
-                summary: entry.problem.summary + " (\(entry.count) times)", details: entry.problem.details, location: entry.problem.location)
+                summary: entry.problem.summary + " (\(entry.count) times)", details: entry.problem.details, stub: entry.problem.stub,
+                count: entry.count)
         }
         if dropped > 0 {
             result.append(
                 .found(
                     summary:
                         "\(dropped) exchanges beyond the first \(Self.pendingLimit) were not checked against \(document.source) (verify more often)",
-                    location: nil))
+                    stub: nil, count: dropped))
         }
         return result
     }
@@ -105,7 +106,8 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         let response = finished.response
         var body: Data? = response.body.data
         if body == nil, let file = response.body.fileURL { body = try? Data(contentsOf: file) }
-        if let cut = response.truncatedAfterBytes, let whole = body { body = whole.prefix(cut) }
+        // A body cut on purpose (a truncated download) is a fault the test injects, not a claim.
+        if response.bodyBytesSent != nil { body = nil }
         let exchange = HTTPExchange(
             method: request.method, url: request.url, requestHeaders: request.urlRequest.allHTTPHeaderFields ?? [:],
             requestBody: request.body, isRequestBodyKnown: finished.isRequestBodyKnown, status: response.statusCode,
@@ -124,7 +126,7 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
                 violation.isAboutRequest
                 ? "the app's request \(target) (answered by \(answerer)) broke the OpenAPI contract: \(violation)"
                 : "\(answerer) broke the OpenAPI contract: \(violation)"
-            return .found(summary: summary, details: "request: \(target)\ndocument: \(document.source)", location: finished.stub?.location)
+            return .found(summary: summary, details: "request: \(target)\ndocument: \(document.source)", stub: finished.stub)
         }
     }
 

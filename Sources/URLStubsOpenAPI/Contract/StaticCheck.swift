@@ -156,9 +156,10 @@ extension OpenAPIDocument {
     private func responseFindings(
         _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation
     ) -> [ContractReport.Finding] {
-        guard response.error == nil, response.passthrough == nil, !response.neverResponds else { return [] }
+        guard response.sendsHTTPResponse else { return [] }
         var body = response.body.data
         if body == nil, let file = response.body.fileURL { body = try? Data(contentsOf: file) }
+        if response.bodyBytesSent != nil { body = nil }
         let exchange = HTTPExchange(
             method: method, url: URL(string: "https://contract.check" + path), requestHeaders: [:], requestBody: nil,
             status: response.statusCode, responseHeaders: response.headers, responseBody: body)

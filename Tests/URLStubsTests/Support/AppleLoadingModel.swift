@@ -8,8 +8,8 @@ import FoundationNetworking
 /// A model of how Apple's URL Loading System drives a custom `URLProtocol`, so the suite runs
 /// URLStubs' Apple path on Linux. Each rule comes from Apple's documentation or from
 /// OHHTTPStubs' public source (`HTTPStubs.m`), which has relied on it on Apple platforms for a
-/// decade; where neither settles a point, the comment says "modelled" and the README's platform
-/// table lists it as not yet run on a device.
+/// decade; where neither settles a point, the comment says "modelled" and the platform table of
+/// the DocC article "Linux and Apple platforms" lists it as not yet run on a device.
 ///
 /// - One thread with a run loop loads every custom protocol of the process (CFNetwork's
 ///   `com.apple.CFNetwork.CustomProtocols`): `canInit`, `startLoading` and `stopLoading` run
@@ -26,7 +26,9 @@ import FoundationNetworking
 ///   one; if it declines, the 3xx the protocol sends next is the final response (OHHTTPStubs
 ///   issue 174, fixed by its PR 175: the protocol goes on after `wasRedirectedTo`). Callbacks
 ///   the protocol sends while the delegate decides are held (modelled).
-/// - No cookie handling and no timeout for custom protocols (DESIGN's Apple facts).
+/// - No cookie handling and no timeout for custom protocols: the session's cookie store and
+///   `timeoutIntervalForRequest` serve its own HTTP loading only, so a custom protocol's
+///   `Set-Cookie` is not stored and its request is never failed with `URLError(.timedOut)`.
 /// - `stopLoading` is called when the task is cancelled, when a redirect is followed, and after
 ///   the protocol finished or failed (modelled).
 /// - Every consumer accumulates `didLoad` chunks; a completion-handler task gets the whole body

@@ -1,17 +1,13 @@
 import Foundation
 
-/// A path pattern with named parameters, such as `/users/:id/posts/*`.
+/// A path pattern with named parameters, such as `/users/:id/posts/*`, as ``isPath(_:)`` reads it.
 ///
 /// Segments are compared one by one: `:name` captures any single non-empty segment under
 /// `name`, `*` accepts any single segment, and a final `**` accepts whatever follows (zero or
 /// more segments). Every other segment must be equal, after percent-decoding.
 ///
-/// ```swift
-/// let pattern = try URLPattern("/users/:id")
-/// pattern.match("/users/42")   // ["id": "42"]
-/// pattern.match("/users")      // nil
-/// ```
-public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
+/// `PathPattern("/users/:id").match("/users/42")` is `["id": "42"]`; `.match("/users")` is `nil`.
+struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
@@ -20,13 +16,13 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The pattern as written.
-    public let description: String
+    let description: String
     let segments: [Segment]
 
-    /// Parses a pattern; throws ``URLPatternError`` naming the column of a syntax error.
-    public init(_ pattern: String) throws {
+    /// Parses a pattern; throws a ``PathPatternError`` naming the column of a syntax error.
+    init(_ pattern: String) throws {
         guard pattern.hasPrefix("/") else {
-            throw URLPatternError(pattern: pattern, column: 1, message: "a path pattern must start with \"/\"")
+            throw PathPatternError(pattern: pattern, column: 1, message: "a path pattern must start with \"/\"")
         }
         var segments: [Segment] = []
         var names: Set<String> = []
@@ -36,7 +32,7 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
             let isLast = index == parts.count - 1
             if part == "**" {
                 guard isLast else {
-                    throw URLPatternError(pattern: pattern, column: column, message: "\"**\" may only be the last segment")
+                    throw PathPatternError(pattern: pattern, column: column, message: "\"**\" may only be the last segment")
                 }
                 segments.append(.rest)
             } else if part == "*" {
@@ -44,19 +40,19 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
             } else if part.hasPrefix(":") {
                 let name = String(part.dropFirst())
                 guard !name.isEmpty else {
-                    throw URLPatternError(pattern: pattern, column: column, message: "a parameter needs a name after \":\"")
+                    throw PathPatternError(pattern: pattern, column: column, message: "a parameter needs a name after \":\"")
                 }
                 guard name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-                    throw URLPatternError(
+                    throw PathPatternError(
                         pattern: pattern, column: column,
                         message: "parameter name \"\(name)\" may hold only letters, digits and \"_\"")
                 }
                 guard names.insert(name).inserted else {
-                    throw URLPatternError(pattern: pattern, column: column, message: "parameter \":\(name)\" appears twice")
+                    throw PathPatternError(pattern: pattern, column: column, message: "parameter \":\(name)\" appears twice")
                 }
                 segments.append(.parameter(name))
             } else if part.contains("*") {
-                throw URLPatternError(
+                throw PathPatternError(
                     pattern: pattern, column: column,
                     message: "\"*\" must stand alone in a segment (\"\(part)\")")
             } else {
@@ -74,7 +70,7 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The captured parameters when `path` fits the pattern, else `nil`.
-    public func match(_ path: String) -> [String: String]? {
+    func match(_ path: String) -> [String: String]? {
         let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var captures: [String: String] = [:]
         var index = 0
@@ -100,22 +96,17 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A syntax error in a ``URLPattern``.
-public struct URLPatternError: Error, Sendable, Equatable, CustomStringConvertible {
+/// A syntax error in a ``PathPattern``: matchers report it as ``StubError/invalidMatcher(stub:problems:)``.
+struct PathPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
-    public let pattern: String
+    let pattern: String
     /// The 1-based column where the problem starts.
-    public let column: Int
+    let column: Int
     /// What was expected.
-    public let message: String
+    let message: String
 
     /// The whole sentence: pattern, column and what was expected.
-    public var description: String {
+    var description: String {
         "invalid URL pattern \"\(pattern)\" at column \(column): \(message)"
     }
-}
-
-extension URLPatternError: LocalizedError {
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
 }

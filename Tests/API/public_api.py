@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""The public API of URLStubs, URLStubsTesting, URLStubsOpenAPI and URLStubsOpenAPITesting, read
+from the compiler's symbol graphs.
+
+    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs
+    python3 Tests/API/public_api.py list      # them, one per line (add --all for deprecated too)
+    python3 Tests/API/public_api.py check     # fails when the API differs from the baseline
+    python3 Tests/API/public_api.py update    # writes the baseline after a reviewed change
+
+A declaration is a symbol of the module's public symbol graph (types, functions, initializers,
+properties, subscripts, operators, members of extensions to other modules' types), without the
+cases of enums. Deprecated means marked deprecated itself or declared inside something
+deprecated: such spellings still compile, with a fix-it, and are not part of the surface a
+newcomer meets. The baseline (Tests/API/<Module>.api) lists every public declaration, deprecated
+ones marked, so that any growth or change of the surface shows up in review; `.ci/run` runs
+`check`. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+"""
+import glob, json, os, subprocess, sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting"]
+COUNTED_MODULE = "URLStubs"
+
+
+def symbol_graph_dir():
+    bin_path = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True,
+                              capture_output=True, text=True).stdout.strip()
+    out = os.path.join(os.path.dirname(bin_path), "symbolgraph")
+    subprocess.run(["swift", "package", "dump-symbol-graph", "--skip-synthesized-members",
+                    "--minimum-access-level", "public", "--omit-extension-block-symbols"],
+                   cwd=ROOT, check=True, capture_output=True, text=True)
+    return out
+
+
+def is_deprecated(symbol):
+    return any(entry.get("isUnconditionallyDeprecated") or "deprecated" in entry
+               for entry in symbol.get("availability", []))
+
+
+def declarations(graphs, module):
+    """(sort key, line, is deprecated, is enum case) for every public symbol of `module`."""
+    symbols = []
+    for path in [os.path.join(graphs, f"{module}.symbols.json")] + \
+            sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json"))):
+        graph = json.load(open(path, encoding="utf-8"))
+        symbols.extend(graph["symbols"])
+    deprecated_paths = {tuple(s["pathComponents"]) for s in symbols if is_deprecated(s)}
+    rows = []
+    for symbol in symbols:
+        components = tuple(symbol["pathComponents"])
+        deprecated = any(components[:n] in deprecated_paths for n in range(1, len(components) + 1))
+        kind = symbol["kind"]["identifier"].removeprefix("swift.")
+        declaration = " ".join("".join(f["spelling"] for f in symbol.get("declarationFragments", [])).split())
+        name = ".".join(components)
+        line = f"{name} | {kind} | {declaration}" + (" | deprecated" if deprecated else "")
+        rows.append(((name, kind, declaration), line, deprecated, kind == "enum.case"))
+    rows.sort()
+    return rows
+
+
+def baseline_path(module):
+    return os.path.join(ROOT, "Tests", "API", f"{module}.api")
+
+
+def main(argv):
+    command = argv[1] if len(argv) > 1 else "count"
+    graphs = symbol_graph_dir()
+    if command == "count":
+        rows = declarations(graphs, COUNTED_MODULE)
+        counted = [r for r in rows if not r[2] and not r[3]]
+        deprecated = [r for r in rows if r[2] and not r[3]]
+        print(f"{COUNTED_MODULE}: {len(counted)} public declarations that are not deprecated "
+              f"({len(deprecated)} deprecated spellings kept as forwards; enum cases not counted)")
+    elif command == "list":
+        show_all = "--all" in argv
+        for module in MODULES:
+            for _, line, deprecated, case in declarations(graphs, module):
+                if show_all or not (deprecated or case):
+                    print(f"{module}: {line}")
+    elif command == "update":
+        for module in MODULES:
+            lines = [row[1] for row in declarations(graphs, module)]
+            with open(baseline_path(module), "w", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+            print(f"wrote {os.path.relpath(baseline_path(module), ROOT)} ({len(lines)} declarations)")
+    elif command == "check":
+        failed = False
+        for module in MODULES:
+            current = [row[1] for row in declarations(graphs, module)]
+            try:
+                recorded = open(baseline_path(module), encoding="utf-8").read().splitlines()
+            except FileNotFoundError:
+                recorded = []
+            added = sorted(set(current) - set(recorded))
+            removed = sorted(set(recorded) - set(current))
+            if added or removed:
+                failed = True
+                print(f"error: the public API of {module} differs from {os.path.relpath(baseline_path(module), ROOT)}:")
+                for line in removed:
+                    print(f"  - {line}")
+                for line in added:
+                    print(f"  + {line}")
+        if failed:
+            print("If the change is intended, review it and run `python3 Tests/API/public_api.py update`, "
+                  "then commit the baseline with the change.")
+            return 1
+        print("public API matches the baseline (" + ", ".join(os.path.relpath(baseline_path(m), ROOT) for m in MODULES) + ")")
+    else:
+        print(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+@testable import URLStubs
+
+/// Every deprecated spelling still compiles and does what the spelling that replaced it does.
+/// (Tests marked deprecated may call deprecated API without a warning.)
+@Suite("Deprecated spellings still compile and forward")
+struct DeprecatedSpellingTests {
+    private static func stubRequest(_ url: String, method: String = "GET", body: Data? = nil) -> StubRequest {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        return StubRequest(request, body: body)
+    }
+
+    // MARK: OHHTTPStubs' vocabulary
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func ohhttpstubsMatchersForwardToIsMethodAndHasJSONBody() {
+        let cases: [(RequestMatcher, String)] = [
+            (isMethodGET(), "GET"), (isMethodPOST(), "POST"), (isMethodPUT(), "PUT"),
+            (isMethodPATCH(), "PATCH"), (isMethodDELETE(), "DELETE"), (isMethodHEAD(), "HEAD"),
+        ]
+        for (matcher, method) in cases {
+            #expect(matcher.matches(Self.stubRequest("https://a.test/", method: method)), "\(method)")
+            #expect(!matcher.matches(Self.stubRequest("https://a.test/", method: "OPTIONS")), "\(method)")
+            #expect(matcher.description == isMethod(StubRequest.Method(rawValue: method)).description)
+        }
+        let json = Self.stubRequest("https://a.test/", method: "POST", body: Data(#"{"a":1}"#.utf8))
+        #expect(hasJsonBody(["a": 1]).matches(json))
+        #expect(!hasJsonBody(["a": 2]).matches(json))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test(arguments: [FetchAPI.completionHandler, .asyncData, .delegate])
+    func ohhttpstubsStubConditionAnswersThroughASession(api: FetchAPI) async {
+        let registry = StubRegistry()
+        registry.stub(condition: isPath("/old")) { _ in StubResponse(string: "old spelling") }
+        let result = await fetch("https://api.test/old", from: registry, using: api)
+        #expect(result.body == "old spelling")
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func ohhttpstubsResponseTimeIsATimeOrANegativeSpeed() {
+        let spread = StubResponse(data: Data()).responseTime(2)
+        #expect(spread.pacing.responseTime == StubResponse(data: Data()).requestTime(0, responseTime: 2).pacing.responseTime)
+        let speed = StubResponse(data: Data()).responseTime(-400)
+        #expect(speed.pacing.responseTime == StubResponse(data: Data()).downloadSpeed(.threeG).pacing.responseTime)
+    }
+
+    // MARK: Earlier URLStubs spellings
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func isMethodWithAStringVariableAndPathPatternForward() {
+        let name = "post"
+        #expect(isMethod(name).matches(Self.stubRequest("https://a.test/", method: "POST")))
+        #expect(isMethod("POST").description == isMethod(.post).description, "a literal is a StubRequest.Method")
+        let pattern = pathPattern("/users/:id")
+        #expect(pattern.evaluate(Self.stubRequest("https://a.test/users/42")).captures == ["id": "42"])
+        #expect(!pattern.matches(Self.stubRequest("https://a.test/users")))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func settableResponseFieldsSayWhatTheModifiersSay() {
+        var failing = StubResponse(data: Data())
+        failing.error = URLError(.notConnectedToInternet)
+        #expect((failing.action.error as? URLError)?.code == .notConnectedToInternet)
+        #expect((StubResponse(error: URLError(.notConnectedToInternet)).action.error as? URLError)?.code == .notConnectedToInternet)
+        failing.failureAfterBytes = 10
+        #expect(failing.action.byteLimit == 10 && (failing.error as? URLError)?.code == .notConnectedToInternet)
+
+        var truncated = StubResponse(data: Data(count: 100))
+        truncated.truncatedAfterBytes = 5
+        #expect(truncated.action.byteLimit == StubResponse(data: Data(count: 100)).truncated(afterBytes: 5).action.byteLimit)
+        #expect(truncated.action.error == nil)
+
+        var silent = StubResponse(data: Data())
+        silent.neverResponds = true
+        #expect(silent.neverResponds && StubResponse.neverResponding().neverResponds)
+
+        var network = StubResponse(data: Data())
+        network.passthrough = Passthrough(transforms: [.statusCode(503)])
+        #expect(network.action.passesThrough && StubResponse.passthrough(.statusCode(503)).action.passesThrough)
+        #expect(network.passthrough?.transforms.map(\.description) == ["status 503"])
+
+        var paced = StubResponse(data: Data())
+        paced.requestTime = 0.5
+        paced.responseTime = 2
+        #expect(paced.requestTime == 0.5 && paced.responseTime == 2)
+        #expect(paced.pacing.requestTime == StubResponse(data: Data()).requestTime(0.5, responseTime: 2).pacing.requestTime)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func passThroughInTwoWordsIsThePassthroughPolicy() {
+        #expect(UnmatchedRequestPolicy.passThrough == .passthrough)
+        #expect(StubRegistry(unmatchedRequests: .passThrough).unmatchedRequestPolicy == .passthrough)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func verificationReportFieldsAgreeWithProblems() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/used")) { _ in StubResponse(statusCode: 204) }.expect(.never)
+        registry.stub(isPath("/unused")) { _ in StubResponse(statusCode: 204) }.expect(.once)
+        registry.expectUnmatched(isPath("/gone"), .once)
+        _ = await fetch("https://api.test/used", from: registry)
+        _ = await fetch("https://api.test/surprise", from: registry)
+        _ = await fetch("https://api.test/surprise", from: registry)
+        let report = registry.verify()
+        #expect(report.unmetExpectations.map(\.stub.location) == report.problems.filter { $0.kind == .unmetExpectation }.map(\.location))
+        #expect(report.unmetExpectations.map(\.description) == report.problems.filter { $0.kind == .unmetExpectation }.map(\.summary))
+        let invalid = StubRegistry()
+        invalid.stub(pathMatches("([")) { _ in StubResponse(statusCode: 204) }
+        #expect(invalid.verify().invalidStubs.count == 1 && invalid.verify().problems.filter { $0.kind == .invalidStub }.count == 1)
+        #expect(report.unmetUnmatchedExpectations.map(\.actual) == [0])
+        #expect(report.unexpectedRequests.map(\.request.url?.path) == ["/surprise"])
+        #expect(report.unexpectedRequests.map { report.count(of: $0) } == [2])
+        #expect(report.uncountedUnexpectedRequests == 0)
+        #expect(report.unusedRecordedEntries.isEmpty)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func fixtureFilesReadByTheirOldInitializers() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deprecated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let message = folder.appendingPathComponent("created.response")
+        try Data("HTTP/1.1 201 Created\r\nX-Old: yes\r\n\r\nmade".utf8).write(to: message)
+        let events = folder.appendingPathComponent("feed.sse")
+        try Data("data: a\n\n".utf8).write(to: events)
+
+        let old = try StubResponse(httpMessageAt: message)
+        let new = try StubResponse(fixture: message)
+        #expect(old.statusCode == 201 && new.statusCode == 201 && old.body.data == new.body.data)
+        #expect(old.value(forHeader: "X-Old") == new.value(forHeader: "X-Old"))
+        #expect(throws: StubError.fileNotFound(path: folder.appendingPathComponent("missing.response").path)) {
+            try StubResponse(httpMessageAt: folder.appendingPathComponent("missing.response"))
+        }
+
+        let registry = StubRegistry()
+        registry.stub(isPath("/old")) { _ in try StubResponse(eventStreamAt: events) }
+        registry.stub(isPath("/ticks")) { _ in .eventStream([ServerSentEvent(data: "1"), ServerSentEvent(data: "2")], interval: 0.05) }
+        #expect(await fetch("https://api.test/old", from: registry).body == "data: a\n\n")
+        #expect(await fetch("https://api.test/ticks", from: registry).body == "data: 1\n\ndata: 2\n\n")
+        #expect(throws: StubError.fileNotFound(path: "/nonexistent/feed.sse")) {
+            try StubResponse(eventStreamAt: URL(fileURLWithPath: "/nonexistent/feed.sse"))
+        }
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func stubBodyFactoriesForwardToTheResponseInitializers() async {
+        #expect(StubResponse(body: .data(Data("x".utf8))).body.data == StubResponse(data: Data("x".utf8)).body.data)
+        #expect(StubResponse(body: .empty).body.data == Data())
+        let url = URL(fileURLWithPath: "/tmp/x")
+        if case .file(let old) = StubBody.file(url).source, case .file(let new) = StubResponse(fileAt: url).body.source {
+            #expect(old == new)
+        } else {
+            Issue.record("StubBody.file must be a file body")
+        }
+        #expect(StubBody.live(LiveStream()).isStreamed && StubBody.script([.text("a")]).isStreamed)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func helpersThatBecameInternalStillAnswer() {
+        let response = HTTPURLResponse(url: URL(string: "https://a.test/")!, statusCode: 200, httpVersion: nil, headerFields: ["A": "1"])!
+        #expect(response.replacing(statusCode: 418).statusCode == 418)
+        #expect(response.replacingHeaders(["A": nil, "B": "2"]).allHeaderFields["B"] as? String == "2")
+        #expect(response.replacingHeaders(["A": nil]).allHeaderFields["A"] == nil)
+        let document: JSONValue = .object(["a": .integer(1), "b": .integer(2)])
+        #expect(document.mergePatched(with: .object(["b": .null])) == .object(["a": .integer(1)]))
+        #expect(
+            JSONValue.object(["items": .array([.object(["p": .integer(1)]), .object(["p": .integer(2)])])])
+                .templatePatched(with: .object(["items": .array([.object(["p": .integer(0)])])]))
+                == .object(["items": .array([.object(["p": .integer(0)]), .object(["p": .integer(0)])])]))
+        #expect(Fixture.contentType(forExtension: "json") == "application/json")
+        #expect(DownloadSpeed.threeG.bytesPerSecond == 400_000)
+        #expect(StubRegistry().unmatchedReport(for: Self.stubRequest("https://a.test/x")).contains("The registry has no stubs."))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func journalEntryIsBodyCutSaysWhetherTheBodyWasCut() async {
+        let registry = StubRegistry()
+        registry.journalBodyLimit = 4
+        registry.stub(.any) { _ in StubResponse(statusCode: 204) }
+        _ = await fetch(request("https://api.test/a", method: "POST", body: Data("0123456789".utf8)), from: registry)
+        _ = await fetch(request("https://api.test/b", method: "POST", body: Data("01".utf8)), from: registry)
+        #expect(registry.journal.map(\.isBodyCut) == [true, false])
+    }
+}
