@@ -112,3 +112,39 @@ import URLStubs
         #expect(error?.message.hasPrefix("cannot be read (") == true)
     }
 }
+
+@Suite struct ParameterStyleTests {
+    @Test func aDocumentWrittenAsOneYAMLFlowMappingReads() throws {
+        let contract = try document(
+            #"{openapi: 3.0.3, info: {title: t, version: "1"}, paths: {/a: {get: {operationId: a, responses: {default: {description: x}}}}}}"#)
+        #expect(contract.operations.map(\.description) == ["a (GET /a)"])
+    }
+
+    @Test func objectQueryParametersAreCheckedForPresenceOnly() throws {
+        let contract = try document(
+            """
+            openapi: 3.0.3
+            info: {title: t, version: "1"}
+            paths:
+              /search:
+                get:
+                  operationId: search
+                  parameters:
+                    - {name: filter, in: query, required: true, style: deepObject, schema: {type: object, properties: {name: {type: string}}}}
+                    - {name: page, in: query, required: true, schema: {type: object, properties: {size: {type: integer}}}}
+                  responses: {default: {description: x}}
+            """)
+        func violations(_ query: String) -> [String] {
+            contract.violations(
+                of: HTTPExchange(
+                    method: "GET", url: URL(string: "https://x.test/search?\(query)"), requestHeaders: [:], requestBody: nil, status: 200,
+                    responseHeaders: [:], responseBody: Data())
+            ).map(\.description)
+        }
+        #expect(violations("filter[name]=rex&size=3") == [])
+        #expect(
+            violations("size=3") == [
+                "search (GET /search): query parameter \"filter\": expected the required query parameter, found none (#/paths/~1search/get/parameters/0)"
+            ])
+    }
+}

@@ -88,6 +88,15 @@ extension OpenAPIDocument {
             var values: [String]
             switch parameter.location {
             case .path: values = pathParameters[parameter.name].map { [$0] } ?? []
+            case .query where parameter.objectStyle != nil:
+                let present = query.contains { $0.name == parameter.name || $0.name.hasPrefix(parameter.name + "[") }
+                if parameter.objectStyle == "deepObject", !present, parameter.isRequired {
+                    found.append(
+                        ContractViolation(
+                            operation: operation.description, part: part, jsonPath: nil, schemaPath: parameter.pointer,
+                            expected: "the required query parameter", found: "none"))
+                }
+                continue
             case .query: values = query.filter { $0.name == parameter.name }.map { $0.value ?? "" }
             case .header:
                 // The document may not describe these three (OpenAPI ignores them as parameters).

@@ -32,7 +32,8 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    /// Reads the document at `url`: JSON when it starts with `{`, else YAML.
+    /// Reads the document at `url`: JSON when it starts with `{` (or a YAML flow mapping),
+    /// else YAML.
     public init(contentsOf url: URL) throws {
         let data: Data
         do {
@@ -51,7 +52,11 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
             do {
                 root = try JSONValue.reading(data)
             } catch {
-                throw OpenAPIError(source: source, location: "JSON", message: "not valid JSON (\(error.localizedDescription))")
+                // A YAML flow mapping starts with "{" too.
+                guard let flow = try? YAMLReader.read(data) else {
+                    throw OpenAPIError(source: source, location: "JSON", message: "not valid JSON (\(error.localizedDescription))")
+                }
+                root = flow
             }
         } else {
             do {

@@ -33,6 +33,10 @@ public struct OpenAPIOperation: Sendable, CustomStringConvertible {
         let schema: Int?
         /// `form` / `simple` with `explode`: how an array is written.
         let explode: Bool
+        /// How an object is written across several query items: `deepObject` (`filter[name]=…`,
+        /// checked for presence only) or `form` (its properties as items of their own, not
+        /// checked); `nil` for any other parameter.
+        let objectStyle: String?
         let pointer: String
     }
 

@@ -53,7 +53,7 @@ struct OperationParser {
             for case .parameter(let name) in pathTemplate.segments.joined()
             where !merged.contains(where: { $0.location == .path && $0.name == name }) {
                 // An undeclared path parameter is still a parameter: any text fits.
-                merged.append(.init(name: name, location: .path, isRequired: true, schema: nil, explode: false, pointer: pointer))
+                merged.append(.init(name: name, location: .path, isRequired: true, schema: nil, explode: false, objectStyle: nil, pointer: pointer))
             }
             var body: OpenAPIOperation.Body?
             if let requestBody = operation["requestBody"] {
@@ -116,7 +116,9 @@ struct OperationParser {
             result.append(
                 .init(
                     name: name, location: location, isRequired: location == .path || object["required"]?.boolValue == true, schema: schema,
-                    explode: object["explode"]?.boolValue ?? (style == "form"), pointer: entryPointer))
+                    explode: object["explode"]?.boolValue ?? (style == "form"),
+                    objectStyle: style == "deepObject" || schema.map({ compiler.set.nodes[$0].types == ["object"] }) == true ? style : nil,
+                    pointer: entryPointer))
         }
         return result
     }
