@@ -184,4 +184,36 @@ import FoundationNetworking
                 "$.extra: expected no property \"extra\" (additionalProperties is false; properties: \"birthday\", \"id\", \"name\", \"status\", \"tags\"), found true (#/components/schemas/Pet/additionalProperties)"
             ))
     }
+
+    @Test func eachHopOfARedirectIsChecked() async throws {
+        let problems = await problems(
+            Shop.yaml,
+            { registry in
+                registry.stub(.get, "https://api.shop.test/v1/pets/7", name: "moved", statusCode: 302, headers: ["Location": "/v1/pets/8"])
+                registry.stub(.get, "https://api.shop.test/v1/pets/8", name: "pet", json: ["id": 8, "name": "Bo"])
+            },
+            [request("GET", "https://api.shop.test/v1/pets/7")])
+        #expect(
+            problems.map(\.summary).map { $0.components(separatedBy: "broke the OpenAPI contract: ").last ?? "" } == [
+                "getPet (GET /pets/{petId}): status: expected a documented status (200, 404), found 302 (#/paths/~1pets~1{petId}/get/responses)"
+            ])
+    }
+
+    @Test func aCompletionHandlerConsumerIsCheckedAlike() async throws {
+        let registry = StubRegistry()
+        registry.checkContract(Shop.json)
+        registry.stub(.get, "https://api.shop.test/v1/pets/7", name: "pet", json: ["id": 7, "name": ""])
+        let session = registry.makeSession()
+        defer { session.invalidateAndCancel() }
+        let status: Int = await withCheckedContinuation { continuation in
+            session.dataTask(with: URL(string: "https://api.shop.test/v1/pets/7")!) { _, response, _ in
+                continuation.resume(returning: (response as? HTTPURLResponse)?.statusCode ?? 0)
+            }.resume()
+        }
+        #expect(status == 200)
+        #expect(
+            registry.verify().problems.map(\.summary).map { $0.components(separatedBy: "broke the OpenAPI contract: ").last ?? "" } == [
+                "getPet (GET /pets/{petId}): response 200 body $.name: expected at least 1 characters, found 0 (\"\") (#/components/schemas/Pet/properties/name/minLength)"
+            ])
+    }
 }
