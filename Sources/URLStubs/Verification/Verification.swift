@@ -77,8 +77,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// Every problem, in this order: stubs that answered more or less often than expected,
     /// stubs with an invalid matcher, broken ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
     /// declarations, unexpected requests (identical ones, a polling loop say, are one problem
-    /// with a ``VerificationProblem/count``), and recorded requests never made. Each has the
-    /// source location it belongs to, for test frameworks to record.
+    /// with a ``VerificationProblem/count``), recorded requests never made, and what add-ons
+    /// found (a contract check's violations). Each has the source location it belongs to, for
+    /// test frameworks to record.
     ///
     /// ```swift
     /// let report = registry.verify()
