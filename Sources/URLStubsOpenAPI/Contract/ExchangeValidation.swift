@@ -228,6 +228,9 @@ extension OpenAPIDocument {
                     expected: "one of \(listed)", found: essence)
             ]
         }
+        if essence == "multipart/form-data", let schema = media.schema {
+            return multipartViolations(body, contentType: contentType, schema: schema, media: media, operation: operation, part: part)
+        }
         guard MediaTypeName.isJSON(essence), let schema = media.schema else { return [] }
         let value: JSONValue
         do {
@@ -250,6 +253,46 @@ extension OpenAPIDocument {
                 ContractViolation(
                     operation: operation.description, part: part + " body", jsonPath: nil, schemaPath: media.pointer + "/schema",
                     expected: "no more violations", found: "\(uncounted) more, not listed"))
+        }
+        return found
+    }
+
+    /// A `multipart/form-data` body by its part names only: the schema's required properties
+    /// must be parts, and with `additionalProperties: false` no other part may come. The parts'
+    /// contents are not checked.
+    private func multipartViolations(
+        _ body: Data, contentType: String, schema: Int, media: OpenAPIOperation.MediaType, operation: OpenAPIOperation, part: String
+    ) -> [ContractViolation] {
+        let names: [String?]
+        do {
+            names = try MultipartPartNames.of(body, contentType: contentType)
+        } catch {
+            return [
+                ContractViolation(
+                    operation: operation.description, part: part + " body", jsonPath: nil, schemaPath: media.pointer,
+                    expected: "a multipart/form-data body", found: "one that does not read (\(error))")
+            ]
+        }
+        let node = schemas.nodes[schema]
+        let present = Set(names.compactMap { $0 })
+        let listed = names.map { $0.map { "\"\($0)\"" } ?? "an unnamed part" }.joined(separator: ", ")
+        var found: [ContractViolation] = []
+        for name in node.required where !present.contains(name) {
+            found.append(
+                ContractViolation(
+                    operation: operation.description, part: part + " body", jsonPath: nil, schemaPath: node.path + "/required",
+                    expected: "the required part \"\(name)\"", found: names.isEmpty ? "no parts" : "the parts \(listed)"))
+        }
+        if case .forbidden = node.additionalProperties {
+            for name in present.sorted() where node.propertyIndex[name] == nil {
+                found.append(
+                    ContractViolation(
+                        operation: operation.description, part: part + " body", jsonPath: nil,
+                        schemaPath: node.path + "/additionalProperties",
+                        expected:
+                            "no part \"\(name)\" (additionalProperties is false; properties: \(node.properties.map { "\"\($0.name)\"" }.joined(separator: ", ")))",
+                        found: "a part \"\(name)\""))
+            }
         }
         return found
     }
