@@ -8,7 +8,8 @@ import URLStubs
 ///
 /// Scalars resolve as YAML 1.2's core schema says (`null`, `~`, `true`, `12`, `0x1F`, `1.5e3`,
 /// `.inf`); a quoted scalar is always a string, and mapping keys are always their text (`200:`
-/// is the key `"200"`). One document per text. Anything else (complex `?` keys, custom tags,
+/// is the key `"200"`); core tags (`!!str`) are read and ignored. One document per text.
+/// Anything else (complex `?` keys, custom tags,
 /// tabs in indentation, a second document) is a ``YAMLError`` naming its line and column.
 struct YAMLReader {
     /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
@@ -296,7 +297,8 @@ struct YAMLReader {
         return value
     }
 
-    /// Core-schema tags (`!!str`) are accepted; a `!!str` on a plain scalar keeps it text.
+    /// Core-schema tags (`!!str`, `!!int`, …) are accepted and ignored: the scalar resolves as
+    /// if untagged (`!!str 12` is the integer 12; quote it to make it text).
     private mutating func readTag() throws {
         let tagLine = line, tagColumn = column + 1
         let name = "!" + readPropertyName()
