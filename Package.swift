@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
+        .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
+        .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
         .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
         .executable(name: "urlstubs-scenario-probe", targets: ["urlstubs-scenario-probe"]),
@@ -25,8 +27,15 @@ let package = Package(
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
         .target(name: "URLStubsTesting", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
+        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
+        // never imports Testing.
+        .target(
+            name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "SyntheticFixtures"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "SyntheticFixtures"],
+            swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
         // An "app" for the scenario tests: picks scenarios from its launch environment.
@@ -37,6 +46,10 @@ let package = Package(
             name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsOpenAPITests",
+            dependencies: ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "SyntheticFixtures"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

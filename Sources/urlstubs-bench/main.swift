@@ -7,6 +7,7 @@
 //     urlstubs-bench --only requests,pacing,live     # some sections of the full run
 //     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only record --json            # recording 1,000 exchanges of 100 KB
+//     urlstubs-bench --only openapi --json           # OpenAPI document loading and response checks
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
@@ -48,7 +49,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -82,9 +83,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true
+    var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true, openAPI = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -95,6 +96,7 @@ struct Sections {
         live = names.contains("live")
         parsers = names.contains("parsers")
         record = names.contains("record")
+        openAPI = names.contains("openapi")
     }
 }
 
@@ -128,6 +130,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.record {
         figures += try await runRecording(exchanges: quick ? 100 : 1000, bodyBytes: 100 * 1024, directory: directory)
+    }
+    if sections.openAPI {
+        figures += try runOpenAPI()
     }
     return figures
 }

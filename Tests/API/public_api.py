@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The public API of URLStubs and URLStubsTesting, read from the compiler's symbol graphs.
+"""The public API of URLStubs, URLStubsTesting, URLStubsOpenAPI and URLStubsOpenAPITesting, read
+from the compiler's symbol graphs.
 
     python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs
     python3 Tests/API/public_api.py list      # them, one per line (add --all for deprecated too)
@@ -17,7 +18,7 @@ ones marked, so that any growth or change of the surface shows up in review; `.c
 import glob, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MODULES = ["URLStubs", "URLStubsTesting"]
+MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting"]
 COUNTED_MODULE = "URLStubs"
 
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Compiles every ```swift block of README.md and of the DocC articles against the local package.
 
-The documents: README.md and every .md file of Sources/URLStubs/URLStubs.docc and
-Sources/URLStubsTesting/URLStubsTesting.docc (or the files given on the command line).
+The documents: README.md and every .md file of Sources/URLStubs/URLStubs.docc,
+Sources/URLStubsTesting/URLStubsTesting.docc and Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc (or
+the files given on the command line).
 
 A block that declares things at top level (imports, @Test functions, types) is complete: its
 imports go to the top of a file of its own, after the usual ones (Foundation,
-FoundationNetworking, Testing, URLStubs, URLStubsTesting), and the rest is wrapped in a type of
+FoundationNetworking, Testing, URLStubs, URLStubsTesting, URLStubsOpenAPI), and the rest is wrapped in a type of
 its own, so two documents may both declare `loadsProfile()` or `ProfileTests`. Any other block is
 a fragment: it is wrapped in a function whose prelude defines the names fragments use
 (`registry`, `url`, `body`, `session`, ...). Both may use the stand-ins of an app under test that
@@ -24,7 +25,8 @@ if len(sys.argv) > 1:
     documents = [os.path.abspath(path) for path in sys.argv[1:]]
 else:
     documents = [os.path.join(root, "README.md")]
-    for catalog in ("Sources/URLStubs/URLStubs.docc", "Sources/URLStubsTesting/URLStubsTesting.docc"):
+    for catalog in ("Sources/URLStubs/URLStubs.docc", "Sources/URLStubsTesting/URLStubsTesting.docc",
+                    "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
 # (document, line of the fence, code)
@@ -54,6 +56,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import URLStubsTesting
+import URLStubsOpenAPI
 """
 
 def is_complete(block):
@@ -76,7 +79,9 @@ let package = Package(
     dependencies: [.package(path: "{root}")],
     targets: [.target(name: "DocBlocks", dependencies: [
         .product(name: "URLStubs", package: "{os.path.basename(root)}"),
-        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}")],
+        .product(name: "URLStubsTesting", package: "{os.path.basename(root)}"),
+        .product(name: "URLStubsOpenAPI", package: "{os.path.basename(root)}"),
+        .product(name: "URLStubsOpenAPITesting", package: "{os.path.basename(root)}")],
         path: "Tests/DocBlocks", resources: [.copy("Resources")])],
     swiftLanguageModes: [.v6])
 """)

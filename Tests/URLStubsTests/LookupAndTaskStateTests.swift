@@ -140,6 +140,7 @@ struct LookupAndTaskStateTests {
     /// getter says, `.canceling` included. `cancel()` sets `.canceling` before it returns; the
     /// task completes in a later step of its queue, so the two reads are compared until then.
     @Test func storedTaskStateSaysWhatThePublicGetterSays() async throws {
+        sharedStubsActivated  // invalidateAndCancel() creates URLSession.shared on corelibs
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
         let task = session.dataTask(with: URL(string: "https://state.test/")!)

@@ -94,6 +94,7 @@ extension StubRegistry: PlaybackHost {
     /// previous hop is complete, the next is looked up like any request.
     func resolveRedirect(to next: URLRequest, from previous: PlaybackItem) -> PreparedItem {
         hooks.call(\.finish) { $0(previous.request, previous.descriptor, previous.response, nil) }
+        exchangeCheckers.finished(previous, with: previous.response)
         let request = StubRequest(next, body: next.httpBody, pathParameters: [:], isBodyKnown: true)
         if !isEnabled {
             return .success(PlaybackItem(descriptor: .network, request: request, response: .passthrough()))
@@ -125,7 +126,9 @@ extension StubRegistry: PlaybackHost {
         }
         let (response, error): (StubResponse?, SendableError?)
         switch outcome {
-        case .finished(let finished): (response, error) = (finished, nil)
+        case .finished(let finished):
+            (response, error) = (finished, nil)
+            exchangeCheckers.finished(item, with: finished)
         case .failed(let failure, let failed): (response, error) = (failed, SendableError(error: failure))
         case .cancelled(let cancelled): (response, error) = (cancelled, SendableError(error: URLError(.cancelled)))
         }

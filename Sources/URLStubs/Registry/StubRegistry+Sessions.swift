@@ -73,8 +73,9 @@ extension StubRegistry {
     ///
     /// On Linux `URLSession.shared` copies the registered classes the first time it is used:
     /// call this (or add a shared stub) before anything touches `URLSession.shared`, for
-    /// example at the start of the test run or app launch. On Apple platforms it applies at
-    /// any time.
+    /// example at the start of the test run or app launch. `invalidateAndCancel()` on any
+    /// session touches it there too (`finishTasksAndInvalidate()` does not). On Apple
+    /// platforms it applies at any time.
     public static func activateForSharedSession() {
         registerSharedProtocolOnce()
     }

@@ -63,6 +63,8 @@ public final class StubRegistry: @unchecked Sendable {
     let requests = RequestJournal(waiterLane: UserCodeRunner.Lane(limit: 1))
     /// `onActivation`, `onRedirect`, `afterFinish`, `onMissing`.
     let hooks = StubHooks()
+    /// Add-ons that check every finished exchange (``ExchangeChecker``).
+    let exchangeCheckers = ExchangeCheckers()
     /// Redirect counts and unmatched reports per task (Apple's loading system).
     let tasks = TaskLedger()
     /// Where this registry's response closures, body streams and passthrough transforms run:

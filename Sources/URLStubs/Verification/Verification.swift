@@ -54,10 +54,13 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     var unusedRecorded: [StubDescriptor] = []
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
+    /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
+    var checkerProblems: [VerificationProblem] = []
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
         unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && unmetUnmatched.isEmpty && uncounted == 0 && unusedRecorded.isEmpty
+            && checkerProblems.isEmpty
     }
 
     /// How many times the unexpected request `entry` came.
@@ -74,8 +77,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// Every problem, in this order: stubs that answered more or less often than expected,
     /// stubs with an invalid matcher, broken ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
     /// declarations, unexpected requests (identical ones, a polling loop say, are one problem
-    /// with a ``VerificationProblem/count``), and recorded requests never made. Each has the
-    /// source location it belongs to, for test frameworks to record.
+    /// with a ``VerificationProblem/count``), recorded requests never made, and what add-ons
+    /// found (a contract check's violations). Each has the source location it belongs to, for
+    /// test frameworks to record.
     ///
     /// ```swift
     /// let report = registry.verify()
@@ -123,6 +127,7 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
                     kind: .unusedRecordedEntry, summary: "recorded request never made: \($0) (re-record, or remove the entry)",
                     location: $0.location, stub: $0, count: 0)
             }
+            + checkerProblems
     }
 
     /// The whole report.
@@ -154,6 +159,9 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
         case unexpectedRequest
         /// A replayed recording's entry that the test never requested (``stub``).
         case unusedRecordedEntry
+        /// An exchange broke a contract that an add-on checks (URLStubsOpenAPI: the API's
+        /// OpenAPI document); ``stub`` answered it, ``count`` is how many times it happened.
+        case contractViolation
     }
 
     /// What went wrong.
@@ -260,6 +268,7 @@ extension StubRegistry {
                 ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))
         }
         report.unusedRecorded = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
+        report.checkerProblems = exchangeCheckers.problems
         return report
     }
 

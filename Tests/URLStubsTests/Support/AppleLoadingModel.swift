@@ -57,6 +57,9 @@ final class AppleLoadingModel: @unchecked Sendable {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         self.delegateQueue = queue
+        // corelibs' invalidateAndCancel() (in deinit) creates URLSession.shared: the shared
+        // registry's class must be registered first for the shared-session tests.
+        sharedStubsActivated
         let factoryConfiguration = URLSessionConfiguration.ephemeral
         factoryConfiguration.protocolClasses = []
         self.taskFactory = URLSession(configuration: factoryConfiguration)

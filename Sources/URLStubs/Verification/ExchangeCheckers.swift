@@ -1,0 +1,162 @@
+import Foundation
+
+/// An add-on that checks what a registry served (URLStubsOpenAPI's contract check): it hears of
+/// every exchange that finished, and adds what it found to ``StubRegistry/verify(includePassedThrough:)``.
+///
+/// ``exchangeFinished(_:)`` is called on the loading context, which the whole process shares:
+/// it must only keep the exchange (checking a large body there would stall every request), and
+/// do the work in ``verificationProblems()``.
+@_spi(AddOns) public protocol ExchangeChecker: AnyObject, Sendable {
+    /// A hop finished normally: its request, the stub that answered and the response sent.
+    func exchangeFinished(_ exchange: FinishedExchange)
+    /// What the checker found so far; called by `verify()`, off the loading context.
+    func verificationProblems() -> [VerificationProblem]
+}
+
+/// One request and the response it got, as an ``ExchangeChecker`` hears of it.
+@_spi(AddOns) public struct FinishedExchange: Sendable {
+    /// The request as the stub saw it, body included.
+    public let request: StubRequest
+    /// The stub that answered; `nil` for a request no stub matched that went to the network.
+    public let stub: StubDescriptor?
+    /// The response sent: the stub's, or what the network answered (with its body in memory).
+    public let response: StubResponse
+    /// `true` when ``response`` came from the real network.
+    public let cameFromNetwork: Bool
+    /// `false` when the request's body could not be read (an upload task's, on Apple
+    /// platforms): ``request`` then holds no body although one was sent.
+    public let isRequestBodyKnown: Bool
+}
+
+/// The checkers bound to one registry. With none bound, a finished exchange costs one
+/// uncontended lock.
+final class ExchangeCheckers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var checkers: [any ExchangeChecker] = []
+
+    func add(_ checker: any ExchangeChecker) {
+        lock.lock(); checkers.append(checker); lock.unlock()
+    }
+
+    var all: [any ExchangeChecker] {
+        lock.lock(); defer { lock.unlock() }
+        return checkers
+    }
+
+    /// Tells every checker that `item`'s hop finished with `response`. On the loading context.
+    func finished(_ item: PlaybackItem, with response: StubResponse) {
+        lock.lock()
+        let current = checkers
+        lock.unlock()
+        guard !current.isEmpty else { return }
+        let isNetwork = item.descriptor === StubDescriptor.network
+        let exchange = FinishedExchange(
+            request: item.request, stub: isNetwork ? nil : item.descriptor, response: response,
+            cameFromNetwork: item.cameFromNetwork || isNetwork, isRequestBodyKnown: item.request.isBodyKnown)
+        for checker in current { checker.exchangeFinished(exchange) }
+    }
+
+    /// Every checker's problems, in the order they were bound.
+    var problems: [VerificationProblem] { all.flatMap { $0.verificationProblems() } }
+}
+
+extension StubRegistry {
+    /// Binds `checker`: it hears of every exchange this registry finishes from now on, and its
+    /// problems join `verify()`'s report.
+    @_spi(AddOns) public func addExchangeChecker(_ checker: any ExchangeChecker) {
+        exchangeCheckers.add(checker)
+    }
+
+    /// The checkers bound with ``addExchangeChecker(_:)``.
+    @_spi(AddOns) public var exchangeCheckerList: [any ExchangeChecker] { exchangeCheckers.all }
+
+    /// The stubs whose every answer is known without a request (one-line stubs, sequences),
+    /// with those answers; for checks that make no request.
+    @_spi(AddOns) public var constantAnswers: [(stub: StubDescriptor, responses: [StubResponse])] {
+        stubs.compactMap { stub in
+            switch stub.answer {
+            case .constant(let response): return (stub, [response])
+            case .sequence(let responses): return (stub, responses)
+            case .closure: return nil
+            }
+        }
+    }
+}
+
+extension StubDescriptor {
+    /// The method and the exact path every request this stub accepts has, when its matcher
+    /// requires them (`isMethodGET() && isPath("/pets")`); `nil` where it does not.
+    @_spi(AddOns) public var requiredMethodAndPath: (method: String?, path: String?) {
+        (matcher.keys.method, matcher.keys.path)
+    }
+}
+
+extension Scenario {
+    /// Each stub of the scenario, with a name, where it was declared and a responder, for
+    /// checks that make no request (a scenario folder's responders read their files).
+    @_spi(AddOns) public var stubResponders:
+        [(name: String?, location: StubLocation, method: String?, path: String?, respond: @Sendable (StubRequest) throws -> StubResponse)]
+    {
+        specs.map { spec in
+            let responder = spec.responder
+            return (spec.name, spec.location, spec.matcher.keys.method, spec.matcher.keys.path, { try responder($0, 0) })
+        }
+    }
+}
+
+extension StubBody {
+    /// The file a ``file(_:)`` body reads, else `nil`.
+    @_spi(AddOns) public var fileURL: URL? {
+        if case .file(let url) = source { return url }
+        return nil
+    }
+}
+
+extension VerificationProblem {
+    /// A problem an ``ExchangeChecker`` found (a ``Kind/contractViolation``), reported at the
+    /// line of `stub` when there is one.
+    @_spi(AddOns) public static func found(
+        summary: String, details: String? = nil, stub: StubDescriptor?, count: Int = 1
+    ) -> VerificationProblem {
+        VerificationProblem(kind: .contractViolation, summary: summary, details: details, location: stub?.location, stub: stub, count: count)
+    }
+}
+
+extension JSONValue {
+    /// ``init(data:)`` through the library's one-pass reader where it takes the text (the
+    /// common case), `JSONSerialization` otherwise: for add-ons reading large documents.
+    @_spi(AddOns) public static func reading(_ data: Data) throws -> JSONValue {
+        try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
+    }
+}
+
+extension StubResponse {
+    /// `true` when the response sends a status, headers and a body (not an error, a
+    /// passthrough or a response that never comes): what a check without requests can read.
+    @_spi(AddOns) public var sendsHTTPResponse: Bool {
+        switch action {
+        case .respond, .failAfterBytes: return true
+        case .fail, .neverRespond, .passThrough: return false
+        }
+    }
+
+    /// How many body bytes are sent when the response stops early (``truncated(afterBytes:)``,
+    /// ``failing(afterBytes:with:)``); `nil` when the whole body is.
+    @_spi(AddOns) public var bodyBytesSent: Int? {
+        switch action {
+        case .respond(let truncated): return truncated
+        case .failAfterBytes(let bytes, _): return bytes
+        case .fail, .neverRespond, .passThrough: return nil
+        }
+    }
+}
+
+/// Multipart bodies, as far as an add-on reads them.
+@_spi(AddOns) public enum MultipartPartNames {
+    /// The form field name of each part of `body` (`nil` for a part without one), in order;
+    /// throws, saying where and why, when `body` is not the multipart document `contentType`
+    /// announces.
+    @_spi(AddOns) public static func of(_ body: Data, contentType: String) throws -> [String?] {
+        try MultipartBody(body, contentType: contentType).parts.map(\.name)
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+@_spi(AddOns) import URLStubs
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a check without requests found: every violation with what broke it, and what could
+/// not be checked without a request (and why).
+///
+/// ```swift
+/// let report = try contract.check(Scenario.folder(scenarioURL))
+/// #expect(report.isSuccess, "\(report)")
+/// ```
+public struct ContractReport: Sendable, CustomStringConvertible {
+    /// One violation, and what broke it.
+    public struct Finding: Sendable, CustomStringConvertible {
+        /// The stub (`"pet" (ShopTests.swift:12)`), the scenario file, or the HAR entry
+        /// (`shop.har entry 3: GET https://api.shop.test/pets`).
+        public let subject: String
+        /// Where the stub was declared; `nil` for a HAR entry.
+        public let location: StubLocation?
+        /// What it broke.
+        public let violation: ContractViolation
+
+        /// `subject: violation`.
+        public var description: String { "\(subject): \(violation)" }
+    }
+
+    /// The document checked against.
+    public let source: String
+    /// Every violation found.
+    public let findings: [Finding]
+    /// What was not checked, and why (a stub whose response is a closure, a matcher that names
+    /// no method or path).
+    public let notChecked: [String]
+    /// How many responses were checked.
+    public let checkedCount: Int
+
+    /// `true` when nothing broke the document.
+    public var isSuccess: Bool { findings.isEmpty }
+
+    /// The findings, then what was not checked.
+    public var description: String {
+        var lines = [
+            isSuccess
+                ? "Contract check against \(source) passed (\(checkedCount) responses)."
+                : "Contract check against \(source) failed (\(findings.count) violation\(findings.count == 1 ? "" : "s") in \(checkedCount) responses):"
+        ]
+        lines += findings.map { "- \($0)" }
+        if !notChecked.isEmpty {
+            lines.append("Not checked (\(notChecked.count)):")
+            lines += notChecked.map { "- \($0)" }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension OpenAPIDocument {
+    /// Checks every stub of `registry` whose responses are known without a request (the
+    /// one-line stubs and response sequences) against the operation its matcher's method and
+    /// path select. No request is made. Stubs that answer with a closure are listed in
+    /// ``ContractReport/notChecked``.
+    public func check(_ registry: StubRegistry) -> ContractReport {
+        var findings: [ContractReport.Finding] = []
+        var notChecked: [String] = []
+        var checked = 0
+        let constant = registry.constantAnswers
+        let constantStubs = Set(constant.map { ObjectIdentifier($0.stub) })
+        for stub in registry.stubs where !constantStubs.contains(ObjectIdentifier(stub)) {
+            notChecked.append("\(stub): its response is built by a closure (checked when served, with checkContract)")
+        }
+        for (stub, responses) in constant {
+            let (method, path) = stub.requiredMethodAndPath
+            guard let method, let path else {
+                notChecked.append("\(stub): its matcher does not name one method and one exact path")
+                continue
+            }
+            for response in responses {
+                checked += 1
+                findings += responseFindings(response, method: method, path: path, subject: "\(stub)", location: stub.location)
+            }
+        }
+        return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
+    }
+
+    /// Checks the response of every stub of `scenario` (a `Scenario.folder(_:)` reads its files
+    /// here) against the operation its method and path select. No request is
+    /// made: each stub's responder is called once with a request made from its method and
+    /// path (`:id` becomes `1`).
+    public func check(_ scenario: Scenario) -> ContractReport {
+        var findings: [ContractReport.Finding] = []
+        var notChecked: [String] = []
+        var checked = 0
+        for stub in scenario.stubResponders {
+            let subject = stub.name.map { "\"\($0)\"" } ?? "a stub of \(scenario.name)"
+            guard let (method, path) = Self.methodAndPath(method: stub.method, path: stub.path, name: stub.name) else {
+                notChecked.append("\(subject) (\(stub.location)): its method and path are unknown without a request")
+                continue
+            }
+            guard let url = URL(string: "https://contract.check" + path) else {
+                notChecked.append("\(subject): \(path) does not make a URL")
+                continue
+            }
+            var request = URLRequest(url: url)
+            request.httpMethod = method
+            let response: StubResponse
+            do {
+                response = try stub.respond(StubRequest(request))
+            } catch {
+                notChecked.append("\(subject): building its response threw \(error)")
+                continue
+            }
+            checked += 1
+            findings += responseFindings(response, method: method, path: path, subject: subject, location: stub.location)
+        }
+        return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
+    }
+
+    /// Checks every entry of the HAR file at `url`, request and response, against the
+    /// document. Throws a `HARError` when the file does not read.
+    public func check(harAt url: URL) throws -> ContractReport {
+        let entries = try HAR.read(contentsOf: url)
+        var findings: [ContractReport.Finding] = []
+        var notChecked: [String] = []
+        var checked = 0
+        for (position, entry) in entries.enumerated() {
+            let subject = "\(url.lastPathComponent) entry \(position): \(entry.method) \(ContractChecker.printable(entry.url))"
+            if let failure = entry.failure {
+                notChecked.append("\(subject): recorded a failure (\(failure)), not a response")
+                continue
+            }
+            checked += 1
+            var requestHeaders: [String: String] = [:]
+            for header in entry.requestHeaders { requestHeaders[header.name] = header.value }
+            var responseHeaders: [String: String] = [:]
+            for header in entry.responseHeaders { responseHeaders[header.name] = header.value }
+            if responseHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) == false,
+                !entry.responseMimeType.isEmpty
+            {
+                responseHeaders["Content-Type"] = entry.responseMimeType
+            }
+            if let mime = entry.requestMimeType,
+                requestHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) == false
+            {
+                requestHeaders["Content-Type"] = mime
+            }
+            let exchange = HTTPExchange(
+                method: entry.method.uppercased(), url: entry.url, requestHeaders: requestHeaders, requestBody: entry.requestBody,
+                status: entry.status, responseHeaders: responseHeaders, responseBody: entry.responseBody)
+            findings += violations(of: exchange).map { ContractReport.Finding(subject: subject, location: nil, violation: $0) }
+        }
+        return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
+    }
+
+    private func responseFindings(
+        _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation
+    ) -> [ContractReport.Finding] {
+        guard response.sendsHTTPResponse else { return [] }
+        var body = response.body.data
+        if body == nil, let file = response.body.fileURL { body = try? Data(contentsOf: file) }
+        if response.bodyBytesSent != nil { body = nil }
+        let exchange = HTTPExchange(
+            method: method, url: URL(string: "https://contract.check" + path), requestHeaders: [:], requestBody: nil,
+            status: response.statusCode, responseHeaders: response.headers, responseBody: body)
+        return violations(of: exchange, checksRequest: false).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
+    }
+
+    /// The method and path a stub requires, or those its scenario name says (`(GET /pets/:id)`,
+    /// a parameter filled with `1`).
+    static func methodAndPath(method: String?, path: String?, name: String?) -> (String, String)? {
+        if let method, let path { return (method, path) }
+        guard let name, name.hasSuffix(")"), let open = name.lastIndex(of: "(") else { return nil }
+        let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
+        let parts = inside.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[1].hasPrefix("/") else { return nil }
+        let filled = parts[1].split(separator: "/", omittingEmptySubsequences: false).map { $0.hasPrefix(":") ? "1" : String($0) }
+        return (method ?? String(parts[0]), filled.joined(separator: "/"))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import URLStubs
+
+/// One compiled JSON Schema object of a document. Schemas refer to each other by index into
+/// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.
+struct SchemaNode: Sendable {
+    /// Where the schema is in the document (`#/components/schemas/Pet`): each violation's
+    /// schema path starts here.
+    var path: String
+    /// `true` for the boolean schema `false` (nothing is valid).
+    var rejectsEverything = false
+    /// The allowed JSON types (`"integer"` also admits whole `number`s); `nil`: any.
+    var types: Set<String>?
+    /// 3.0's `nullable: true`.
+    var nullable = false
+    var required: [String] = []
+    /// Sorted by name, so violations come in a stable order.
+    var properties: [(name: String, schema: Int)] = []
+    var propertyIndex: [String: Int] = [:]
+    var additionalProperties: AdditionalProperties = .allowed
+    var items: Int?
+    var enumValues: [JSONValue]?
+    var constValue: JSONValue?
+    var oneOf: [Int] = []
+    var anyOf: [Int] = []
+    var allOf: [Int] = []
+    var discriminator: Discriminator?
+    var minimum: Double?
+    var maximum: Double?
+    /// 3.1's numeric `exclusiveMinimum`, or 3.0's `minimum` with `exclusiveMinimum: true`.
+    var exclusiveMinimum: Double?
+    var exclusiveMaximum: Double?
+    var multipleOf: Double?
+    var minLength: Int?
+    var maxLength: Int?
+    var pattern: RegexBox?
+    var minItems: Int?
+    var maxItems: Int?
+    var uniqueItems = false
+    var format: String?
+    var minProperties: Int?
+    var maxProperties: Int?
+    /// Values the document gives as examples (`example`, `examples`), for generated responses.
+    var example: JSONValue?
+
+    enum AdditionalProperties: Sendable {
+        case allowed
+        case forbidden
+        case schema(Int)
+    }
+
+    struct Discriminator: Sendable {
+        var propertyName: String
+        /// Each value of the property and the schema it selects (explicit `mapping`, then the
+        /// names of the `oneOf` / `anyOf` schemas under `#/components/schemas/`).
+        var mapping: [(value: String, schema: Int)]
+    }
+
+    init(path: String) { self.path = path }
+
+    func propertySchema(_ name: String) -> Int? { propertyIndex[name] }
+}
+
+/// A compiled regular expression (`pattern`), shared between threads. Answers are remembered
+/// for short strings (a response repeats its enum-like values), up to a bound.
+final class RegexBox: @unchecked Sendable {
+    static let rememberedAnswers = 4_096
+    let source: String
+    private let expression: NSRegularExpression
+    private let lock = NSLock()
+    private var answers: [String: Bool] = [:]
+
+    init(_ source: String) throws {
+        self.source = source
+        expression = try NSRegularExpression(pattern: source)
+    }
+
+    /// JSON Schema patterns are not anchored: a match anywhere counts.
+    func matches(_ text: String) -> Bool {
+        let remembers = text.utf8.count <= 64
+        if remembers {
+            lock.lock()
+            let known = answers[text]
+            lock.unlock()
+            if let known { return known }
+        }
+        let range = NSRange(text.startIndex..., in: text)
+        let answer = expression.firstMatch(in: text, options: [], range: range) != nil
+        if remembers {
+            lock.lock()
+            if answers.count < Self.rememberedAnswers { answers[text] = answer }
+            lock.unlock()
+        }
+        return answer
+    }
+}
+
+/// Every schema a document uses, compiled once.
+struct SchemaSet: Sendable {
+    var nodes: [SchemaNode] = []
+}

@@ -1,0 +1,303 @@
+import Foundation
+import URLStubs
+
+/// One way a JSON value breaks its schema.
+public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
+    /// Where in the value: `$`, `$.items[3].price`, `$["a key"]`.
+    public let jsonPath: String
+    /// The keyword that refused it: `#/components/schemas/Pet/properties/price/type`.
+    public let schemaPath: String
+    /// What the schema wants (`type number`, `the required property "id"`).
+    public let expected: String
+    /// What came (`string "12"`, `nothing`).
+    public let found: String
+
+    /// `$.items[3].price: expected type number, found string "12" (#/components/schemas/…/type)`.
+    public var description: String { "\(jsonPath): expected \(expected), found \(found) (\(schemaPath))" }
+}
+
+/// Checks a value against a compiled schema, collecting at most ``limit`` violations. The
+/// path into the value is a stack of steps, spelled out only for a violation.
+struct SchemaValidator {
+    /// Deeper than this (value nesting plus `allOf` / `$ref` hops), validation stops with a
+    /// violation instead of exhausting the stack.
+    static let maximumDepth = 512
+
+    enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    let set: SchemaSet
+    let limit: Int
+    private(set) var violations: [SchemaViolation] = []
+    /// Violations past ``limit``, counted only.
+    private(set) var uncounted = 0
+    private var steps: [Step] = []
+    private var depth = 0
+
+    init(set: SchemaSet, limit: Int = 50) {
+        self.set = set
+        self.limit = limit
+    }
+
+    /// Every violation of `value` against the schema at `index`.
+    static func violations(of value: JSONValue, against index: Int, in set: SchemaSet, limit: Int = 50) -> (
+        violations: [SchemaViolation], uncounted: Int
+    ) {
+        var validator = SchemaValidator(set: set, limit: limit)
+        validator.validate(value, against: index)
+        return (validator.violations, validator.uncounted)
+    }
+
+    var isFull: Bool { violations.count >= limit }
+
+    var jsonPath: String {
+        var path = "$"
+        for step in steps {
+            switch step {
+            case .index(let position): path += "[\(position)]"
+            case .key(let name):
+                if !name.isEmpty, name.utf8.allSatisfy({ Self.isIdentifierByte($0) }), name.utf8.first.map({ $0 < 48 || $0 > 57 }) ?? false {
+                    path += "." + name
+                } else {
+                    path += "[\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"]"
+                }
+            }
+        }
+        return path
+    }
+
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57) || byte == 95 || byte == 36
+    }
+
+    private mutating func report(_ node: SchemaNode, _ keyword: String, expected: String, found: String) {
+        guard !isFull else {
+            uncounted += 1
+            return
+        }
+        violations.append(
+            SchemaViolation(
+                jsonPath: jsonPath, schemaPath: keyword.isEmpty ? node.path : node.path + "/" + keyword, expected: expected, found: found))
+    }
+
+    mutating func validate(_ value: JSONValue, against index: Int) {
+        depth += 1
+        defer { depth -= 1 }
+        let node = set.nodes[index]
+        guard depth <= Self.maximumDepth else {
+            report(node, "", expected: "a value nested at most \(Self.maximumDepth) levels (with its schema's references)", found: "deeper nesting")
+            return
+        }
+        if node.rejectsEverything {
+            report(node, "", expected: "nothing (the schema is false)", found: value.brief)
+            return
+        }
+        if case .null = value, node.nullable { return }
+        let typeName = value.typeName
+        if let types = node.types, !types.contains(typeName), !(typeName == "integer" && types.contains("number")) {
+            var names = types.sorted()
+            if node.nullable { names.append("null") }
+            let expected = names.count == 1 ? "type \(names[0])" : "one of the types " + names.joined(separator: ", ")
+            report(node, "type", expected: expected, found: "\(typeName) \(value.brief)")
+            return
+        }
+        if let values = node.enumValues, !values.contains(value) {
+            report(
+                node, "enum", expected: "one of " + values.prefix(10).map(\.brief).joined(separator: ", ") + (values.count > 10 ? ", …" : ""),
+                found: value.brief)
+        }
+        if let constant = node.constValue, constant != value {
+            report(node, "const", expected: constant.brief, found: value.brief)
+        }
+        switch value {
+        case .object(let members): validateObject(members, node)
+        case .array(let items): validateArray(items, node)
+        case .string(let text): validateString(text, node)
+        case .integer, .number: validateNumber(value, node)
+        case .null, .bool: break
+        }
+        for part in node.allOf { validate(value, against: part) }
+        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty), case .object(let members) = value {
+            dispatch(members, value, node, discriminator)
+        } else {
+            if !node.oneOf.isEmpty { validateOneOf(value, node) }
+            if !node.anyOf.isEmpty { validateAnyOf(value, node) }
+        }
+    }
+
+    private mutating func validateObject(_ members: [String: JSONValue], _ node: SchemaNode) {
+        for name in node.required where members[name] == nil {
+            report(node, "required", expected: "the required property \"\(name)\"", found: "an object without it")
+        }
+        for (name, schema) in node.properties {
+            guard let member = members[name] else { continue }
+            steps.append(.key(name))
+            validate(member, against: schema)
+            steps.removeLast()
+        }
+        switch node.additionalProperties {
+        case .allowed: break
+        case .forbidden:
+            let extra = members.keys.filter { node.propertyIndex[$0] == nil }.sorted()
+            for name in extra {
+                steps.append(.key(name))
+                let listed = node.properties.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
+                report(
+                    node, "additionalProperties",
+                    expected: "no property \"\(name)\" (additionalProperties is false; properties: \(listed.isEmpty ? "none" : listed))",
+                    found: members[name]!.brief)
+                steps.removeLast()
+            }
+        case .schema(let schema):
+            for name in members.keys.sorted() where node.propertyIndex[name] == nil {
+                steps.append(.key(name))
+                validate(members[name]!, against: schema)
+                steps.removeLast()
+            }
+        }
+        if let minimum = node.minProperties, members.count < minimum {
+            report(node, "minProperties", expected: "at least \(minimum) properties", found: "\(members.count)")
+        }
+        if let maximum = node.maxProperties, members.count > maximum {
+            report(node, "maxProperties", expected: "at most \(maximum) properties", found: "\(members.count)")
+        }
+    }
+
+    private mutating func validateArray(_ items: [JSONValue], _ node: SchemaNode) {
+        if let minimum = node.minItems, items.count < minimum {
+            report(node, "minItems", expected: "at least \(minimum) items", found: "\(items.count)")
+        }
+        if let maximum = node.maxItems, items.count > maximum {
+            report(node, "maxItems", expected: "at most \(maximum) items", found: "\(items.count)")
+        }
+        if node.uniqueItems {
+            var seen: [JSONValue: Int] = [:]
+            for (position, item) in items.enumerated() {
+                if let first = seen[item] {
+                    report(node, "uniqueItems", expected: "unique items", found: "item \(position) equal to item \(first) (\(item.brief))")
+                    break
+                }
+                seen[item] = position
+            }
+        }
+        guard let schema = node.items else { return }
+        for (position, item) in items.enumerated() {
+            if isFull {
+                uncounted += 1
+                continue
+            }
+            steps.append(.index(position))
+            validate(item, against: schema)
+            steps.removeLast()
+        }
+    }
+
+    private mutating func validateString(_ text: String, _ node: SchemaNode) {
+        if node.minLength != nil || node.maxLength != nil {
+            let length = text.unicodeScalars.count
+            if let minimum = node.minLength, length < minimum {
+                report(node, "minLength", expected: "at least \(minimum) characters", found: "\(length) (\(JSONValue.string(text).brief))")
+            }
+            if let maximum = node.maxLength, length > maximum {
+                report(node, "maxLength", expected: "at most \(maximum) characters", found: "\(length) (\(JSONValue.string(text).brief))")
+            }
+        }
+        if let pattern = node.pattern, !pattern.matches(text) {
+            report(node, "pattern", expected: "a string matching /\(pattern.source)/", found: JSONValue.string(text).brief)
+        }
+        if let format = node.format, let valid = StringFormat.check(text, format: format), !valid {
+            report(node, "format", expected: "a \(format) string (\(StringFormat.explanation(format)))", found: JSONValue.string(text).brief)
+        }
+    }
+
+    private mutating func validateNumber(_ value: JSONValue, _ node: SchemaNode) {
+        guard let number = value.doubleValue else { return }
+        if let minimum = node.minimum, number < minimum {
+            report(node, "minimum", expected: "at least \(JSONValue.number(minimum).brief)", found: value.brief)
+        }
+        if let maximum = node.maximum, number > maximum {
+            report(node, "maximum", expected: "at most \(JSONValue.number(maximum).brief)", found: value.brief)
+        }
+        if let minimum = node.exclusiveMinimum, number <= minimum {
+            report(node, "exclusiveMinimum", expected: "more than \(JSONValue.number(minimum).brief)", found: value.brief)
+        }
+        if let maximum = node.exclusiveMaximum, number >= maximum {
+            report(node, "exclusiveMaximum", expected: "less than \(JSONValue.number(maximum).brief)", found: value.brief)
+        }
+        if let divisor = node.multipleOf, !Self.isMultiple(value, of: divisor) {
+            report(node, "multipleOf", expected: "a multiple of \(JSONValue.number(divisor).brief)", found: value.brief)
+        }
+    }
+
+    static func isMultiple(_ value: JSONValue, of divisor: Double) -> Bool {
+        if case .integer(let whole) = value, divisor.rounded() == divisor, abs(divisor) < 9e15 {
+            return whole % Int(divisor) == 0
+        }
+        guard let number = value.doubleValue, number.isFinite else { return false }
+        let quotient = number / divisor
+        return abs(quotient - quotient.rounded()) <= 1e-9 * max(1, abs(quotient))
+    }
+
+    /// The first violation of `value` against `index`, or `nil` when it is valid.
+    private func trial(_ value: JSONValue, against index: Int) -> SchemaViolation? {
+        var probe = SchemaValidator(set: set, limit: 1)
+        probe.steps = steps
+        probe.depth = depth
+        probe.validate(value, against: index)
+        return probe.violations.first
+    }
+
+    private mutating func validateOneOf(_ value: JSONValue, _ node: SchemaNode) {
+        var matching: [Int] = []
+        var failures: [String] = []
+        for (position, branch) in node.oneOf.enumerated() {
+            if let violation = trial(value, against: branch) {
+                failures.append("\(position): \(violation)")
+            } else {
+                matching.append(position)
+            }
+        }
+        if matching.isEmpty {
+            report(
+                node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
+                found: "a value none accepts (\(failures.joined(separator: "; ")))")
+        } else if matching.count > 1 {
+            report(
+                node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
+                found: "a value \(matching.count) accept (\(matching.map(String.init).joined(separator: ", ")))")
+        }
+    }
+
+    private mutating func validateAnyOf(_ value: JSONValue, _ node: SchemaNode) {
+        var failures: [String] = []
+        for (position, branch) in node.anyOf.enumerated() {
+            guard let violation = trial(value, against: branch) else { return }
+            failures.append("\(position): \(violation)")
+        }
+        report(
+            node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas",
+            found: "a value none accepts (\(failures.joined(separator: "; ")))")
+    }
+
+    /// `oneOf` / `anyOf` with a discriminator: the property's value picks the one schema.
+    private mutating func dispatch(
+        _ members: [String: JSONValue], _ value: JSONValue, _ node: SchemaNode, _ discriminator: SchemaNode.Discriminator
+    ) {
+        let names = discriminator.mapping.map { "\"\($0.value)\"" }.joined(separator: ", ")
+        guard let tag = members[discriminator.propertyName] else {
+            report(
+                node, "discriminator/propertyName", expected: "the discriminator property \"\(discriminator.propertyName)\" (\(names))",
+                found: "an object without it")
+            return
+        }
+        guard case .string(let text) = tag, let target = discriminator.mapping.first(where: { $0.value == text }) else {
+            steps.append(.key(discriminator.propertyName))
+            report(node, "discriminator/mapping", expected: "one of \(names)", found: tag.brief)
+            steps.removeLast()
+            return
+        }
+        validate(value, against: target.schema)
+    }
+}

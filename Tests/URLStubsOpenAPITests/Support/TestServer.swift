@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// A child process: Process exists on macOS and Linux only (not on iOS, tvOS or visionOS).
+#if os(macOS) || os(Linux)
+
+/// (A copy of URLStubsTests' helper.) The real HTTP server of `Tests/Server/stub_server.py`, started once per test process on a
+/// free loopback port and stopped when the process ends (the server exits when its standard
+/// input closes).
+final class TestServer: @unchecked Sendable {
+    static let shared = TestServer()
+
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+
+    private init() {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Server/stub_server.py")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        do {
+            try process.run()
+        } catch {
+            fatalError("the test server could not start: python3 \(script.path): \(error)")
+        }
+        var line = Data()
+        while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            line.append(first)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self)) else {
+            fatalError("the test server did not print its port")
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// How many requests the server has seen for `path` carrying `?tag=<tag>`.
+    func count(_ path: String, tag: String) async throws -> Int {
+        let (data, _) = try await plainSession.data(from: url("/__count?path=\(path)&tag=\(tag)"))
+        guard case .object(let members) = try URLStubs.JSONValue(data: data), let count = members["count"]?.doubleValue else { return -1 }
+        return Int(count)
+    }
+
+    /// A session with no stubs at all, to talk to the server directly.
+    let plainSession = URLSession(configuration: .ephemeral)
+}
+
+import URLStubs
+#endif
