@@ -6,6 +6,7 @@
 //     swift run -c release urlstubs-bench --quick    # CI smoke run, well under a minute
 //     urlstubs-bench --only requests,pacing,live     # some sections of the full run
 //     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
+//     urlstubs-bench --only appBackend               # a UI test driving its app's fake backend
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
@@ -47,7 +48,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers,appBackend | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -81,9 +82,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|appBackend`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true, live = true, parsers = true
+    var requests = true, stream = true, pacing = true, live = true, parsers = true, appBackend = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -93,6 +94,7 @@ struct Sections {
         pacing = names.contains("pacing")
         live = names.contains("live")
         parsers = names.contains("parsers")
+        appBackend = names.contains("appBackend")
     }
 }
 
@@ -123,6 +125,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.parsers {
         figures += try runParsers()
+    }
+    if sections.appBackend {
+        figures += try await runAppBackend(rounds: quick ? 100 : 1_000)
     }
     return figures
 }

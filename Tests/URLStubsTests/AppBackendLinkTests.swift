@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubs
 @testable import URLStubsTesting
 
 /// The test-runner link with both ends in this process (the app's end on a thread of its own,

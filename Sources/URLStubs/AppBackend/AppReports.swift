@@ -22,7 +22,8 @@ public struct AppJournalEntry: Codable, Sendable, Equatable, CustomStringConvert
     /// One line: the request and what answered it (``JournalEntry/description``).
     public let description: String
 
-    package init(_ entry: JournalEntry) {
+    /// The entry of `entry`, scrubbed as the app's registry scrubs.
+    @_spi(TestRunnerLink) public init(_ entry: JournalEntry) {
         let redactor = entry.scrubbing.redactor(for: entry.request)
         method = entry.request.method
         url = redactor.redact(entry.request.url?.absoluteString ?? "")
@@ -46,7 +47,8 @@ public struct AppVerificationReport: Codable, Sendable, Equatable, CustomStringC
     /// The whole report, as the app's registry prints it.
     public let description: String
 
-    package init(_ report: VerificationReport) {
+    /// The report of `report`.
+    @_spi(TestRunnerLink) public init(_ report: VerificationReport) {
         isSuccess = report.isSuccess
         problems = report.problems.map(\.message)
         description = report.description

@@ -11,11 +11,11 @@ import Darwin
 import Foundation
 
 /// A failed socket call: which call, and the system's reason.
-package struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {
+@_spi(TestRunnerLink) public struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {
     /// `connect to 127.0.0.1:5000 failed: Connection refused`.
-    package let description: String
+    @_spi(TestRunnerLink) public let description: String
     /// `true` when the peer closed the connection (a read found its end).
-    package let isClosed: Bool
+    @_spi(TestRunnerLink) public let isClosed: Bool
 
     init(_ call: String, code: Int32 = errno) {
         description = "\(call) failed: \(String(cString: strerror(code)))"
@@ -34,7 +34,7 @@ package struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {
 /// serialized) or ``shutdown()`` it to wake the reader. The descriptor is closed once, under
 /// the lock writers take, so no write reaches a descriptor number the system gave to another
 /// file.
-package final class LoopbackSocket: @unchecked Sendable {
+@_spi(TestRunnerLink) public final class LoopbackSocket: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()
     private var isClosed = false
@@ -51,7 +51,7 @@ package final class LoopbackSocket: @unchecked Sendable {
 
     /// Listens on 127.0.0.1 on a port the system picks (no clash between parallel runs).
     /// - Returns: The listening socket and its port.
-    package static func listen() throws -> (socket: LoopbackSocket, port: UInt16) {
+    @_spi(TestRunnerLink) public static func listen() throws -> (socket: LoopbackSocket, port: UInt16) {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         var address = loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
@@ -68,7 +68,7 @@ package final class LoopbackSocket: @unchecked Sendable {
     }
 
     /// Connects to 127.0.0.1:`port`.
-    package static func connect(port: UInt16) throws -> LoopbackSocket {
+    @_spi(TestRunnerLink) public static func connect(port: UInt16) throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         var address = loopbackAddress(port: port)
         var result: Int32 = -1
@@ -86,7 +86,7 @@ package final class LoopbackSocket: @unchecked Sendable {
 
     /// The next connection, or `nil` when none came within `timeout` seconds or the socket was
     /// shut down.
-    package func accept(timeout: TimeInterval) throws -> LoopbackSocket? {
+    @_spi(TestRunnerLink) public func accept(timeout: TimeInterval) throws -> LoopbackSocket? {
         guard try waitUntilReadable(timeout: timeout) else { return nil }
         let accepted = systemAccept(descriptor)
         guard accepted >= 0 else {
@@ -103,7 +103,7 @@ package final class LoopbackSocket: @unchecked Sendable {
     ///   waits until they arrive or the socket closes.
     /// - Throws: ``LoopbackSocketError`` with `isClosed` when the peer closed the connection or
     ///   the socket was shut down; a timeout error when nothing came in time.
-    package func read(count: Int, timeout: TimeInterval?) throws -> Data {
+    @_spi(TestRunnerLink) public func read(count: Int, timeout: TimeInterval?) throws -> Data {
         var data = Data(count: count)
         var filled = 0
         let deadline = timeout.map { Date().addingTimeInterval($0) }
@@ -131,7 +131,7 @@ package final class LoopbackSocket: @unchecked Sendable {
 
     /// Writes all of `data`, from any thread (writes are serialized).
     /// - Throws: when the socket is closed, or the peer read nothing for 10 seconds.
-    package func write(_ data: Data) throws {
+    @_spi(TestRunnerLink) public func write(_ data: Data) throws {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed, !shutDown else { throw LoopbackSocketError(description: "the connection is closed", isClosed: true) }
         #if canImport(Darwin)
@@ -168,7 +168,7 @@ package final class LoopbackSocket: @unchecked Sendable {
 
     /// Ends the connection in both directions: the peer reads its end, and this side's reader
     /// wakes within a quarter of a second.
-    package func shutdown() {
+    @_spi(TestRunnerLink) public func shutdown() {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed, !shutDown else { return }
         shutDown = true
@@ -176,7 +176,7 @@ package final class LoopbackSocket: @unchecked Sendable {
     }
 
     /// Closes the descriptor (once).
-    package func close() {
+    @_spi(TestRunnerLink) public func close() {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed else { return }
         isClosed = true

@@ -14,21 +14,24 @@ import Foundation
 /// Every field is optional; an empty matcher accepts every request. It is `Codable`, since it
 /// crosses from the test process to the app.
 public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertible {
-    package var method: String?
-    package var host: String?
+    /// The HTTP method, any case.
+    @_spi(TestRunnerLink) public var method: String?
+    /// The host, exactly.
+    @_spi(TestRunnerLink) public var host: String?
     /// Exact, or a ``URLPattern`` (`/users/:id`, `*`, `**`), as for ``isPath(_:)``.
-    package var path: String?
+    @_spi(TestRunnerLink) public var path: String?
     /// An absolute URL, query parameters in any order, as for ``isAbsoluteURLString(_:)``.
-    package var url: String?
+    @_spi(TestRunnerLink) public var url: String?
     /// `nil` values: present, with any value.
-    package var queryItems: [String: String?]?
+    @_spi(TestRunnerLink) public var queryItems: [String: String?]?
     /// `nil` values: present, with any value.
-    package var headers: [String: String?]?
+    @_spi(TestRunnerLink) public var headers: [String: String?]?
     /// A subset the JSON body must contain, as for ``hasJSONBody(containing:arrays:)``.
-    package var jsonBody: WireJSON?
-    package var graphQLOperation: String?
+    @_spi(TestRunnerLink) public var jsonBody: WireJSON?
+    /// The GraphQL operation name.
+    @_spi(TestRunnerLink) public var graphQLOperation: String?
     /// Why a field given to the initializer cannot be sent (a `jsonBody` that is not JSON).
-    package var conversionProblem: String?
+    @_spi(TestRunnerLink) public var conversionProblem: String?
 
     private enum CodingKeys: String, CodingKey {
         case method, host, path, url, queryItems, headers, jsonBody, graphQLOperation
@@ -79,7 +82,7 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
     public static func delete(_ path: String) -> RemoteMatcher { RemoteMatcher(method: "DELETE", path: path) }
 
     /// The ``RequestMatcher`` the app answers with.
-    package var requestMatcher: RequestMatcher {
+    @_spi(TestRunnerLink) public var requestMatcher: RequestMatcher {
         var parts: [RequestMatcher] = []
         if let method { parts.append(isMethod(method)) }
         if let host { parts.append(isHost(host)) }
@@ -96,7 +99,7 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
 
     /// What is wrong with this matcher (a path pattern's syntax, a body that is not JSON, an
     /// empty method); empty when nothing is.
-    package var problems: [String] {
+    @_spi(TestRunnerLink) public var problems: [String] {
         var problems = conversionProblem.map { [$0] } ?? []
         if let method, method.isEmpty || method.contains(where: { $0.isWhitespace }) {
             problems.append("method \"\(method)\" is not an HTTP method")

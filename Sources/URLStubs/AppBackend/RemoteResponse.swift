@@ -14,33 +14,44 @@ import FoundationNetworking
 /// RemoteResponse.error(.timedOut)
 /// ```
 public struct RemoteResponse: Codable, Sendable, Equatable {
-    package var status: Int
-    package var headers: [String: String]
-    package var text: String?
-    package var json: WireJSON?
-    package var data: Data?
-    package var fixture: String?
+    /// The HTTP status code.
+    @_spi(TestRunnerLink) public var status: Int
+    /// The response headers.
+    @_spi(TestRunnerLink) public var headers: [String: String]
+    /// A UTF-8 text body.
+    @_spi(TestRunnerLink) public var text: String?
+    /// A JSON body.
+    @_spi(TestRunnerLink) public var json: WireJSON?
+    /// A body of bytes (base64 on the wire).
+    @_spi(TestRunnerLink) public var data: Data?
+    /// A fixture file name the app resolves.
+    @_spi(TestRunnerLink) public var fixture: String?
     /// A `URLError.Code` the request fails with.
-    package var errorCode: Int?
-    package var requestTime: Double?
-    package var responseTime: Double?
+    @_spi(TestRunnerLink) public var errorCode: Int?
+    /// Seconds before the response head.
+    @_spi(TestRunnerLink) public var requestTime: Double?
+    /// Seconds over which the body is spread (negative: KB/s).
+    @_spi(TestRunnerLink) public var responseTime: Double?
     /// KB/s.
-    package var downloadSpeed: Double?
-    package var networkProfile: WireNetworkProfile?
+    @_spi(TestRunnerLink) public var downloadSpeed: Double?
+    /// Network conditions applied to each answer.
+    @_spi(TestRunnerLink) public var networkProfile: WireNetworkProfile?
     /// The test's gate that holds this response.
-    package var gateID: String?
+    @_spi(TestRunnerLink) public var gateID: String?
     /// The test's live stream that is this response's body, and its framing.
-    package var streamID: String?
-    package var streamKind: String?
+    @_spi(TestRunnerLink) public var streamID: String?
+    /// `eventStream` or `stream`.
+    @_spi(TestRunnerLink) public var streamKind: String?
     /// Why a value given to a factory cannot be sent (an object that is not JSON).
-    package var conversionProblem: String?
+    @_spi(TestRunnerLink) public var conversionProblem: String?
 
     private enum CodingKeys: String, CodingKey {
         case status, headers, text, json, data, fixture, errorCode, requestTime, responseTime, downloadSpeed, networkProfile
         case gateID, streamID, streamKind
     }
 
-    package init(status: Int, headers: [String: String]) {
+    /// A response with no body yet.
+    @_spi(TestRunnerLink) public init(status: Int, headers: [String: String]) {
         self.status = status
         self.headers = headers
     }
@@ -116,7 +127,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     }
 
     /// What is wrong with this response; empty when nothing is.
-    package var problems: [String] {
+    @_spi(TestRunnerLink) public var problems: [String] {
         var problems = conversionProblem.map { [$0] } ?? []
         if !(100...599).contains(status) { problems.append("status \(status) is not an HTTP status (100...599)") }
         let bodies = [text != nil, json != nil, data != nil, fixture != nil, streamID != nil].filter { $0 }.count
@@ -128,7 +139,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     }
 
     /// The response the app answers with; the caller applies the gate and the stream.
-    package func stubResponse(fixtures: AppFixtures) throws -> StubResponse {
+    @_spi(TestRunnerLink) public func stubResponse(fixtures: AppFixtures) throws -> StubResponse {
         var response: StubResponse
         if let errorCode {
             response = StubResponse(error: URLError(urlErrorCode(errorCode)))
@@ -158,7 +169,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
 }
 
 /// A ``NetworkProfile`` on the wire (the seed as text: JSON numbers lose 64-bit precision).
-package struct WireNetworkProfile: Codable, Sendable, Equatable {
+@_spi(TestRunnerLink) public struct WireNetworkProfile: Codable, Sendable, Equatable {
     var downloadSpeed: Double?
     var latency: Double
     var jitter: Double
@@ -175,7 +186,8 @@ package struct WireNetworkProfile: Codable, Sendable, Equatable {
         seed = String(profile.seed)
     }
 
-    package func profile() throws -> NetworkProfile {
+    /// The profile, or an error naming the field that is wrong.
+    @_spi(TestRunnerLink) public func profile() throws -> NetworkProfile {
         let known = try failures.map { name in
             guard let failure = NetworkProfile.Failure(rawValue: name) else {
                 throw WireProtocolError(

@@ -2,13 +2,15 @@ import Foundation
 
 /// A ``JSONValue`` that crosses the test-runner link as nested JSON (a stub's JSON body, a
 /// matcher's body subset), so a captured message reads as the JSON it carries.
-package struct WireJSON: Codable, Sendable, Equatable {
+@_spi(TestRunnerLink) public struct WireJSON: Codable, Sendable, Equatable {
     /// The JSON itself.
-    package var value: JSONValue
+    @_spi(TestRunnerLink) public var value: JSONValue
 
-    package init(_ value: JSONValue) { self.value = value }
+    /// Wraps `value`.
+    @_spi(TestRunnerLink) public init(_ value: JSONValue) { self.value = value }
 
-    package init(from decoder: any Decoder) throws {
+    /// Decodes nested JSON.
+    @_spi(TestRunnerLink) public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             value = .null
@@ -29,7 +31,8 @@ package struct WireJSON: Codable, Sendable, Equatable {
         }
     }
 
-    package func encode(to encoder: any Encoder) throws {
+    /// Encodes the JSON as nested JSON.
+    @_spi(TestRunnerLink) public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch value {
         case .null: try container.encodeNil()

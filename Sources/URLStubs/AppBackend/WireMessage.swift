@@ -9,46 +9,72 @@ import Foundation
 /// before the app connected; the app applies them and answers `ready`. Then the test sends
 /// commands, each answered by `done` or `failed` with the same `id`. `hello` and `refused` keep
 /// their fields in every protocol version, so a mismatch is always reported, never garbled.
-package struct WireMessage: Codable, Sendable {
+@_spi(TestRunnerLink) public struct WireMessage: Codable, Sendable {
     /// The link's protocol version; both sides must speak the same one.
-    package static let protocolVersion = 1
+    @_spi(TestRunnerLink) public static let protocolVersion = 1
 
-    package var type: String
-    package var id: Int?
+    /// What the message is: a ``WireMessageType`` raw value.
+    @_spi(TestRunnerLink) public var type: String
+    /// Pairs a command with its reply.
+    @_spi(TestRunnerLink) public var id: Int?
     // hello, welcome, refused, ready
-    package var protocolVersion: Int?
-    package var token: String?
-    package var processID: Int?
-    package var processName: String?
-    package var setup: [WireMessage]?
-    package var unmatchedRequests: String?
+    /// `hello`, `welcome`, `refused`: the sender's protocol version.
+    @_spi(TestRunnerLink) public var protocolVersion: Int?
+    /// `hello`: the token of `URLSTUBS_TEST_RUNNER_TOKEN`.
+    @_spi(TestRunnerLink) public var token: String?
+    /// `hello`: the app's process identifier.
+    @_spi(TestRunnerLink) public var processID: Int?
+    /// `hello`: the app's process name.
+    @_spi(TestRunnerLink) public var processName: String?
+    /// `welcome`: the commands declared before the app connected, in order.
+    @_spi(TestRunnerLink) public var setup: [WireMessage]?
+    /// `welcome`: `fail` or `passThrough`, the app registry's unmatched policy.
+    @_spi(TestRunnerLink) public var unmatchedRequests: String?
     // commands
-    package var stub: WireStub?
-    package var stubID: String?
-    package var scenario: String?
-    package var offline: Bool?
-    package var gateID: String?
-    package var streamID: String?
-    package var response: RemoteResponse?
-    package var errorCode: Int?
-    package var data: Data?
-    package var matcher: RemoteMatcher?
-    package var count: Int?
-    package var timeout: Double?
+    /// `addStub`: the stub.
+    @_spi(TestRunnerLink) public var stub: WireStub?
+    /// `removeStub`: the stub's identifier.
+    @_spi(TestRunnerLink) public var stubID: String?
+    /// `activateScenario`, `deactivateScenario`: the scenario's name.
+    @_spi(TestRunnerLink) public var scenario: String?
+    /// `setOffline`: on or off.
+    @_spi(TestRunnerLink) public var offline: Bool?
+    /// Gate commands: the gate's identifier.
+    @_spi(TestRunnerLink) public var gateID: String?
+    /// Stream commands: the live stream's identifier.
+    @_spi(TestRunnerLink) public var streamID: String?
+    /// `releaseHeld`: the response that replaces the stub's own.
+    @_spi(TestRunnerLink) public var response: RemoteResponse?
+    /// `failHeld`, `streamFail`: the `URLError` code.
+    @_spi(TestRunnerLink) public var errorCode: Int?
+    /// `streamSend`: the bytes to write.
+    @_spi(TestRunnerLink) public var data: Data?
+    /// `waitForRequests`: which requests count.
+    @_spi(TestRunnerLink) public var matcher: RemoteMatcher?
+    /// `waitForRequests`: how many.
+    @_spi(TestRunnerLink) public var count: Int?
+    /// Waits: seconds before the wait fails.
+    @_spi(TestRunnerLink) public var timeout: Double?
     // replies
-    package var message: String?
-    package var released: Bool?
-    package var entries: [AppJournalEntry]?
-    package var entry: AppJournalEntry?
-    package var report: AppVerificationReport?
+    /// `failed`, `refused`, `ready`: what went wrong, in words.
+    @_spi(TestRunnerLink) public var message: String?
+    /// `done` of gate and removal commands: whether something was released or removed.
+    @_spi(TestRunnerLink) public var released: Bool?
+    /// `done` of `journal` and `waitForRequests`: the requests.
+    @_spi(TestRunnerLink) public var entries: [AppJournalEntry]?
+    /// `done` of the waits for a held request or a stream connection: the request.
+    @_spi(TestRunnerLink) public var entry: AppJournalEntry?
+    /// `done` of `verify`: the report.
+    @_spi(TestRunnerLink) public var report: AppVerificationReport?
 
-    package init(_ type: WireMessageType, id: Int? = nil) {
+    /// A message of `type`, answering or asking `id`.
+    @_spi(TestRunnerLink) public init(_ type: WireMessageType, id: Int? = nil) {
         self.type = type.rawValue
         self.id = id
     }
 
     /// The message's type, or an error naming the `type` field and the known types.
-    package func knownType() throws -> WireMessageType {
+    @_spi(TestRunnerLink) public func knownType() throws -> WireMessageType {
         guard let known = WireMessageType(rawValue: type) else {
             throw WireProtocolError(
                 "unknown message type \"\(type)\" in the field \"type\" (known: \(WireMessageType.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -57,7 +83,7 @@ package struct WireMessage: Codable, Sendable {
     }
 
     /// `value`, or an error naming `field` as missing from a message of this type.
-    package func required<Value>(_ value: Value?, _ field: String) throws -> Value {
+    @_spi(TestRunnerLink) public func required<Value>(_ value: Value?, _ field: String) throws -> Value {
         guard let value else { throw WireProtocolError("a \"\(type)\" message needs the field \"\(field)\"") }
         return value
     }
@@ -65,14 +91,14 @@ package struct WireMessage: Codable, Sendable {
     // MARK: Encoding
 
     /// The JSON of this message.
-    package func encoded() throws -> Data {
+    @_spi(TestRunnerLink) public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(self)
     }
 
     /// Decodes a message, with an error that names the field at fault.
-    package static func decode(_ json: Data) throws -> WireMessage {
+    @_spi(TestRunnerLink) public static func decode(_ json: Data) throws -> WireMessage {
         do {
             return try JSONDecoder().decode(WireMessage.self, from: json)
         } catch let error as DecodingError {
@@ -81,7 +107,7 @@ package struct WireMessage: Codable, Sendable {
     }
 
     /// `field "stub.response.status" must be a number`, from a decoder's error.
-    package static func describe(_ error: DecodingError) -> String {
+    @_spi(TestRunnerLink) public static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context, adding key: (any CodingKey)? = nil) -> String {
             let keys = context.codingPath + (key.map { [$0] } ?? [])
             return keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
@@ -118,7 +144,7 @@ package struct WireMessage: Codable, Sendable {
 }
 
 /// What a ``WireMessage`` is.
-package enum WireMessageType: String, CaseIterable, Sendable {
+@_spi(TestRunnerLink) public enum WireMessageType: String, CaseIterable, Sendable {
     // The handshake.
     case hello, welcome, refused, ready
     // Commands from the test.
@@ -131,16 +157,22 @@ package enum WireMessageType: String, CaseIterable, Sendable {
 }
 
 /// A stub as the test sends it: an identifier to remove it by, and its description.
-package struct WireStub: Codable, Sendable {
-    package var id: String
-    package var name: String?
-    package var times: Int?
-    package var matcher: RemoteMatcher
-    package var response: RemoteResponse
+@_spi(TestRunnerLink) public struct WireStub: Codable, Sendable {
+    /// The test's identifier for the stub.
+    @_spi(TestRunnerLink) public var id: String
+    /// Shown in the app's reports.
+    @_spi(TestRunnerLink) public var name: String?
+    /// How many requests it answers (`nil`: no limit).
+    @_spi(TestRunnerLink) public var times: Int?
+    /// Which requests it answers.
+    @_spi(TestRunnerLink) public var matcher: RemoteMatcher
+    /// What it answers.
+    @_spi(TestRunnerLink) public var response: RemoteResponse
     /// `AppTests.swift:12`, where the test declared it.
-    package var location: String
+    @_spi(TestRunnerLink) public var location: String
 
-    package init(id: String, name: String?, times: Int?, matcher: RemoteMatcher, response: RemoteResponse, location: String) {
+    /// A stub of the given fields.
+    @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: RemoteMatcher, response: RemoteResponse, location: String) {
         self.id = id
         self.name = name
         self.times = times
@@ -151,41 +183,9 @@ package struct WireStub: Codable, Sendable {
 }
 
 /// A message that breaks the link's protocol: what was wrong, naming the field.
-package struct WireProtocolError: Error, Sendable, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
-}
-
-/// Frames on the stream: a 4-byte big-endian length, then that many bytes of JSON.
-package enum WireFrame {
-    /// The largest message either side accepts.
-    package static let maximumSize = 64 << 20
-
-    /// The frame of `message`, length and JSON in one buffer (one write, one segment).
-    package static func encode(_ message: WireMessage) throws -> Data {
-        let json = try message.encoded()
-        var length = UInt32(json.count).bigEndian
-        var frame = Data(bytes: &length, count: 4)
-        frame.append(json)
-        return frame
-    }
-
-    /// Reads the next frame's JSON.
-    /// - Parameter timeout: The longest wait for the frame; `nil` waits until it comes or the
-    ///   connection closes.
-    package static func read(from socket: LoopbackSocket, timeout: TimeInterval?) throws -> Data {
-        let head = try socket.read(count: 4, timeout: timeout)
-        let length = head.reduce(0) { ($0 << 8) | Int($1) }
-        guard length <= maximumSize else {
-            throw WireProtocolError(
-                "a frame announced \(length) bytes, more than the \(maximumSize >> 20) MiB limit: "
-                    + "the other side does not speak the URLStubs test-runner protocol")
-        }
-        return try socket.read(count: length, timeout: timeout == nil ? nil : max(timeout ?? 0, 10))
-    }
-
-    /// Sends `message`.
-    package static func send(_ message: WireMessage, on socket: LoopbackSocket) throws {
-        try socket.write(try encode(message))
-    }
+@_spi(TestRunnerLink) public struct WireProtocolError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the field.
+    @_spi(TestRunnerLink) public let description: String
+    /// The error, in words.
+    @_spi(TestRunnerLink) public init(_ description: String) { self.description = description }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(TestRunnerLink) import URLStubs
 
 /// The fake backend of an app a UI test launched, driven live from the test process: add and
 /// remove stubs, switch the app's scenarios, take it offline, hold a request, feed a live

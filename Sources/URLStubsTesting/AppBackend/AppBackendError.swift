@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(TestRunnerLink) import URLStubs
 
 /// Why an ``AppBackend`` call failed, with what to check.
 public enum AppBackendError: Error, Sendable, CustomStringConvertible, LocalizedError {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+@_spi(TestRunnerLink) import URLStubs
 
 /// Holds the app's responses until the test releases them: the app's request arrives and
 /// waits, the test looks at the app's loading state, then lets the answer go

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+@_spi(TestRunnerLink) import URLStubs
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (``URLStubs/LiveStream`` in the app, written from the test). Made by

@@ -1,5 +1,5 @@
 import Foundation
-@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubs
 
 /// One end of the test-runner link spoken by hand, to send what neither real side ever sends
 /// (another protocol version, malformed commands, silence). Its calls block: use them
