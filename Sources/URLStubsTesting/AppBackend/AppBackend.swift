@@ -18,7 +18,7 @@ import Foundation
 /// try await checkout.release()
 /// ```
 ///
-/// The app calls ``URLStubs/TestRunnerLink/connectIfLaunchedByTest(into:scenarios:fixtures:timeout:environment:)``
+/// The app calls `TestRunnerLink.connectIfLaunchedByTest(into:scenarios:fixtures:timeout:environment:)`
 /// at launch. The backend listens on 127.0.0.1 on a port the system picks, so parallel test
 /// runners and simulator clones never clash, and lets in only an app that presents its random
 /// token, one at a time.
@@ -31,7 +31,7 @@ import Foundation
 /// ``AppBackendError/appDisconnected(reason:notes:)`` once it has gone away.
 public final class AppBackend: @unchecked Sendable {
     /// Merge into `XCUIApplication.launchEnvironment` before `launch()`:
-    /// ``URLStubs/TestRunnerLink/addressVariable`` and ``URLStubs/TestRunnerLink/tokenVariable``.
+    /// `TestRunnerLink.addressVariable` and `TestRunnerLink.tokenVariable`.
     public let launchEnvironment: [String: String]
     /// How long calls that need the app wait for it to connect, in seconds.
     public let connectTimeout: TimeInterval
@@ -195,7 +195,7 @@ public final class AppBackend: @unchecked Sendable {
     }
 
     /// Waits until the app has made `count` requests that `matcher` accepts, counting those it
-    /// already made, and returns them (``URLStubs/StubRegistry/waitForRequests(matching:count:timeout:)``).
+    /// already made, and returns them (`StubRegistry.waitForRequests(matching:count:timeout:)`).
     /// - Throws: ``AppBackendError/appFailed(command:message:)`` whose message is the app's
     ///   report of what arrived and why each request did not match.
     @discardableResult

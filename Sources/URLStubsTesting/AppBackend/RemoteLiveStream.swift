@@ -5,7 +5,7 @@ import FoundationNetworking
 @_spi(TestRunnerLink) import URLStubs
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
-/// token stream (``URLStubs/LiveStream`` in the app, written from the test). Made by
+/// token stream (`LiveStream` in the app, written from the test). Made by
 /// ``AppBackend/makeLiveStream(name:)``.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import FoundationNetworking
 /// ```
 ///
 /// Each write reaches the app when the call returns. A stream serves one request; the rules of
-/// ``URLStubs/LiveStream`` apply (writes before the app connects are kept for it; a write
+/// `LiveStream` apply (writes before the app connects are kept for it; a write
 /// after the end fails with the app's explanation).
 public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     let id: String
