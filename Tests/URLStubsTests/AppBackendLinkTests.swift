@@ -161,6 +161,23 @@ struct AppBackendLinkTests {
         #expect(timeout.contains("expected path \"/never\", got \"/analytics\""), "the near-miss report: \(timeout)")
     }
 
+    /// The benchmark's figure through `AppBackend` itself, with a bound a shared machine keeps.
+    @Test func aStubReachesTheAppsNextRequestInMilliseconds() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let registry = StubRegistry()
+        _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
+        var delays: [Double] = []
+        for index in 0..<40 {
+            let start = Date()
+            try await backend.stub(.get("/item"), response: .text("\(index)"))
+            #expect(await fetch("https://app.test/item", from: registry).body == "\(index)")
+            delays.append(Date().timeIntervalSince(start) * 1000)
+        }
+        let median = delays.sorted()[delays.count / 2]
+        #expect(median < 50, "median \(median) ms over \(delays.map { Int($0) })")
+    }
+
     // MARK: Mistakes, found at the call
 
     @Test func stubsThatCannotBeSentFailAtTheCall() async throws {
