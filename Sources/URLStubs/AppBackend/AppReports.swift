@@ -24,6 +24,18 @@ public struct AppJournalEntry: Codable, Sendable, Equatable, CustomStringConvert
 
     /// The entry of `entry`, scrubbed as the app's registry scrubs.
     @_spi(TestRunnerLink) public init(_ entry: JournalEntry) {
+        self.init(entry, description: entry.description)
+    }
+
+    /// A request not answered yet (held, or connected to a live stream): its description is the
+    /// request alone.
+    init(unanswered request: StubRequest, scrubbing: Scrubbing) {
+        var entry = JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date())
+        entry.scrubbing = scrubbing
+        self.init(entry, description: ReportText.bounded(scrubbing.redactor(for: request).redact("\(request)")))
+    }
+
+    private init(_ entry: JournalEntry, description: String) {
         let redactor = entry.scrubbing.redactor(for: entry.request)
         method = entry.request.method
         url = redactor.redact(entry.request.url?.absoluteString ?? "")
@@ -32,7 +44,7 @@ public struct AppJournalEntry: Codable, Sendable, Equatable, CustomStringConvert
         statusCode = entry.statusCode
         errorDescription = entry.errorDescription
         date = entry.date
-        description = entry.description
+        self.description = description
     }
 }
 

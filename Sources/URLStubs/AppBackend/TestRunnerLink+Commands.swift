@@ -72,7 +72,7 @@ extension TestRunnerLink {
             let scrubbing = registry.scrubbing
             return {
                 var done = WireMessage(.done)
-                done.entry = AppJournalEntry(request: try await gate.waitForRequest(timeout: timeout), scrubbing: scrubbing)
+                done.entry = AppJournalEntry(unanswered: try await gate.waitForRequest(timeout: timeout), scrubbing: scrubbing)
                 return done
             }
         case .waitForStreamConnection:
@@ -80,7 +80,7 @@ extension TestRunnerLink {
             let scrubbing = registry.scrubbing
             return {
                 var done = WireMessage(.done)
-                done.entry = AppJournalEntry(request: try await stream.waitForConnection(timeout: timeout), scrubbing: scrubbing)
+                done.entry = AppJournalEntry(unanswered: try await stream.waitForConnection(timeout: timeout), scrubbing: scrubbing)
                 return done
             }
         case .waitForRequests:
@@ -197,14 +197,5 @@ extension TestRunnerLink {
         let stream = LiveStream(name: id)
         streams[id] = stream
         return stream
-    }
-}
-
-extension AppJournalEntry {
-    /// A request that has not been answered yet (held, or connected to a live stream).
-    init(request: StubRequest, scrubbing: Scrubbing) {
-        var entry = JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date())
-        entry.scrubbing = scrubbing
-        self.init(entry)
     }
 }
