@@ -161,6 +161,27 @@ struct AppBackendLinkTests {
         #expect(timeout.contains("expected path \"/never\", got \"/analytics\""), "the near-miss report: \(timeout)")
     }
 
+    @Test func aRelaunchedAppGetsWhatWasDeclaredSoFar() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let first = try #require(try await connectApp(backend.launchEnvironment, registry: StubRegistry()))
+        let removed = try await backend.stub(.get("/gone"), response: .text("gone"))
+        try await backend.stub(.get("/kept"), response: .text("kept"))
+        try await backend.remove(removed)
+        try await backend.activateScenario("sold-out")
+        first.disconnect()
+        while backend.isAppConnected { try await Task.sleep(nanoseconds: 20_000_000) }
+        try await backend.stub(.get("/while-away"), response: .text("queued"))
+
+        let registry = StubRegistry()
+        _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
+        try await backend.waitForApp()
+        #expect(await fetch("https://app.test/kept", from: registry).body == "kept")
+        #expect(await fetch("https://app.test/while-away", from: registry).body == "queued")
+        #expect(await fetch("https://app.test/api/cart", from: registry).statusCode == 409)
+        #expect(await fetch("https://app.test/gone", from: registry).statusCode == nil, "removed before the relaunch")
+    }
+
     /// The benchmark's figure through `AppBackend` itself, with a bound a shared machine keeps.
     @Test func aStubReachesTheAppsNextRequestInMilliseconds() async throws {
         let backend = try AppBackend()

@@ -155,7 +155,7 @@ public final class AppBackend: @unchecked Sendable {
             declare: {
                 $0.removeAll { $0.key == key }
                 $0.append((key, message))
-            }, connectTimeout: connectTimeout)
+            }, undo: { $0.removeAll { $0.key == key } }, connectTimeout: connectTimeout)
         return reply.released ?? true
     }
 

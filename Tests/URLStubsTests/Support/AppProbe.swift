@@ -89,9 +89,9 @@ final class AppProbe: @unchecked Sendable {
         }
     }
 
-    /// Ends the probe at once, like a crash.
+    /// Ends the probe at once, like a crash (nothing when it has already ended).
     func kill() {
-        process.terminate()
+        if process.isRunning { process.terminate() }
     }
 
     private func readOutput() {
