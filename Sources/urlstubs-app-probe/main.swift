@@ -32,8 +32,10 @@ let scenarios = [
     },
 ]
 let timeout = ProcessInfo.processInfo.environment["URLSTUBS_PROBE_TIMEOUT"].flatMap(TimeInterval.init) ?? 10
+/// The link, let go of before exit (LeakSanitizer checks the child at exit).
+var link: TestRunnerLink?
 do {
-    let link = try TestRunnerLink.connectIfLaunchedByTest(
+    link = try TestRunnerLink.connectIfLaunchedByTest(
         into: .shared, scenarios: scenarios, fixtures: .folder(URL(fileURLWithPath: arguments[1])), timeout: timeout)
     Probe.say(link == nil ? "link: none" : "link: connected")
 } catch {
@@ -50,6 +52,9 @@ await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
     }.start()
 }
 // Nothing the probe loaded outlives it (LeakSanitizer checks the child at exit).
+link?.disconnect()
+link = nil
 for name in StubRegistry.shared.activeScenarios { StubRegistry.shared.deactivate(name) }
 StubRegistry.shared.removeAll()
+StubRegistry.shared.resetJournal()  // its entries hold the stubs that answered
 exit(0)

@@ -38,7 +38,7 @@ struct AppBackendProcessTests {
         let report = try await backend.verify()
         #expect(!report.isSuccess)
         #expect(report.description.contains("GET https://api.shop.test/api/carts"), "\(report)")
-        #expect(try await app.quit() == 0)
+        #expect(try await app.quit() == 0, "\(app.printed)")
     }
 
     @Test func aHeldRequestWaitsForTheTestAndALiveStreamDeliversEachWrite() async throws {
@@ -72,7 +72,7 @@ struct AppBackendProcessTests {
         #expect(try await app.line(startingWith: "prices chunk: event: price\\ndata: 13") != "")
         try await prices.finish()
         #expect(try await app.line(startingWith: "prices done") == "prices done")
-        #expect(try await app.quit() == 0)
+        #expect(try await app.quit() == 0, "\(app.printed)")
     }
 
     @Test func theTestTakesTheAppOfflineAndSwitchesItsScenarios() async throws {
@@ -94,7 +94,7 @@ struct AppBackendProcessTests {
         #expect(try await backend.deactivateScenario("in-stock"))
         app.send("get four https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "four") == "four: 409 sold out")
-        #expect(try await app.quit() == 0)
+        #expect(try await app.quit() == 0, "\(app.printed)")
     }
 
     @Test func whenEitherSideGoesAwayTheOtherSaysSo() async throws {
@@ -129,7 +129,7 @@ struct AppBackendProcessTests {
         orphan.send("get after https://api.shop.test/anything")
         let after = try await orphan.line(startingWith: "after")
         #expect(after.contains("failed: -1004 URLStubs: the test runner disconnected"), "\(after)")
-        #expect(try await orphan.quit() == 0)
+        #expect(try await orphan.quit() == 0, "\(orphan.printed)")
     }
 
     @Test func aStaleTokenAndASecondAppAreRefused() async throws {

@@ -44,6 +44,8 @@ public final class TestRunnerLink: @unchecked Sendable {
     var streams: [String: LiveStream] = [:]
     var offlineStub: StubDescriptor?
     private var ended: String?
+    /// Signalled when the command thread has ended the link.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Connects to the test process that launched the app, if one did, and returns once its
     /// first stubs are installed.
@@ -94,8 +96,13 @@ public final class TestRunnerLink: @unchecked Sendable {
 
     /// Closes the link: from now on every request fails with
     /// ``TestRunnerLinkError/testRunnerDisconnected(_:)``, as when the test process ends.
+    /// Returns once the link's thread has let go of it (within about a second).
     public func disconnect() {
         socket.shutdown()
+        lock.lock()
+        let alreadyEnded = ended != nil
+        lock.unlock()
+        if !alreadyEnded { _ = finished.wait(timeout: .now() + 2) }
     }
 
     // MARK: The handshake
@@ -174,7 +181,9 @@ public final class TestRunnerLink: @unchecked Sendable {
     // MARK: The command loop
 
     private func startReading() {
-        let thread = Thread { [self] in readCommands() }
+        // The running loop keeps the link alive, and nothing else once it ends: the app
+        // need not keep the link.
+        let thread = Thread { [weak self] in self?.readCommands() }
         thread.name = "URLStubs.TestRunnerLink"
         thread.start()
     }
@@ -201,6 +210,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             }
         }
         end(reason: reason)
+        finished.signal()
     }
 
     /// Runs `command`, and answers it: at once, or when what it waits for has happened.
