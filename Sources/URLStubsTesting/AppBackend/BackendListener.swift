@@ -135,7 +135,7 @@ final class BackendListener: @unchecked Sendable {
 
     private func refuse(_ client: LoopbackSocket, _ reason: String) {
         lock.lock()
-        notes.append("refused a connection at \(Self.clock()): \(reason)")
+        noteLocked("refused a connection at \(Self.clock()): \(reason)")
         lock.unlock()
         var refused = WireMessage(.refused)
         refused.protocolVersion = WireMessage.protocolVersion
@@ -153,7 +153,7 @@ final class BackendListener: @unchecked Sendable {
                 reason = error.isClosed ? "its connection closed at \(Self.clock())" : error.description
                 break
             } catch {
-                lock.lock(); notes.append("the app sent a message that made no sense: \(error)"); lock.unlock()
+                lock.lock(); noteLocked("the app sent a message that made no sense: \(error)"); lock.unlock()
                 continue
             }
             receive(message)
@@ -181,11 +181,11 @@ final class BackendListener: @unchecked Sendable {
             for waiter in waiters.values { waiter.resume() }
         case WireMessageType.done.rawValue, WireMessageType.failed.rawValue:
             let continuation = message.id.flatMap { pending.removeValue(forKey: $0) }
-            if continuation == nil { notes.append("the app reported: \(message.message ?? message.type)") }
+            if continuation == nil { noteLocked("the app reported: \(message.message ?? message.type)") }
             lock.unlock()
             continuation?.resume(returning: message)
         default:
-            notes.append("the app sent an unexpected \"\(message.type)\" message")
+            noteLocked("the app sent an unexpected \"\(message.type)\" message")
             lock.unlock()
         }
     }
@@ -302,6 +302,12 @@ final class BackendListener: @unchecked Sendable {
     }
 
     // MARK: Helpers
+
+    /// Keeps the last 20 notes: enough to explain a failure, bounded whatever connects.
+    private func noteLocked(_ note: String) {
+        notes.append(note.count > 1000 ? note.prefix(1000) + "… (cut)" : note)
+        if notes.count > 20 { notes.removeFirst(notes.count - 20) }
+    }
 
     private func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
         lock.lock(); defer { lock.unlock() }
