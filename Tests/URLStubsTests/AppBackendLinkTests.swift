@@ -161,6 +161,17 @@ struct AppBackendLinkTests {
         #expect(timeout.contains("expected path \"/never\", got \"/analytics\""), "the near-miss report: \(timeout)")
     }
 
+    @Test func theLinkKeepsWorkingWhenTheAppDropsIt() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let registry = StubRegistry()
+        let environment = backend.launchEnvironment
+        try await onItsOwnThread { _ = try TestRunnerLink.connectIfLaunchedByTest(into: registry, environment: environment) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        try await backend.stub(.get("/later"), response: .text("still linked"))
+        #expect(await fetch("https://app.test/later", from: registry).body == "still linked")
+    }
+
     @Test func aRelaunchedAppGetsWhatWasDeclaredSoFar() async throws {
         let backend = try AppBackend()
         defer { backend.close() }

@@ -46,6 +46,8 @@ public final class TestRunnerLink: @unchecked Sendable {
     private var ended: String?
     /// Signalled when the command thread has ended the link.
     private let finished = DispatchSemaphore(value: 0)
+    /// The link itself while its thread runs: the app need not keep the link it was given.
+    private var keepAlive: TestRunnerLink?
 
     /// Connects to the test process that launched the app, if one did, and returns once its
     /// first stubs are installed.
@@ -181,8 +183,10 @@ public final class TestRunnerLink: @unchecked Sendable {
     // MARK: The command loop
 
     private func startReading() {
-        // The running loop keeps the link alive, and nothing else once it ends: the app
-        // need not keep the link.
+        // Alive until the loop ends (``keepAlive``), and then only as long as the app keeps it.
+        lock.lock()
+        keepAlive = self
+        lock.unlock()
         let thread = Thread { [weak self] in self?.readCommands() }
         thread.name = "URLStubs.TestRunnerLink"
         thread.start()
@@ -210,6 +214,9 @@ public final class TestRunnerLink: @unchecked Sendable {
             }
         }
         end(reason: reason)
+        lock.lock()
+        keepAlive = nil
+        lock.unlock()
         finished.signal()
     }
 
