@@ -391,6 +391,16 @@ struct AppBackendLinkTests {
             return try app.receive()
         }
         #expect(refusal["message"] == #"malformed hello: malformed message: field "protocolVersion" must be a number"#)
+
+        // Something else than an app: a browser or a port scanner.
+        let http = try await onItsOwnThread {
+            let client = try LoopbackSocket.connect(port: port)
+            try client.write(Data("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+            return try RawLinkPeer(client).receive()
+        }
+        #expect(http["message"]?.contains("a frame announced 1195725856 bytes, more than the 64 MiB limit") == true, "\(http)")
+        let text = await errorText { _ = try await backend.journal() }
+        #expect(text.contains("does not speak the URLStubs test-runner protocol"), "\(text)")
     }
 
     @Test func launchFailuresNameWhatToCheck() async throws {
