@@ -180,7 +180,7 @@ struct AppBackendLinkTests {
         try await backend.stub(.get("/kept"), response: .text("kept"))
         try await backend.remove(removed)
         try await backend.activateScenario("sold-out")
-        first.disconnect()
+        try await onItsOwnThread { first.disconnect() }  // it waits for the link's thread
         while backend.isAppConnected { try await Task.sleep(nanoseconds: 20_000_000) }
         try await backend.stub(.get("/while-away"), response: .text("queued"))
 
@@ -264,7 +264,7 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: StubRegistry()))
         try await backend.waitForApp()
-        link.disconnect()
+        try await onItsOwnThread { link.disconnect() }  // it waits for the link's thread
         let start = Date()
         var text = ""
         while text.isEmpty, Date().timeIntervalSince(start) < 10 {

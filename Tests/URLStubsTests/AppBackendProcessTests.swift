@@ -16,7 +16,7 @@ struct AppBackendProcessTests {
         let backend = try AppBackend()
         defer { backend.close() }
         try await backend.stub(.get("/launch"), name: "launch", response: .text("stubbed at launch"))
-        let app = try AppProbe(environment: backend.launchEnvironment)
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { app.kill() }
         #expect(try await app.line(startingWith: "link:") == "link: connected")
         #expect(try await app.line(startingWith: "launch") == "launch: 200 stubbed at launch")
@@ -44,7 +44,7 @@ struct AppBackendProcessTests {
     @Test func aHeldRequestWaitsForTheTestAndALiveStreamDeliversEachWrite() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
-        let app = try AppProbe(environment: backend.launchEnvironment)
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { app.kill() }
         _ = try await app.line(startingWith: "launch")
 
@@ -79,7 +79,7 @@ struct AppBackendProcessTests {
         let backend = try AppBackend()
         defer { backend.close() }
         try await backend.activateScenario("sold-out")
-        let app = try AppProbe(environment: backend.launchEnvironment)
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { app.kill() }
         _ = try await app.line(startingWith: "launch")
         app.send("get one https://api.shop.test/api/cart")
@@ -101,7 +101,7 @@ struct AppBackendProcessTests {
         // The app crashes: the test's next call fails at once.
         let backend = try AppBackend()
         defer { backend.close() }
-        let app = try AppProbe(environment: backend.launchEnvironment)
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
         _ = try await app.line(startingWith: "launch")
         try await backend.waitForApp()
         app.kill()
@@ -120,7 +120,7 @@ struct AppBackendProcessTests {
 
         // The test side goes away: the app's requests fail saying so.
         let other = try AppBackend()
-        let orphan = try AppProbe(environment: other.launchEnvironment)
+        let orphan = try await AppProbe.start(environment: other.launchEnvironment)
         defer { orphan.kill() }
         _ = try await orphan.line(startingWith: "launch")
         try await other.waitForApp()
@@ -137,15 +137,15 @@ struct AppBackendProcessTests {
         defer { backend.close() }
         var stale = backend.launchEnvironment
         stale[TestRunnerLink.tokenVariable] = String(repeating: "0", count: 64)
-        let impostor = try AppProbe(environment: stale)
+        let impostor = try await AppProbe.start(environment: stale)
         defer { impostor.kill() }
         #expect(try await impostor.line(startingWith: "link").contains("the test runner refused this app: wrong token"))
         #expect(try await impostor.line(startingWith: "launch").contains("launch failed: -1004 URLStubs: the test runner refused this app"))
 
-        let first = try AppProbe(environment: backend.launchEnvironment)
+        let first = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { first.kill() }
         #expect(try await first.line(startingWith: "link") == "link: connected")
-        let second = try AppProbe(environment: backend.launchEnvironment)
+        let second = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { second.kill() }
         #expect(try await second.line(startingWith: "link").contains("is already connected to this AppBackend"))
         for probe in [impostor, first, second] { try await probe.quit() }
@@ -158,7 +158,7 @@ struct AppBackendProcessTests {
                     let backend = try AppBackend()
                     defer { backend.close() }
                     try await backend.stub(.get("/launch"), response: .text("app \(index)"))
-                    let app = try AppProbe(environment: backend.launchEnvironment)
+                    let app = try await AppProbe.start(environment: backend.launchEnvironment)
                     defer { app.kill() }
                     let launch = try await app.line(startingWith: "launch")
                     try await backend.stub(.get("/later"), response: .text("later \(index)"))

@@ -246,7 +246,7 @@ final class BackendListener: @unchecked Sendable {
                 waiting?.resume(throwing: AppBackendError.appDisconnected(reason: "\(error)", notes: notes))
                 return
             }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+            backendTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
                 guard let self else { return }
                 lock.lock()
                 let waiting = pending.removeValue(forKey: id)
@@ -281,7 +281,7 @@ final class BackendListener: @unchecked Sendable {
             }
             readyWaiters[id] = continuation
             lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+            backendTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
                 guard let self else { return }
                 lock.lock()
                 let waiting = readyWaiters.removeValue(forKey: id)
@@ -328,3 +328,7 @@ final class BackendListener: @unchecked Sendable {
         return formatter.string(from: Date())
     }
 }
+
+/// Where the backend's timeouts fire: a queue of its own, whose thread dispatch makes even when
+/// the global queue's threads are all busy (a test blocking them must not delay a timeout).
+private let backendTimeouts = DispatchQueue(label: "URLStubs.AppBackend.timeouts")

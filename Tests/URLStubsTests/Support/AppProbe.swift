@@ -22,8 +22,13 @@ final class AppProbe: @unchecked Sendable {
     private var waiters: [(prefix: String, continuation: CheckedContinuation<String, any Error>)] = []
     private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts the probe with this process's environment plus `environment`.
-    init(environment: [String: String]) throws {
+    /// Starts the probe with this process's environment plus `environment`, off the
+    /// cooperative pool (starting a process takes a fork and an exec).
+    static func start(environment: [String: String]) async throws -> AppProbe {
+        try await onItsOwnThread { try AppProbe(environment: environment) }
+    }
+
+    private init(environment: [String: String]) throws {
         guard let executable = Self.executable else { throw ChildTestUnavailable() }
         process.executableURL = executable
         process.arguments = [fixturesFolder.path]
@@ -60,7 +65,7 @@ final class AppProbe: @unchecked Sendable {
             }
             waiters.append((prefix, continuation))
             lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            probeTimeouts.asyncAfter(deadline: .now() + timeout) { [self] in
                 lock.lock()
                 let index = waiters.firstIndex { $0.prefix == prefix }
                 let waiter = index.map { waiters.remove(at: $0) }
@@ -138,3 +143,6 @@ struct ProbeError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Where the probe's waits time out: a queue of its own, not the global queue other tests keep busy.
+private let probeTimeouts = DispatchQueue(label: "URLStubsTests.AppProbe.timeouts")
