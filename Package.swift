@@ -21,6 +21,7 @@ let package = Package(
         .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
         .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
         .executable(name: "urlstubs-scenario-probe", targets: ["urlstubs-scenario-probe"]),
+        .executable(name: "urlstubs-app-probe", targets: ["urlstubs-app-probe"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -40,6 +41,9 @@ let package = Package(
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
         // An "app" for the scenario tests: picks scenarios from its launch environment.
         .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        // An "app" for the AppBackend tests: connects to the test's AppBackend at launch, then
+        // loads what its stdin says.
+        .executableTarget(name: "urlstubs-app-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         .testTarget(

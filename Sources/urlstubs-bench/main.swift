@@ -8,6 +8,7 @@
 //     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only record --json            # recording 1,000 exchanges of 100 KB
 //     urlstubs-bench --only openapi --json           # OpenAPI document loading and response checks
+//     urlstubs-bench --only appBackend               # a UI test driving its app's fake backend
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
 // Per-request figures are sequential `try await session.data(for:)` calls (1 KB body), run in
@@ -49,7 +50,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record,openapi | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -83,9 +84,9 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi|appBackend`, default all).
 struct Sections {
-    var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true, openAPI = true
+    var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true, openAPI = true, appBackend = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -97,6 +98,7 @@ struct Sections {
         parsers = names.contains("parsers")
         record = names.contains("record")
         openAPI = names.contains("openapi")
+        appBackend = names.contains("appBackend")
     }
 }
 
@@ -133,6 +135,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.openAPI {
         figures += try runOpenAPI()
+    }
+    if sections.appBackend {
+        figures += try await runAppBackend(rounds: quick ? 100 : 1_000)
     }
     return figures
 }

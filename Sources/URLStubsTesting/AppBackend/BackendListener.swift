@@ -1,0 +1,334 @@
+import Foundation
+@_spi(TestRunnerLink) import URLStubs
+
+/// The test side of the link: listens on 127.0.0.1, lets in one app with the token, keeps
+/// what the test declared for the next app to connect, and pairs each command with its reply.
+///
+/// Threads: one accepts connections; one per connection reads its frames (the handshake, then
+/// the replies). Test code never blocks on a read: a command writes its frame and suspends until
+/// the reader resumes it, or a timer fails it.
+final class BackendListener: @unchecked Sendable {
+    let port: UInt16
+    let token: String
+    private let socket: LoopbackSocket
+    private let unmatchedRequests: UnmatchedRequestPolicy
+
+    private let lock = NSLock()
+    private var connection: LoopbackSocket?
+    private var appName = ""
+    private var isReady = false
+    private var disconnectReason: String?
+    private var isClosed = false
+    /// Connections refused, messages the app sent that made no sense: quoted in errors.
+    private var notes: [String] = []
+    /// Problems of the commands declared before launch, reported once by the next call.
+    private var setupProblem: String?
+    /// What a newly connected app gets before anything else, in order.
+    private var declared: [(key: String, message: WireMessage)] = []
+    private var pending: [Int: CheckedContinuation<WireMessage, any Error>] = [:]
+    private var readyWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+    private var nextID = 1
+
+    init(unmatchedRequests: UnmatchedRequestPolicy) throws {
+        (socket, port) = try LoopbackSocket.listen()
+        var generator = SystemRandomNumberGenerator()
+        token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        self.unmatchedRequests = unmatchedRequests
+        let thread = Thread { [self] in acceptConnections() }
+        thread.name = "URLStubs.AppBackend.accept"
+        thread.start()
+    }
+
+    /// `URLSTUBS_TEST_RUNNER=127.0.0.1:54321, URLSTUBS_TEST_RUNNER_TOKEN=<64 hex digits>`.
+    var environmentDescription: String {
+        "\(TestRunnerLink.addressVariable)=127.0.0.1:\(port), \(TestRunnerLink.tokenVariable)=<64 hex digits>"
+    }
+
+    var isAppConnected: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return isReady
+    }
+
+    func close() {
+        lock.lock()
+        guard !isClosed else { lock.unlock(); return }
+        isClosed = true
+        let current = connection
+        let waiters = readyWaiters
+        readyWaiters.removeAll()
+        lock.unlock()
+        socket.shutdown()
+        current?.shutdown()
+        for waiter in waiters.values { waiter.resume(throwing: AppBackendError.closed) }
+    }
+
+    // MARK: Accepting
+
+    private func acceptConnections() {
+        while true {
+            lock.lock(); let closed = isClosed; lock.unlock()
+            if closed { break }
+            do {
+                guard let client = try socket.accept(timeout: 0.25) else { continue }
+                let thread = Thread { [self] in serve(client) }
+                thread.name = "URLStubs.AppBackend.connection"
+                thread.start()
+            } catch {
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        socket.close()
+    }
+
+    private func serve(_ client: LoopbackSocket) {
+        defer { client.close() }
+        do {
+            let hello = try WireMessage.decode(try WireFrame.read(from: client, timeout: 10))
+            guard try hello.knownType() == .hello else {
+                throw WireProtocolError("expected \"hello\", got \"\(hello.type)\" (in the field \"type\")")
+            }
+            let version = try hello.required(hello.protocolVersion, "protocolVersion")
+            guard version == WireMessage.protocolVersion else {
+                return refuse(
+                    client,
+                    "protocol version mismatch: the app speaks version \(version) of the test-runner link, this test runner version "
+                        + "\(WireMessage.protocolVersion). Build the app and the UI tests with the same URLStubs version.")
+            }
+            guard Self.constantTimeEquals(try hello.required(hello.token, "token"), token) else {
+                return refuse(
+                    client,
+                    "wrong token (\(TestRunnerLink.tokenVariable)): the app was launched with the launch environment of another "
+                        + "AppBackend (an earlier test or run). Launch it with this AppBackend's launchEnvironment.")
+            }
+            let name = "\(hello.processName ?? "app") (pid \(hello.processID.map(String.init) ?? "?"))"
+            lock.lock()
+            if isClosed {
+                lock.unlock()
+                return refuse(client, "this AppBackend is closed")
+            }
+            if connection != nil {
+                let current = appName
+                lock.unlock()
+                return refuse(
+                    client,
+                    "another app, \(current), is already connected to this AppBackend. One AppBackend drives one app: "
+                        + "make an AppBackend per app, and launch each with its own launchEnvironment.")
+            }
+            var welcome = WireMessage(.welcome)
+            welcome.protocolVersion = WireMessage.protocolVersion
+            welcome.unmatchedRequests = unmatchedRequests == .passthrough ? "passthrough" : "fail"
+            welcome.setup = declared.map(\.message)
+            connection = client
+            appName = name
+            disconnectReason = nil
+            // Under the lock: a command sent meanwhile goes after the welcome, and the app
+            // applies it after the setup.
+            let sent = Result { try WireFrame.send(welcome, on: client) }
+            lock.unlock()
+            try sent.get()
+        } catch {
+            let reason = (error as? LoopbackSocketError).map { "the connection ended during the handshake: \($0)" } ?? "\(error)"
+            return refuse(client, "malformed hello: \(reason)")
+        }
+        readReplies(from: client)
+    }
+
+    private func refuse(_ client: LoopbackSocket, _ reason: String) {
+        lock.lock()
+        noteLocked("refused a connection at \(Self.clock()): \(reason)")
+        lock.unlock()
+        var refused = WireMessage(.refused)
+        refused.protocolVersion = WireMessage.protocolVersion
+        refused.message = reason
+        try? WireFrame.send(refused, on: client)
+    }
+
+    private func readReplies(from client: LoopbackSocket) {
+        var reason = "the connection closed"
+        while true {
+            let message: WireMessage
+            do {
+                message = try WireMessage.decode(try WireFrame.read(from: client, timeout: nil))
+            } catch let error as LoopbackSocketError {
+                reason = error.isClosed ? "its connection closed at \(Self.clock())" : error.description
+                break
+            } catch {
+                lock.lock(); noteLocked("the app sent a message that made no sense: \(error)"); lock.unlock()
+                continue
+            }
+            receive(message)
+        }
+        lock.lock()
+        connection = nil
+        isReady = false
+        disconnectReason = reason
+        let waiting = pending
+        pending.removeAll()
+        let notes = self.notes
+        lock.unlock()
+        for continuation in waiting.values { continuation.resume(throwing: AppBackendError.appDisconnected(reason: reason, notes: notes)) }
+    }
+
+    private func receive(_ message: WireMessage) {
+        lock.lock()
+        switch message.type {
+        case WireMessageType.ready.rawValue:
+            isReady = true
+            setupProblem = message.message
+            let waiters = readyWaiters
+            readyWaiters.removeAll()
+            lock.unlock()
+            for waiter in waiters.values { waiter.resume() }
+        case WireMessageType.done.rawValue, WireMessageType.failed.rawValue:
+            let continuation = message.id.flatMap { pending.removeValue(forKey: $0) }
+            if continuation == nil { noteLocked("the app reported: \(message.message ?? message.type)") }
+            lock.unlock()
+            continuation?.resume(returning: message)
+        default:
+            noteLocked("the app sent an unexpected \"\(message.type)\" message")
+            lock.unlock()
+        }
+    }
+
+    // MARK: Commands
+
+    /// What the test declared, for the next app: changed by `declare` under the lock.
+    typealias Declaration = (inout [(key: String, message: WireMessage)]) -> Void
+
+    /// Sends `command` and returns the app's `done` reply.
+    ///
+    /// A declaration (stubs, scenarios, offline) is recorded for every app that connects later;
+    /// with no app connected yet, that is all it does. Any other command waits for the app
+    /// (`connectTimeout`), or fails at once when the app was connected and went away.
+    func run(
+        _ command: WireMessage, doing task: String, declare: Declaration? = nil, undo: Declaration? = nil,
+        connectTimeout: TimeInterval, replyTimeout: TimeInterval = 10
+    ) async throws -> WireMessage {
+        let socket = try locked { () throws -> LoopbackSocket? in
+            if isClosed { throw AppBackendError.closed }
+            declare?(&declared)
+            return connection
+        }
+        guard let socket else {
+            if declare != nil { return WireMessage(.done) }
+            try await waitForApp(timeout: connectTimeout, evenAfterDisconnect: false)
+            return try await run(command, doing: task, connectTimeout: connectTimeout, replyTimeout: replyTimeout)
+        }
+        try takeSetupProblem()
+        let reply = try await send(command, on: socket, timeout: replyTimeout)
+        guard reply.type == WireMessageType.done.rawValue else {
+            if let undo { locked { undo(&declared) } }
+            throw AppBackendError.appFailed(command: task, message: reply.message ?? "no reason given")
+        }
+        return reply
+    }
+
+    private func send(_ command: WireMessage, on socket: LoopbackSocket, timeout: TimeInterval) async throws -> WireMessage {
+        let id = locked { () -> Int in
+            nextID += 1
+            return nextID
+        }
+        var command = command
+        command.id = id
+        let frame = try WireFrame.encode(command)
+        let type = command.type
+        return try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            pending[id] = continuation
+            lock.unlock()
+            do {
+                try socket.write(frame)
+            } catch {
+                lock.lock()
+                let waiting = pending.removeValue(forKey: id)
+                let notes = self.notes
+                lock.unlock()
+                waiting?.resume(throwing: AppBackendError.appDisconnected(reason: "\(error)", notes: notes))
+                return
+            }
+            backendTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                guard let self else { return }
+                lock.lock()
+                let waiting = pending.removeValue(forKey: id)
+                lock.unlock()
+                waiting?.resume(throwing: AppBackendError.noAnswer(command: type, timeout: timeout))
+            }
+        }
+    }
+
+    // MARK: Waiting for the app
+
+    /// Returns once an app has connected and applied the declared stubs.
+    /// - Parameter evenAfterDisconnect: `false` fails at once when the app was connected and
+    ///   went away (a crash); `true` waits for a relaunched app.
+    func waitForApp(timeout: TimeInterval, evenAfterDisconnect: Bool) async throws {
+        let id = try locked { () throws -> Int? in
+            if isClosed { throw AppBackendError.closed }
+            if isReady { return nil }
+            if !evenAfterDisconnect, connection == nil, let reason = disconnectReason {
+                throw AppBackendError.appDisconnected(reason: reason, notes: notes)
+            }
+            nextID += 1
+            return nextID
+        }
+        guard let id else { return try takeSetupProblem() }
+        let environment = environmentDescription
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            lock.lock()
+            if isReady {
+                lock.unlock()
+                return continuation.resume()
+            }
+            readyWaiters[id] = continuation
+            lock.unlock()
+            backendTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                guard let self else { return }
+                lock.lock()
+                let waiting = readyWaiters.removeValue(forKey: id)
+                let notes = self.notes
+                lock.unlock()
+                waiting?.resume(throwing: AppBackendError.appNeverConnected(waited: timeout, environment: environment, notes: notes))
+            }
+        }
+        try takeSetupProblem()
+    }
+
+    private func takeSetupProblem() throws {
+        let problem = locked { () -> String? in
+            defer { setupProblem = nil }
+            return setupProblem
+        }
+        if let problem { throw AppBackendError.appFailed(command: "apply what the test declared before it connected", message: problem) }
+    }
+
+    // MARK: Helpers
+
+    /// Keeps the last 20 notes: enough to explain a failure, bounded whatever connects.
+    private func noteLocked(_ note: String) {
+        notes.append(note.count > 1000 ? note.prefix(1000) + "… (cut)" : note)
+        if notes.count > 20 { notes.removeFirst(notes.count - 20) }
+    }
+
+    private func locked<Value>(_ body: () throws -> Value) rethrows -> Value {
+        lock.lock(); defer { lock.unlock() }
+        return try body()
+    }
+
+    static func constantTimeEquals(_ left: String, _ right: String) -> Bool {
+        let left = Array(left.utf8), right = Array(right.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices { difference |= left[index] ^ right[index] }
+        return difference == 0
+    }
+
+    private static func clock() -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter.string(from: Date())
+    }
+}
+
+/// Where the backend's timeouts fire: a queue of its own, whose thread dispatch makes even when
+/// the global queue's threads are all busy (a test blocking them must not delay a timeout).
+private let backendTimeouts = DispatchQueue(label: "URLStubs.AppBackend.timeouts")

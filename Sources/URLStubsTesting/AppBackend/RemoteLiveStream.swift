@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@_spi(TestRunnerLink) import URLStubs
+
+/// A response body the test writes while the app reads it: server-sent events, NDJSON, a
+/// token stream (`LiveStream` in the app, written from the test). Made by
+/// ``AppBackend/makeLiveStream(name:)``.
+///
+/// ```swift
+/// let prices = backend.makeLiveStream(name: "prices")
+/// try await backend.stub(.get("/prices"), response: .eventStream(prices))
+/// try await prices.waitForConnection()
+/// try await prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":12}"#))
+/// try await prices.finish()
+/// ```
+///
+/// Each write reaches the app when the call returns. A stream serves one request; the rules of
+/// `LiveStream` apply (writes before the app connects are kept for it; a write
+/// after the end fails with the app's explanation).
+public struct RemoteLiveStream: Sendable, CustomStringConvertible {
+    let id: String
+    private let backend: AppBackend
+
+    init(id: String, backend: AppBackend) {
+        self.id = id
+        self.backend = backend
+    }
+
+    /// `live stream "stream-2: prices"`.
+    public var description: String { "live stream \"\(id)\"" }
+
+    /// Waits until a request of the app has connected to the stream, and returns it.
+    @discardableResult
+    public func waitForConnection(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
+        var command = WireMessage(.waitForStreamConnection)
+        command.streamID = id
+        command.timeout = timeout
+        let task = "wait for a request connected to the \(self)"
+        guard let entry = try await backend.command(command, doing: task, waiting: timeout).entry else {
+            throw AppBackendError.appFailed(command: task, message: "its reply names no request")
+        }
+        return entry
+    }
+
+    /// Sends `data` as it is.
+    public func send(_ data: Data) async throws {
+        var command = WireMessage(.streamSend)
+        command.streamID = id
+        command.data = data
+        _ = try await backend.command(command, doing: "write to the \(self)")
+    }
+
+    /// Sends `text` as UTF-8.
+    public func send(_ text: String) async throws {
+        try await send(Data(text.utf8))
+    }
+
+    /// Sends one server-sent event, framed for `text/event-stream`.
+    public func send(event: ServerSentEvent) async throws {
+        try await send(try event.encoded())
+    }
+
+    /// Sends one NDJSON line: `object` (`JSONSerialization` values) as compact JSON, then `\n`.
+    public func sendJSONLine(_ object: Any) async throws {
+        try await send(try JSONValue(any: object).serialized() + Data("\n".utf8))
+    }
+
+    /// Ends the body: the app's request finishes normally.
+    public func finish() async throws {
+        var command = WireMessage(.streamFinish)
+        command.streamID = id
+        _ = try await backend.command(command, doing: "finish the \(self)")
+    }
+
+    /// Ends the body with `URLError(code)`, like a connection lost mid-stream.
+    public func fail(_ code: URLError.Code) async throws {
+        var command = WireMessage(.streamFail)
+        command.streamID = id
+        command.errorCode = code.rawValue
+        _ = try await backend.command(command, doing: "fail the \(self)")
+    }
+}
+
+extension RemoteResponse {
+    /// A `text/event-stream` response whose body is `stream`.
+    public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        var response = RemoteResponse.status(status, headers: headers)
+        response.streamID = stream.id
+        response.streamKind = "eventStream"
+        return response
+    }
+
+    /// A response whose body is `stream`, as written (NDJSON, bytes); give its `Content-Type`.
+    public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        var response = RemoteResponse.status(status, headers: headers)
+        response.streamID = stream.id
+        response.streamKind = "stream"
+        return response
+    }
+}
