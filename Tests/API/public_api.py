@@ -18,6 +18,7 @@ ones marked, so that any growth or change of the surface shows up in review; `.c
 import glob, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
 MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting"]
 COUNTED_MODULE = "URLStubs"
 
@@ -44,11 +45,14 @@ def declarations(graphs, module):
             sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json"))):
         graph = json.load(open(path, encoding="utf-8"))
         symbols.extend(graph["symbols"])
-    deprecated_paths = {tuple(s["pathComponents"]) for s in symbols if is_deprecated(s)}
+    # Deprecated itself, or inside a deprecated type: overloads share a path, so the symbol
+    # itself is judged by its precise identifier and only its parents by path.
+    deprecated_types = {tuple(s["pathComponents"]) for s in symbols
+                        if is_deprecated(s) and s["kind"]["identifier"] in TYPE_KINDS}
     rows = []
     for symbol in symbols:
         components = tuple(symbol["pathComponents"])
-        deprecated = any(components[:n] in deprecated_paths for n in range(1, len(components) + 1))
+        deprecated = is_deprecated(symbol) or any(components[:n] in deprecated_types for n in range(1, len(components)))
         kind = symbol["kind"]["identifier"].removeprefix("swift.")
         declaration = " ".join("".join(f["spelling"] for f in symbol.get("declarationFragments", [])).split())
         name = ".".join(components)

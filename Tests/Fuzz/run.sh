@@ -17,8 +17,12 @@ for target in "${targets[@]}"; do
     # are compiled into the same module (their `import URLStubs` is then ignored).
     extra=$(sed -n 's|^// fuzz-also-compiles: ||p' "Tests/Fuzz/$target.swift")
     # shellcheck disable=SC2046,SC2086
-    swiftc -swift-version 6 -O -suppress-warnings -sanitize=fuzzer,address -parse-as-library -module-name URLStubs \
-        $(find Sources/URLStubs $extra -name '*.swift') "Tests/Fuzz/$target.swift" -o "$out/fuzzer" 2>&1 | grep -v "warning:" || true
+    rm -f "$out/fuzzer"
+    if ! swiftc -swift-version 6 -O -suppress-warnings -sanitize=fuzzer,address -parse-as-library -module-name URLStubs \
+        $(find Sources/URLStubs $extra -name '*.swift') "Tests/Fuzz/$target.swift" -o "$out/fuzzer"; then
+        echo "error: the $target fuzz target does not compile" >&2
+        exit 1
+    fi
     echo "== fuzzing $target for $seconds s"
     seeds="Fixtures/FuzzCorpus/$target"
     "$out/fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \

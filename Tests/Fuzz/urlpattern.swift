@@ -12,11 +12,11 @@ public func fuzzURLPattern(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt 
     let pattern = String(parts[0])
     let path = parts.count > 1 ? String(parts[1]) : pattern
     do {
-        let parsed = try URLPattern(pattern)
+        let parsed = try PathPattern(pattern)
         if let captures = parsed.match(path) {
             precondition(captures.count <= parsed.segments.count, "more captures than segments")
         }
-    } catch let error as URLPatternError {
+    } catch let error as PathPatternError {
         precondition(error.column >= 1 && !error.message.isEmpty, "an error must say where and what")
     } catch {
         preconditionFailure("unexpected error type \(error)")

@@ -18,7 +18,7 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
     @_spi(TestRunnerLink) public var method: String?
     /// The host, exactly.
     @_spi(TestRunnerLink) public var host: String?
-    /// Exact, or a ``URLPattern`` (`/users/:id`, `*`, `**`), as for ``isPath(_:)``.
+    /// Exact, or a pattern (`/users/:id`, `*`, `**`), as for ``isPath(_:)``.
     @_spi(TestRunnerLink) public var path: String?
     /// An absolute URL, query parameters in any order, as for ``isAbsoluteURLString(_:)``.
     @_spi(TestRunnerLink) public var url: String?

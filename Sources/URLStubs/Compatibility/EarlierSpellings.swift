@@ -20,7 +20,7 @@ public func pathPattern(_ pattern: String) -> RequestMatcher {
     patternPathMatcher(pattern)
 }
 
-/// Settable fields whose meaning depended on the order they were read: each is now said by the
+/// Settable fields whose meaning depended on the order they were read: each is said by the
 /// initializer or modifier named in its deprecation message.
 extension StubResponse {
     /// Seconds to wait before the response head is sent.
@@ -122,8 +122,8 @@ extension StubResponse {
 }
 
 extension UnmatchedRequestPolicy {
-    /// ``passthrough``, in two words: URLStubs spells the network "passthrough" everywhere,
-    /// as in ``StubResponse/passthrough(_:)-(ResponseTransform...)``.
+    /// `passThrough`, in two words: use ``passthrough``, one word, as in
+    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``.
     @available(*, deprecated, renamed: "passthrough")
     public static var passThrough: UnmatchedRequestPolicy { .passthrough }
 }

@@ -19,7 +19,7 @@ extension StubResponse {
     ///
     /// ```
     ///
-    /// The response is paced like any other body on top of those pauses (`.responseTime(_:)`,
+    /// The response is paced like any other body on top of those pauses (`.requestTime(_:responseTime:)`,
     /// `.downloadSpeed(_:)`). `StubResponse(fixture: "prices.sse", in: .module)` reads a fixture
     /// this way too.
     ///

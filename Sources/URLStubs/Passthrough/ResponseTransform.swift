@@ -13,8 +13,8 @@ import FoundationNetworking
 ///     .passthrough(.statusCode(503))
 /// }
 /// registry.stub(isPath("/profile")) { _ in
-///     .passthrough(ResponseTransform("add a header") { response, body in
-///         (response.replacingHeaders(["X-Debug": "1"]), body)
+///     .passthrough(ResponseTransform("uppercase the body") { response, body in
+///         (response, Data(String(decoding: body, as: UTF8.self).uppercased().utf8))
 ///     })
 /// }
 /// ```

@@ -30,8 +30,6 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// ``StubRegistry/journalBodyLimit`` bytes; `nil` when it holds all of it.
     public private(set) var cutBodySize: Int?
 
-    /// `true` when ``request``'s body was cut to ``StubRegistry/journalBodyLimit`` bytes.
-
     /// Keeps at most `limit` bytes of the body.
     mutating func limitBody(to limit: Int) {
         guard let body = request.body, body.count > limit else { return }

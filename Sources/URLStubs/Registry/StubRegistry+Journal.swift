@@ -7,7 +7,7 @@ import FoundationNetworking
 extension StubRegistry {
     /// Every request this registry saw, matched or not, oldest first (the newest 10,000).
     ///
-    /// Entries keep request bodies up to ``journalBodyLimit`` bytes (``JournalEntry/isBodyCut``
+    /// Entries keep request bodies up to ``journalBodyLimit`` bytes (``JournalEntry/cutBodySize``
     /// says when one was cut). Verification does not read this ring: unexpected requests are
     /// counted apart from it, so none is forgotten however many requests follow.
     public var journal: [JournalEntry] { requests.all }

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// Pauses count from the response head. A script is paced like other bodies on top of its
-/// pauses: `.responseTime(2)` spreads its bytes over two seconds, `.downloadSpeed(.edge)` sends
+/// pauses: `.requestTime(0, responseTime: 2)` spreads its bytes over two seconds, `.downloadSpeed(.edge)` sends
 /// them at that speed; each write still arrives whole. The body finishes after the last step
 /// (or fails, at a ``fail(_:)`` step). As with a ``LiveStream``, Linux completion handlers and
 /// `async` calls receive the whole body when the last write would have arrived.

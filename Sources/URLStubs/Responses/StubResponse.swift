@@ -71,7 +71,7 @@ public struct StubResponse: Sendable {
         self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
     }
 
-    /// A request that fails with `error` (after ``requestTime``), like a network failure.
+    /// A request that fails with `error` (after the request time, ``requestTime(_:responseTime:)``), like a network failure.
     public init(error: any Error) {
         self.init(data: Data(), statusCode: 200)
         action = .fail(SendableError(error: error))
@@ -96,7 +96,8 @@ public struct StubResponse: Sendable {
     // MARK: Timing
 
     /// Waits `requestTime` seconds before the head, then spreads the body over `responseTime`
-    /// seconds (negative: a download speed in KB/s).
+    /// seconds. For a speed rather than a time, use ``downloadSpeed(_:)`` (a negative
+    /// `responseTime` is still read as KB/s, the OHHTTPStubs convention).
     public func requestTime(_ requestTime: TimeInterval, responseTime: TimeInterval) -> StubResponse {
         var copy = self
         copy.pacing.requestTime = max(0, requestTime)

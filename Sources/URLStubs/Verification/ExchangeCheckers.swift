@@ -85,7 +85,7 @@ extension StubRegistry {
 
 extension StubDescriptor {
     /// The method and the exact path every request this stub accepts has, when its matcher
-    /// requires them (`isMethodGET() && isPath("/pets")`); `nil` where it does not.
+    /// requires them (`isMethod(.get) && isPath("/pets")`); `nil` where it does not.
     @_spi(AddOns) public var requiredMethodAndPath: (method: String?, path: String?) {
         (matcher.keys.method, matcher.keys.path)
     }

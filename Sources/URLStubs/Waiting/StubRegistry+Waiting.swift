@@ -28,7 +28,7 @@ extension StubRegistry {
     ///   `CancellationError` when the waiting task is cancelled.
     /// - Important: ``resetJournal()`` forgets earlier requests: they no longer count. The
     ///   matcher sees each request as the journal keeps it, so a body matcher sees at most
-    ///   ``journalBodyLimit`` bytes of a body (``JournalEntry/isBodyCut``).
+    ///   ``journalBodyLimit`` bytes of a body (``JournalEntry/cutBodySize``).
     public func waitForRequests(matching matcher: RequestMatcher, count: Int = 1, timeout: TimeInterval = 30) async throws -> [JournalEntry] {
         guard count > 0 else { return [] }
         let waiters = requests.waiters
