@@ -284,7 +284,9 @@ struct AppBackendLinkTests {
         #expect(text.contains("no app connected to this AppBackend within 0.30 s"), "\(text)")
         #expect(text.contains("URLSTUBS_TEST_RUNNER=127.0.0.1:"))
         #expect(text.contains("backend.launchEnvironment merged into XCUIApplication.launchEnvironment"))
-        #expect(Date().timeIntervalSince(start) < 5)
+        // The message says the 0.3 s wait was the one that ended it; this only rules out a hang
+        // (an instrumented run on a loaded 2-core machine took 7 s to get there).
+        #expect(Date().timeIntervalSince(start) < 15)
     }
 
     @Test func aWrongTokenIsRefusedOnBothSides() async throws {

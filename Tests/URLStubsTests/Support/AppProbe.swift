@@ -65,7 +65,10 @@ final class AppProbe: @unchecked Sendable {
             }
             waiters.append((prefix, continuation))
             lock.unlock()
-            probeTimeouts.asyncAfter(deadline: .now() + timeout) { [self] in
+            // Weak: a pending timeout must not keep an ended probe (its process, pipes and
+            // lines) alive until it fires.
+            probeTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
+                guard let self else { return }
                 lock.lock()
                 let index = waiters.firstIndex { $0.prefix == prefix }
                 let waiter = index.map { waiters.remove(at: $0) }
