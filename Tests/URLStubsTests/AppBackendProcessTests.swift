@@ -117,6 +117,7 @@ struct AppBackendProcessTests {
             }
         }
         #expect(text.contains("the app disconnected from this AppBackend"), "\(text)")
+        try await app.waitForExit()
 
         // The test side goes away: the app's requests fail saying so.
         let other = try AppBackend()

@@ -102,6 +102,16 @@ final class AppProbe: @unchecked Sendable {
         if process.isRunning { process.terminate() }
     }
 
+    /// Awaits the end of a probe that was killed (off the cooperative pool): until corelibs has
+    /// seen the process end, its `Process` keeps itself, its pipes and environment alive.
+    @discardableResult
+    func waitForExit() async throws -> Int32 {
+        try await onItsOwnThread { [self] in
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
     private func readOutput() {
         let handle = output.fileHandleForReading
         var buffer = Data()
