@@ -46,14 +46,16 @@ let package = Package(
         .executableTarget(name: "urlstubs-app-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
+        // The loopback HTTP server (Tests/Server/stub_server.py) both test targets talk to.
+        .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures"],
+            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsOpenAPITests",
-            dependencies: ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "SyntheticFixtures"],
+            dependencies: ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "SyntheticFixtures", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

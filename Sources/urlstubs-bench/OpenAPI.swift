@@ -8,18 +8,6 @@ import URLStubsOpenAPI
 // its schema (parsing the body included, as the contract check does). Each figure is the
 // fastest of several runs, in wall-clock time; CPU time alongside.
 
-private func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
-    var best = (wall: Double.infinity, cpu: Double.infinity)
-    for _ in 0..<repetitions {
-        let start = DispatchTime.now().uptimeNanoseconds
-        let cpuStart = processCPUTime()
-        try work()
-        best.cpu = min(best.cpu, processCPUTime() - cpuStart)
-        best.wall = min(best.wall, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-    }
-    return best
-}
-
 func runOpenAPI() throws -> [Figure] {
     progress("openAPI: a 5 MB document, YAML and JSON…")
     let yaml = SyntheticFixtures.openAPIDocument(bytes: 5_000_000).yaml

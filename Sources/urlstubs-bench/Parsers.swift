@@ -9,7 +9,7 @@ import URLStubs
 
 /// The fastest of `repetitions` runs of `work`, in wall-clock and in process CPU seconds
 /// (the steadier reading on a shared host).
-private func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
     var best = (wall: Double.infinity, cpu: Double.infinity)
     for _ in 0..<repetitions {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -5,6 +5,7 @@ import URLStubsOpenAPI
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import LoopbackTestServer
 #endif
 
 #if os(macOS) || os(Linux)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import URLStubsTesting
+import LoopbackTestServer
 
 /// The per-test cassette: `.replaying` gives a test a registry replaying `Recordings/<name>.har`
 /// next to this file (committed, so the tests pass on CI, where nothing is recorded).

@@ -69,25 +69,4 @@ struct ConvenienceTests {
         #expect(result.error != nil)
         #expect(String(describing: result.error).contains("Date"))
     }
-
-    @Test func deprecatedOHHTTPStubsSpellingsStillWork() async {
-        let registry = StubRegistry()
-        let spellings: any OHHTTPStubsSpelling.Type = OHHTTPStubsSpellings.self
-        spellings.stubWithCondition(in: registry)
-        let result = await fetch(request("https://api.test/a", method: "POST", body: Data(#"{"k":"v"}"#.utf8)), from: registry)
-        #expect(result.body == "condition")
-    }
-}
-
-/// Calls the deprecated spellings through a protocol requirement that is not deprecated, so the
-/// suite builds without warnings while still compiling and running them.
-private protocol OHHTTPStubsSpelling {
-    static func stubWithCondition(in registry: StubRegistry)
-}
-
-private enum OHHTTPStubsSpellings: OHHTTPStubsSpelling {
-    @available(*, deprecated, message: "exercises deprecated spellings")
-    static func stubWithCondition(in registry: StubRegistry) {
-        registry.stub(condition: isPath("/a") && hasJsonBody(["k": "v"])) { _ in StubResponse(string: "condition") }
-    }
 }

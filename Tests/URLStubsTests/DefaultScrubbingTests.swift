@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import LoopbackTestServer
 
 // The server is a child process (TestServer): these tests run where Process exists.
 #if os(macOS) || os(Linux)

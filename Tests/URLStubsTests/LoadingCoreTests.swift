@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+import LoopbackTestServer
 
 /// The loading core against what once took the whole process down, and the two regressions
 /// that slipped between its parts. Every outcome is seen through a real `URLSession` (and the

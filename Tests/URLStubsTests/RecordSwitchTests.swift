@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import LoopbackTestServer
 
 // Child processes and the real server (TestServer): macOS and Linux only.
 #if os(macOS) || os(Linux)

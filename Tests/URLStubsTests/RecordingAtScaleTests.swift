@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+import LoopbackTestServer
 
 // The server and the child process: macOS and Linux only.
 #if os(macOS) || os(Linux)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+import LoopbackTestServer
 
 /// Requests no stub matched, as verification reports them: explained when the app swallowed
 /// the error, accepted when the test made them on purpose.

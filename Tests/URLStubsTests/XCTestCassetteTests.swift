@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 @testable import URLStubsTesting
+import LoopbackTestServer
 
 /// The XCTest cassette: `makeReplayingRegistry()` replays `Recordings/<test method>.har` next to
 /// this file, recording it when missing, and saves and verifies at tear-down.

@@ -115,9 +115,7 @@ final class AppProbe: @unchecked Sendable {
     private func readOutput() {
         let handle = output.fileHandleForReading
         var buffer = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
+        while let chunk = nextChunk(of: handle) {
             buffer.append(chunk)
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)

@@ -20,7 +20,8 @@ func runChildProcess(_ executable: URL, arguments: [String], environment: [Strin
     process.standardError = output
     try process.run()
     return try await onItsOwnThread {
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        var data = Data()
+        while let chunk = nextChunk(of: output.fileHandleForReading) { data.append(chunk) }
         process.waitUntilExit()
         return ChildProcessResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
@@ -54,4 +55,17 @@ func runTestInChildProcess(
 /// Thrown where no test binary can be run as a child (see ``testBinary``).
 struct ChildTestUnavailable: Error, CustomStringConvertible {
     var description: String { "the child is the .xctest binary swift test runs on Linux" }
+}
+
+/// The next bytes of a pipe as soon as there are any, or `nil` at its end. A read interrupted
+/// by a signal (a child process ending) is tried again, where corelibs' `availableData` and
+/// `readDataToEndOfFile()` stop the whole process on `EINTR`.
+func nextChunk(of handle: FileHandle) -> Data? {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+        if count > 0 { return Data(buffer[0..<count]) }
+        if count < 0, errno == EINTR { continue }
+        return nil
+    }
 }

@@ -9,16 +9,18 @@ import FoundationNetworking
 /// The real HTTP server of `Tests/Server/stub_server.py`, started once per test process on a
 /// free loopback port and stopped when the process ends (the server exits when its standard
 /// input closes).
-final class TestServer: @unchecked Sendable {
-    static let shared = TestServer()
+public final class TestServer: @unchecked Sendable {
+    /// The one server of the test process.
+    public static let shared = TestServer()
 
-    let port: Int
+    /// The loopback port it listens on.
+    public let port: Int
     private let process: Process
     private let input: Pipe
 
     private init() {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Server/stub_server.py")
+            .appendingPathComponent("Server/stub_server.py")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path]
@@ -31,8 +33,19 @@ final class TestServer: @unchecked Sendable {
         } catch {
             fatalError("the test server could not start: python3 \(script.path): \(error)")
         }
+        // The first line is the port. A read interrupted by a signal (another test's child
+        // process ending) is tried again.
         var line = Data()
-        while let byte = try? output.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+        reading: while true {
+            let byte: Data?
+            do {
+                byte = try output.fileHandleForReading.read(upToCount: 1)
+            } catch let error as NSError where "\(error)".contains("Interrupted system call") {
+                continue
+            } catch {
+                break
+            }
+            guard let first = byte?.first, first != UInt8(ascii: "\n") else { break reading }
             line.append(first)
         }
         guard let port = Int(String(decoding: line, as: UTF8.self)) else {
@@ -41,17 +54,18 @@ final class TestServer: @unchecked Sendable {
         self.port = port
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    /// `http://127.0.0.1:<port><path>`.
+    public func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
     /// How many requests the server has seen for `path` carrying `?tag=<tag>`.
-    func count(_ path: String, tag: String) async throws -> Int {
+    public func count(_ path: String, tag: String) async throws -> Int {
         let (data, _) = try await plainSession.data(from: url("/__count?path=\(path)&tag=\(tag)"))
         guard case .object(let members) = try URLStubs.JSONValue(data: data), let count = members["count"]?.doubleValue else { return -1 }
         return Int(count)
     }
 
     /// A session with no stubs at all, to talk to the server directly.
-    let plainSession = URLSession(configuration: .ephemeral)
+    public let plainSession = URLSession(configuration: .ephemeral)
 }
 
 import URLStubs
