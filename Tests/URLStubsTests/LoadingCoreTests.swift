@@ -45,7 +45,10 @@ struct LoadingCoreTests {
                     return (response, body)
                 })
         }
-        let result = await fetch(URLRequest(url: TestServer.shared.url("/json")), from: registry) { $0.timeoutIntervalForRequest = 0.5 }
+        // The transform never returns, so any timeout ends it; 3 s leaves the real request (to
+        // the loopback server) time to come back on a loaded machine, so the timeout falls while
+        // the transform runs, which is the case under test.
+        let result = await fetch(URLRequest(url: TestServer.shared.url("/json")), from: registry) { $0.timeoutIntervalForRequest = 3 }
         #expect(result.urlError?.code == .timedOut, "\(String(describing: result.error))")
         #expect(stall.isBlocked, "the transform ran, and was still running when the request timed out")
         #expect(await Self.stillAnswering())
