@@ -50,7 +50,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -64,6 +64,7 @@ func runOnly(_ name: String, requests: Int) async throws {
     var keepAlive: [AnyObject] = []
     switch name {
     case "baseline": scenario = baselineScenario()
+    case "hopFloor": scenario = hopFloorScenario()
     case "stubbed":
         let (made, registry) = stubbedScenario(name: name, others: 0)
         scenario = made; keepAlive.append(registry)
@@ -76,7 +77,7 @@ func runOnly(_ name: String, requests: Int) async throws {
     case "stubbed10kSharedPath":
         let (made, registry) = sharedPathScenario(name: name)
         scenario = made; keepAlive.append(registry)
-    default: throw BenchError("--only takes baseline, stubbed, stubbedConstant, stubbed10k or stubbed10kSharedPath")
+    default: throw BenchError("--only takes baseline, hopFloor, stubbed, stubbedConstant, stubbed10k or stubbed10kSharedPath")
     }
     _ = try await scenario.run(min(200, requests))
     let (perRequest, cpu) = try await scenario.run(requests)
@@ -153,7 +154,7 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
     let (constant, registryConstant) = constantScenario(name: "stubbedConstant")
     let (stubbed10k, registry10k) = stubbedScenario(name: "stubbed10k", others: 10_000)
     let (sharedPath, registryShared) = sharedPathScenario(name: "stubbed10kSharedPath")
-    let scenarios = [baselineScenario(), stubbed, constant, stubbed10k, sharedPath, loopbackScenario(server: server)]
+    let scenarios = [baselineScenario(), hopFloorScenario(), stubbed, constant, stubbed10k, sharedPath, loopbackScenario(server: server)]
     var samples: [String: [Double]] = [:]
     var cpuSamples: [String: [Double]] = [:]
     progress("warming up…")
@@ -181,6 +182,16 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
     }
     func cpuRatio(_ top: String, _ bottom: String) -> Double {
         median(zip(cpuSamples[top]!, cpuSamples[bottom]!).map { $0 / $1 })
+    }
+    /// Per round, (one-liner + bare hop − baseline) / baseline: what the closure form would
+    /// cost if running the closure off the loading context cost nothing beyond the bare hop.
+    func closureFloor() -> Double {
+        let rounds = cpuSamples["baseline"]!.indices
+        return median(
+            rounds.map { round in
+                let baseline = cpuSamples["baseline"]![round]
+                return (cpuSamples["stubbedConstant"]![round] + cpuSamples["hopFloor"]![round] - baseline) / baseline
+            })
     }
     return [
         Figure(name: "baseline", value: median(samples["baseline"]!), unit: "µs/request"),
@@ -210,6 +221,12 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(
             name: "stubbedConstant/baseline.cpu", value: cpuRatio("stubbedConstant", "baseline"), unit: "ratio",
             target: target("≤ 1.15") { $0 <= 1.15 }),
+        // The floor of running user code off the loading context (see HopFloorURLProtocol):
+        // the one-liner's cost plus one bare round trip to a parked thread. The closure form
+        // cannot go below it; when it is above 1.30, so is every design of the closure form.
+        Figure(name: "hopFloor.cpu", value: median(cpuSamples["hopFloor"]!), unit: "µs CPU/request"),
+        Figure(name: "hopFloor/baseline.cpu", value: cpuRatio("hopFloor", "baseline"), unit: "ratio"),
+        Figure(name: "closureFloor/baseline.cpu", value: closureFloor(), unit: "ratio"),
     ]
 }
 
@@ -262,7 +279,7 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
 func benchMain(_ arguments: [String]) async -> Int32 {
     do {
         let options = try Options(arguments)
-        if let only = options.only, ["baseline", "stubbed", "stubbedConstant", "stubbed10k", "stubbed10kSharedPath"].contains(only) {
+        if let only = options.only, ["baseline", "hopFloor", "stubbed", "stubbedConstant", "stubbed10k", "stubbed10kSharedPath"].contains(only) {
             try await runOnly(only, requests: options.requests ?? 2000)
             return 0
         }
