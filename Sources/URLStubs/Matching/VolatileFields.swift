@@ -59,7 +59,7 @@ public struct VolatileFields: Sendable, Equatable {
     }
 
     /// These fields and `other`'s.
-    public func union(_ other: VolatileFields) -> VolatileFields {
+    func union(_ other: VolatileFields) -> VolatileFields {
         VolatileFields(
             queryParameters: queryParameters.union(other.queryParameters), headers: headers.union(other.headers),
             jsonPaths: jsonPaths + other.jsonPaths.filter { !jsonPaths.contains($0) })
