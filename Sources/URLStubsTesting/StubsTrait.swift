@@ -117,7 +117,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     /// The lines under an issue's headline.
     static func commentLines(for problem: VerificationProblem, testThrew: Bool) -> [String] {
         var lines: [String] = []
-        if let details = problem.details { lines.append(details) }
+        if problem.message.count > problem.summary.count { lines.append(String(problem.message.dropFirst(problem.summary.count + 1))) }
         if testThrew {
             lines.append("(URLStubs verified the test although it threw: a problem here may be why it threw.)")
         }

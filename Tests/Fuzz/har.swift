@@ -16,8 +16,8 @@ public func fuzzHAR(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let again = try HAR.read(HAR.write(entries), source: "rewritten.har")
         precondition(again.count == entries.count, "a round trip keeps every entry")
         _ = StubRegistry().stubs(fromHAREntries: entries)
-    } catch let error as HARError {
-        precondition(error.path.hasPrefix("$"), "an error names a JSON path")
+    } catch let error as FixtureError {
+        precondition(error.jsonPath.hasPrefix("$"), "an error names a JSON path")
     } catch {
         preconditionFailure("unexpected error type \(error)")
     }

@@ -8,7 +8,7 @@ public func fuzzHTTPMessage(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt
     do {
         let response = try StubResponse(httpMessage: data, source: "fuzz.response")
         precondition((100...599).contains(response.statusCode), "a parsed status is always valid")
-    } catch let error as HTTPMessageError {
+    } catch let error as FixtureError {
         precondition(error.line >= 1 && !error.expected.isEmpty, "an error says where and what")
     } catch {
         preconditionFailure("unexpected error type \(error)")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import URLStubsOpenAPI
 
 #if canImport(FoundationNetworking)

@@ -28,7 +28,7 @@ struct BundleFixtureTests {
         #expect {
             try StubResponse(fixture: "catalogue.json", in: .module)
         } throws: { error in
-            guard let error = error as? FixtureNotFoundError, let suggestion = error.suggestions.first else { return false }
+            guard let error = error as? FixtureError, let suggestion = error.suggestions.first else { return false }
             return suggestion.hasSuffix("catalog.json")
                 && (try? Fixture.url(suggestion, in: .module)) != nil
                 && error.description.contains(#"Did you mean "\#(suggestion)"?"#)
@@ -40,7 +40,7 @@ struct BundleFixtureTests {
         #expect {
             try StubResponse(fixture: "catalog.json", in: .module, subdirectory: "Fixtures")
         } throws: { error in
-            guard let error = error as? FixtureNotFoundError else { return false }
+            guard let error = error as? FixtureError else { return false }
             return error.suggestions.count == 1 && error.suggestions[0].hasSuffix("catalog.json")
                 && error.searchedPath.hasSuffix("Fixtures")
         }
@@ -61,8 +61,8 @@ struct BundleFixtureTests {
         #expect {
             try Fixture.url("users.json", in: bundle)
         } throws: { error in
-            guard let error = error as? FixtureNotFoundError else { return false }
-            return error.ambiguousMatches == ["Fixtures/v1/users.json", "Fixtures/v2/users.json"]
+            guard let error = error as? FixtureError else { return false }
+            return error.kind == .ambiguous && error.suggestions == ["Fixtures/v1/users.json", "Fixtures/v2/users.json"]
                 && error.description.contains(#"subdirectory: "Fixtures/v1""#)
         }
         let chosen = try Fixture.url("users.json", in: bundle, subdirectory: "Fixtures/v2")

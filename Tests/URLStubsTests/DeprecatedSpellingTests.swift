@@ -187,4 +187,78 @@ struct DeprecatedSpellingTests {
         _ = await fetch(request("https://api.test/b", method: "POST", body: Data("01".utf8)), from: registry)
         #expect(registry.journal.map(\.isBodyCut) == [true, false])
     }
+
+    // MARK: One error for a file that cannot be used
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func theFixtureErrorTypesOfEarlierReleasesStillCatchAndRead() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deprecated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(#"{"id":1}"#.utf8).write(to: folder.appendingPathComponent("user.json"))
+
+        do {
+            _ = try StubResponse(fixture: folder.appendingPathComponent("usr.json"))
+            Issue.record("a missing fixture throws")
+        } catch let error as FixtureNotFoundError {
+            #expect(error.kind == .notFound && error.name == "usr.json" && error.name == error.source)
+            #expect(error.searchedPath == folder.path && error.suggestions == ["user.json"])
+        }
+        do {
+            _ = try StubResponse(httpMessage: Data("HTTP/1.1 200 OK\r\nContent-Type application/json\r\n\r\n".utf8), source: "x.response")
+            Issue.record("a malformed message throws")
+        } catch let error as HTTPMessageError {
+            #expect(error.kind == .malformed && error.source == "x.response" && error.line == 2)
+            #expect(error.description == #"x.response:2: expected a header line "Name: value", found "Content-Type application/json""#)
+        }
+        do {
+            _ = try HAR.read(Data("{}".utf8), source: "empty.har")
+            Issue.record("an archive without log throws")
+        } catch let error as HARError {
+            #expect(error.path == "$.log" && error.path == error.jsonPath)
+            #expect(error.description == "empty.har: $.log: expected a value (it is missing)")
+        }
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aFixtureInADirectoryIsTheFixtureAtItsURL() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deprecated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("v2"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("v2/user.json")
+        try Data(#"{"id":1}"#.utf8).write(to: file)
+
+        let old = try StubResponse(fixture: "v2/user.json", inDirectory: folder, statusCode: 201)
+        let new = try StubResponse(fixture: file, statusCode: 201)
+        #expect(old.statusCode == new.statusCode && old.headers == new.headers && old.headers["Content-Type"] == "application/json")
+        if case .file(let oldURL) = old.body.source, case .file(let newURL) = new.body.source {
+            #expect(oldURL.standardizedFileURL == newURL.standardizedFileURL)
+        } else {
+            Issue.record("both read the file as the body")
+        }
+        #expect(throws: FixtureError.self) { try StubResponse(fixture: "v2/usr.json", inDirectory: folder) }
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aRecorderStillSaysItsFileAndScrubbing() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deprecated-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("replayed.har")
+        try HAR.write([]).write(to: cassette)
+        let registry = StubRegistry()
+        let recorder = try registry.record(
+            to: cassette, mode: .none, scrubbing: .default.adding(headers: ["X-Secret"]), environment: [:])
+        #expect(recorder.file == cassette)
+        #expect(recorder.scrubbing.headers == registry.scrubbing.headers && recorder.scrubbing.headers.contains("x-secret"))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aJSONValueStillGivesItsFoundationObject() throws {
+        let value = JSONValue.object(["a": .integer(1), "b": .array([.string("x"), .null])])
+        let object = value.anyValue as? [String: Any]
+        #expect(object?["a"] as? Int == 1)
+        #expect((object?["b"] as? [Any])?.first as? String == "x")
+        #expect(try JSONValue(any: value.anyValue) == value)
+    }
 }

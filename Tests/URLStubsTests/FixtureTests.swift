@@ -15,7 +15,7 @@ struct FixtureTests {
     func bundleFixtureIsServedWithItsContentType(api: FetchAPI) async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/catalog")) { _ in try StubResponse(fixture: "catalog.json", in: .module, subdirectory: "Resources") }
-        registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "users.json", inDirectory: fixturesFolder) }
+        registry.stub(isPath("/users")) { _ in try StubResponse(fixture: fixturesFolder.appendingPathComponent("users.json")) }
         let result = await fetch("https://api.test/catalog", from: registry, using: api)
         #expect(result.body.contains("kettle"))
         #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
@@ -27,15 +27,15 @@ struct FixtureTests {
         let registry = StubRegistry()
         registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "catalogue.json", in: .module, subdirectory: "Resources") }
         let result = await fetch("https://api.test/users", from: registry)
-        guard let error = result.error as? FixtureNotFoundError else {
-            Issue.record("expected FixtureNotFoundError, got \(String(describing: result.error))")
+        guard let error = result.error as? FixtureError else {
+            Issue.record("expected FixtureError, got \(String(describing: result.error))")
             return
         }
-        #expect(error.name == "catalogue.json")
+        #expect(error.source == "catalogue.json")
         #expect(error.searchedPath.hasSuffix("Resources"))
         #expect(error.suggestions.first == "catalog.json")
         #expect(error.description.contains("Did you mean \"catalog.json\""))
-        #expect(throws: FixtureNotFoundError.self) { try StubResponse(fixture: "user.json", inDirectory: fixturesFolder) }
+        #expect(throws: FixtureError.self) { try StubResponse(fixture: fixturesFolder.appendingPathComponent("user.json")) }
     }
 
     @Test(arguments: FetchAPI.allCases)
@@ -99,7 +99,7 @@ struct FixtureTests {
         #expect {
             try StubResponse(fixture: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
         } throws: { error in
-            guard let error = error as? HTTPMessageError else { return false }
+            guard let error = error as? FixtureError else { return false }
             return error.source == file && error.line == line && error.expected.contains(expected)
                 && error.description.hasPrefix("\(file):\(line): expected")
         }
@@ -126,7 +126,7 @@ struct FixtureTests {
         #expect {
             try StubResponse(httpMessage: file, source: "gzip.response")
         } throws: { error in
-            guard let error = error as? HTTPMessageError else { return false }
+            guard let error = error as? FixtureError else { return false }
             return error.source == "gzip.response" && error.line == 5 && error.expected.contains("--compressed")
                 && error.found.hasPrefix("gzip-compressed bytes")
         }
@@ -156,7 +156,7 @@ struct FixtureTests {
         #expect {
             try StubResponse(httpMessage: Data(), source: "x")
         } throws: { error in
-            (error as? HTTPMessageError)?.description == #"x:1: expected a status line like "HTTP/1.1 200 OK", found an empty file"#
+            (error as? FixtureError)?.description == #"x:1: expected a status line like "HTTP/1.1 200 OK", found an empty file"#
         }
     }
 }
@@ -259,8 +259,8 @@ struct HARTests {
         #expect {
             try HAR.read(contentsOf: fixturesFolder.appendingPathComponent("Malformed/\(file)"))
         } throws: { error in
-            guard let error = error as? HARError else { return false }
-            return error.path == path && error.expected.contains(expected) && error.description.hasPrefix("\(file): \(path)")
+            guard let error = error as? FixtureError else { return false }
+            return error.jsonPath == path && error.expected.contains(expected) && error.description.hasPrefix("\(file): \(path)")
         }
     }
 
@@ -268,7 +268,7 @@ struct HARTests {
         // Found by the HAR fuzzer: Int(_:) trapped on a status that overflows to infinity.
         for status in ["1e999", "-1e999", "1e300", "99.5"] {
             let json = #"{"log":{"entries":[{"request":{"method":"GET","url":"https://a.test/"},"response":{"status":\#(status),"content":{}}}]}}"#
-            #expect(throws: HARError.self) { try HAR.read(Data(json.utf8)) }
+            #expect(throws: FixtureError.self) { try HAR.read(Data(json.utf8)) }
         }
     }
 

@@ -279,7 +279,7 @@ struct GraphQLTests {
         let registry = StubRegistry()
         let user = registry.stub(isGraphQLOperation("GetUser"), name: "user") { request in
             let id = GraphQLRequest.read(request).operations.first?.variables?["id"] ?? .null
-            return StubResponse(graphQLData: ["user": ["id": id.anyValue]], headers: ["X-Answered-By": "user"])
+            return StubResponse(graphQLData: ["user": ["id": id.foundationObject]], headers: ["X-Answered-By": "user"])
         }
         registry.stub(isGraphQLOperation("ListPosts"), name: "posts") { _ in StubResponse(graphQLData: ["posts": []]) }
         let batch = post([
@@ -345,7 +345,7 @@ struct GraphQLTests {
             StubResponse(graphQLData: ["feed": [["id": "a"], ["id": "b"]]])
         }
         registry.stub(isGraphQLOperation("Like")) { request in
-            let id = GraphQLRequest.read(request).operations.first?.variables?["id"]?.anyValue as? String ?? "?"
+            let id = GraphQLRequest.read(request).operations.first?.variables?["id"]?.foundationObject as? String ?? "?"
             return StubResponse(graphQLData: ["like": ["likes": id == "p1" ? 11 : 0]])
         }
 

@@ -23,8 +23,8 @@ struct HARFormatTests {
         #expect {
             try HAR.read(archive(status: status), source: "s.har")
         } throws: { error in
-            guard let error = error as? HARError else { return false }
-            return error.path == "$.log.entries[0].response.status" && error.expected.contains(detail)
+            guard let error = error as? FixtureError else { return false }
+            return error.jsonPath == "$.log.entries[0].response.status" && error.expected.contains(detail)
                 && error.description.hasPrefix("s.har: $.log.entries[0].response.status: ")
         }
     }

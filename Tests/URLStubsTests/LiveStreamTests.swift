@@ -38,7 +38,7 @@ struct LiveStreamTests {
         #expect(client.isOpen, "the stream stays open between writes")
 
         // A comment is delivered but dispatches nothing; the next event carries on.
-        try prices.send(event: .comment("keep-alive"))
+        try prices.send(event: ServerSentEvent(comment: "keep-alive"))
         try prices.send(event: ServerSentEvent(data: "first line\r\n  indented second line\nthird", retry: 2_500))
         try await waitUntil(timeout: patientWait) { client.events.count == 2 }
         #expect(client.comments == [" keep-alive"])
@@ -138,6 +138,22 @@ struct LiveStreamTests {
         }
     }
 
+    @Test func aJSONLineIsJSONValuesWithSortedKeysOrAModelTheEncoderWrites() async throws {
+        let registry = StubRegistry()
+        let stream = LiveStream()
+        registry.stub(isPath("/lines")) { _ in .stream(stream) }
+        struct Stamp: Encodable { let at: Date }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        // Written before the app connects: kept for the first request.
+        try stream.sendJSONLine(["name": "Ada", "id": 1])
+        try stream.sendJSONLine(Stamp(at: Date(timeIntervalSince1970: 5)), encoder: encoder)
+        try stream.finish()
+        let result = await fetch("https://api.test/lines", from: registry)
+        #expect(result.error == nil)
+        #expect(result.body == "{\"id\":1,\"name\":\"Ada\"}\n{\"at\":5}\n")
+    }
+
     @Test func invalidContentThrowsAndSendsNothing() throws {
         let stream = LiveStream()
         #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }
@@ -159,7 +175,7 @@ struct LiveStreamTests {
                 == ": note\n: more\nevent: update\nid: 7\nretry: 1000\ndata: a\ndata: b\ndata: c\ndata: d\n\n")
         #expect(try text(ServerSentEvent(data: " leading space")) == "data:  leading space\n\n")
         #expect(try text(ServerSentEvent(data: "")) == "data: \n\n")
-        #expect(try text(.comment("")) == ":\n\n")
+        #expect(try text(ServerSentEvent(comment: "")) == ":\n\n")
         #expect(try text(ServerSentEvent(retry: 0)) == "retry: 0\n\n")
         #expect(ServerSentEvent(event: "x\ny").description.contains("line break"))
     }

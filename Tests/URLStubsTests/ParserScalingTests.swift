@@ -154,7 +154,8 @@ struct ParserScalingTests {
         #expect {
             try HAR.read(Data(#"{"log": [1,}"#.utf8), source: "bad.har")
         } throws: { error in
-            (error as? HARError)?.path == "$" && (error as? HARError)?.expected == "valid JSON: expected a value at line 1, column 12 (byte 11)"
+            (error as? FixtureError)?.jsonPath == "$"
+                && (error as? FixtureError)?.expected == "valid JSON: expected a value at line 1, column 12 (byte 11)"
         }
     }
 }

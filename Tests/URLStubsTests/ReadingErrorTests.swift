@@ -34,11 +34,11 @@ struct ReadingErrorTests {
     }
 
     @Test func aHARThatIsNotJSONGivesTheReasonAndPosition() throws {
-        let error = #expect(throws: HARError.self) { try HAR.read(Self.cutHAR, source: "cut.har") }
+        let error = #expect(throws: FixtureError.self) { try HAR.read(Self.cutHAR, source: "cut.har") }
         let message = try #require(error).description
         #expect(message == "cut.har: $: expected valid JSON: expected ':' after the member name at line 2, column 14 (byte 35)")
         #expect(!message.contains("could not be completed"))
-        let deep = #expect(throws: HARError.self) { try HAR.read(Self.nested(600), source: "deep.har") }
+        let deep = #expect(throws: FixtureError.self) { try HAR.read(Self.nested(600), source: "deep.har") }
         #expect(
             try #require(deep).description
                 == "deep.har: $: expected JSON nested at most 512 levels deep, but the text is nested deeper than 512 levels at line 1, column 513 (byte 512)"
@@ -57,24 +57,24 @@ struct ReadingErrorTests {
             "\(broken)")
     }
 
-    @Test func aCassettePathThatIsAFolderIsAHARErrorSayingWhatToDo() throws {
+    @Test func aCassettePathThatIsAFolderIsAFixtureErrorSayingWhatToDo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cassette = folder.appendingPathComponent("fetchUser.har")
         try FileManager.default.createDirectory(at: cassette, withIntermediateDirectories: true)
-        let error = #expect(throws: HARError.self) { try HAR.read(contentsOf: cassette) }
+        let error = #expect(throws: FixtureError.self) { try HAR.read(contentsOf: cassette) }
         let message = try #require(error).description
         #expect(message.contains(cassette.path), "\(message)")
         #expect(message.contains("is a folder, not a file: pass the path of the file inside it"), "\(message)")
         #expect(!message.contains("Code=256"))
         // A recorder replaying it, or about to record into it, says the same.
         for mode in RecordMode.allCases {
-            let refused = #expect(throws: HARError.self) { try StubRegistry().record(to: cassette, mode: mode, environment: [:]) }
+            let refused = #expect(throws: FixtureError.self) { try StubRegistry().record(to: cassette, mode: mode, environment: [:]) }
             #expect(refused?.description == message, "\(mode)")
         }
     }
 
-    @Test func aCassettePathThatIsAFIFOIsAHARErrorAndNeverOpened() async throws {
+    @Test func aCassettePathThatIsAFIFOIsAFixtureErrorAndNeverOpened() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("session.har")
@@ -88,19 +88,19 @@ struct ReadingErrorTests {
                 return "\(type(of: error)): \(error)"
             }
         }
-        #expect(message.hasPrefix("HARError: "), "\(message)")
+        #expect(message.hasPrefix("FixtureError: "), "\(message)")
         #expect(message.contains(fifo.path), "\(message)")
         #expect(message.contains("is a FIFO (named pipe) or another special file, not a regular file"), "\(message)")
     }
 
     @Test(.enabled(if: getuid() != 0, "root reads any file"))
-    func anUnreadableCassetteIsAHARErrorSayingWhatToDo() throws {
+    func anUnreadableCassetteIsAFixtureErrorSayingWhatToDo() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cassette = folder.appendingPathComponent("locked.har")
         try HAR.write([]).write(to: cassette)
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: cassette.path)
-        let error = #expect(throws: HARError.self) { try HAR.read(contentsOf: cassette) }
+        let error = #expect(throws: FixtureError.self) { try HAR.read(contentsOf: cassette) }
         let message = try #require(error).description
         #expect(message.contains(cassette.path) && message.contains("cannot be read"), "\(message)")
         #expect(message.contains("check that the file's permissions"), "\(message)")

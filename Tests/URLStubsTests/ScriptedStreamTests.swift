@@ -118,7 +118,7 @@ struct ScriptedStreamTests {
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let registry = StubRegistry()
         registry.stub(isPath("/prices")) { _ in try StubResponse(fixture: url) }
-        registry.stub(isPath("/fixture")) { _ in try StubResponse(fixture: "feed.sse", inDirectory: url.deletingLastPathComponent()) }
+        registry.stub(isPath("/fixture")) { _ in try StubResponse(fixture: url) }
         for path in ["/prices", "/fixture"] {
             let start = Date()
             let result = await fetch("https://api.test\(path)", from: registry, using: api)
@@ -165,12 +165,12 @@ struct ScriptedStreamTests {
         let url = try fixture("data: a\n\n: delay soon\ndata: b\n\n")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         #expect(
-            throws: StubError.invalidEventStreamFile(
-                path: url.path, line: 3, reason: #"expected a pause such as ": delay 0.5s" or ": delay 250ms", found ": delay soon""#)
+            throws: FixtureError.malformed(
+                url.path, line: 3, expected: #"a pause such as ": delay 0.5s" or ": delay 250ms""#, found: #"": delay soon""#)
         ) {
             try StubResponse(fixture: url)
         }
-        #expect(throws: FixtureNotFoundError.self) {
+        #expect(throws: FixtureError.self) {
             try StubResponse(fixture: URL(fileURLWithPath: "/nonexistent/feed.sse"))
         }
         // "delayed" is a comment like any other.

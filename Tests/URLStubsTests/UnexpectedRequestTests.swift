@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
 import LoopbackTestServer
 
 /// Requests no stub matched, as verification reports them: explained when the app swallowed

@@ -79,7 +79,7 @@ public enum AppFixtures {
         case .bundle(let bundle, let subdirectory):
             return try StubResponse(fixture: name, in: bundle, subdirectory: subdirectory, statusCode: status, headers: headers)
         case .folder(let folder):
-            return try StubResponse(fixture: name, inDirectory: folder, statusCode: status, headers: headers)
+            return try StubResponse(fixtureAt: Fixture.url(name, inDirectory: folder), statusCode: status, headers: headers)
         }
     }
 }

@@ -280,14 +280,14 @@ extension StubRegistry {
 extension StubResponse {
     /// A response read from an HTTP message file (`curl -is URL > users.response`).
     /// ``init(fixture:statusCode:headers:)`` reads a `.response` file the same way, and says a
-    /// missing file with ``FixtureNotFoundError``; this spelling throws
+    /// missing file with ``FixtureError``; this spelling throws
     /// ``StubError/fileNotFound(path:)``.
     @available(*, deprecated, renamed: "init(fixture:)", message: "StubResponse(fixture: url) reads a .response file by its extension")
     public init(httpMessageAt url: URL) throws { try self.init(httpMessageFileAt: url) }
 
     /// A `text/event-stream` response replayed from an `.sse` file with its `: delay` pauses.
     /// ``init(fixture:statusCode:headers:)`` reads an `.sse` file the same way, and says a
-    /// missing file with ``FixtureNotFoundError``; this spelling throws
+    /// missing file with ``FixtureError``; this spelling throws
     /// ``StubError/fileNotFound(path:)``.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
     public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
@@ -330,4 +330,63 @@ extension StubBody {
     /// An empty body: ``StubResponse/init(statusCode:headers:)`` answers with none.
     @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
     public static var empty: StubBody { StubBody(source: .data(Data())) }
+}
+
+// One error for a file that cannot be used: the three types of 0.1 are names of `FixtureError`,
+// so `catch let error as HARError` still catches what it caught (and now also the other kinds
+// of `FixtureError`: read `kind`).
+
+/// A fixture that could not be found: a ``FixtureError`` of kind ``FixtureError/Kind/notFound``
+/// (or ``FixtureError/Kind/ambiguous``).
+@available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
+public typealias FixtureNotFoundError = FixtureError
+
+/// A malformed `.response` file: a ``FixtureError`` of kind ``FixtureError/Kind/malformed``
+/// with its ``FixtureError/line``.
+@available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
+public typealias HTTPMessageError = FixtureError
+
+/// An invalid HAR file: a ``FixtureError`` of kind ``FixtureError/Kind/malformed`` (or
+/// ``FixtureError/Kind/unreadable``) with its ``FixtureError/jsonPath``.
+@available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
+public typealias HARError = FixtureError
+
+extension FixtureError {
+    /// The name asked for: ``source``.
+    @available(*, deprecated, renamed: "source")
+    public var name: String { source }
+
+    /// Where in a HAR document: ``jsonPath``.
+    @available(*, deprecated, renamed: "jsonPath")
+    public var path: String { jsonPath }
+}
+
+extension StubResponse {
+    /// A fixture in a folder: ``init(fixture:statusCode:headers:)`` with the file's URL says
+    /// the same.
+    @available(*, deprecated, message: "use StubResponse(fixture: directory.appendingPathComponent(name))")
+    public init(fixture name: String, inDirectory directory: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+        try self.init(fixtureAt: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: headers)
+    }
+}
+
+extension HARRecorder {
+    /// The file recorded to or replayed from: the URL given to
+    /// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``.
+    @available(*, deprecated, message: "the URL you passed to record(to:)")
+    public var file: URL { cassette }
+
+    /// What is scrubbed: the registry's ``StubRegistry/scrubbing``, which recording sets.
+    @available(*, deprecated, message: "read the registry's scrubbing, which record(to:scrubbing:) sets")
+    public var scrubbing: Scrubbing { scrubbingRules }
+}
+
+extension JSONValue {
+    /// The value as `JSONSerialization` objects. URLStubs' APIs take JSON as `Any` and turn it
+    /// into a ``JSONValue`` themselves.
+    @available(
+        *, deprecated,
+        message: "URLStubs' APIs take JSON as Any; JSONSerialization.jsonObject(with: value.description.data(using: .utf8)!) gives it back"
+    )
+    public var anyValue: Any { foundationObject }
 }

@@ -23,8 +23,8 @@ extension StubResponse {
     /// `.downloadSpeed(_:)`). `StubResponse(fixture: "prices.sse", in: .module)` reads a fixture
     /// this way too.
     ///
-    /// - Throws: ``StubError/fileNotFound(path:)``; ``StubError/invalidEventStreamFile(path:line:reason:)``
-    ///   for a `: delay` line whose duration cannot be read.
+    /// - Throws: ``StubError/fileNotFound(path:)``; ``FixtureError`` (``FixtureError/Kind/malformed``)
+    ///   naming the line of a `: delay` whose duration cannot be read.
     init(eventStreamFileAt url: URL, statusCode: Int, headers: [String: String]) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
         let contents: Data
@@ -58,8 +58,8 @@ enum EventStreamFile {
             case .pause(let seconds):
                 pause += seconds
                 continue
-            case .unreadable(let reason):
-                throw StubError.invalidEventStreamFile(path: path, line: number + 1, reason: reason)
+            case .unreadable(let expected, let found):
+                throw FixtureError.malformed(path, line: number + 1, expected: expected, found: found)
             case .notADelay:
                 break
             }
@@ -97,8 +97,8 @@ enum EventStreamFile {
     enum DelayLine: Equatable {
         case notADelay
         case pause(TimeInterval)
-        /// A `: delay` line whose duration cannot be read, and why.
-        case unreadable(String)
+        /// A `: delay` line whose duration cannot be read: what a delay line looks like, and the line.
+        case unreadable(expected: String, found: String)
     }
 
     /// What a line says about timing.
@@ -117,7 +117,7 @@ enum EventStreamFile {
             value.removeLast()
         }
         guard let number = Double(value.trimmingCharacters(in: .whitespaces)), number.isFinite, number >= 0 else {
-            return .unreadable("expected a pause such as \": delay 0.5s\" or \": delay 250ms\", found \(line.debugDescription)")
+            return .unreadable(expected: "a pause such as \": delay 0.5s\" or \": delay 250ms\"", found: line.debugDescription)
         }
         return .pause(number * scale)
     }

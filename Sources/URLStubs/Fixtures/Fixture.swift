@@ -1,46 +1,5 @@
 import Foundation
 
-/// A fixture file that could not be found, or was found in several folders of a bundle: the
-/// name asked for, where it was looked for, and the closest names that do exist.
-public struct FixtureNotFoundError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The name asked for (`users.json`).
-    public let name: String
-    /// The folder that was searched.
-    public let searchedPath: String
-    /// Existing files with the most similar names, closest first; in a bundle, as paths
-    /// relative to its resources (`Fixtures/users.json`).
-    public let suggestions: [String]
-    /// When the name exists in several folders of a bundle: each one, relative to the bundle's
-    /// resources. Pass `subdirectory:` to choose.
-    public internal(set) var ambiguousMatches: [String] = []
-    /// Set for a lookup in a bundle, whose resources may not be declared at all.
-    var bundleFileCount: Int?
-
-    /// One sentence with the suggestions and what to do.
-    public var description: String {
-        if !ambiguousMatches.isEmpty {
-            let folders = ambiguousMatches.map { "\"\($0)\"" }.joined(separator: ", ")
-            let first = ambiguousMatches[0]
-            let folder = (first as NSString).deletingLastPathComponent
-            return "URLStubs: \"\(name)\" is in several folders of \(searchedPath): \(folders). Choose one with "
-                + "`subdirectory:`, e.g. `StubResponse(fixture: \"\((first as NSString).lastPathComponent)\", in: .module, subdirectory: \"\(folder)\")`."
-        }
-        var text = "URLStubs: no fixture named \"\(name)\" in \(searchedPath)."
-        if !suggestions.isEmpty {
-            text += " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
-        }
-        if let bundleFileCount, bundleFileCount == 0 || suggestions.isEmpty {
-            text +=
-                " Is it in the target's `resources:`? `.copy(\"Fixtures\")` copies the folder (its files are then found by"
-                + " name, or with `subdirectory: \"Fixtures\"`); `.process(\"Fixtures\")` copies the files alone."
-        }
-        return text
-    }
-
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
-}
-
 /// Finds fixture files in a bundle (SwiftPM's `Bundle.module`) or a folder.
 public enum Fixture {
     /// How many files of a bundle are looked at to find a fixture in its folders.
@@ -56,8 +15,9 @@ public enum Fixture {
     /// try Fixture.url("users.json", in: .module)                            // Fixtures/users.json
     /// try Fixture.url("users.json", in: .module, subdirectory: "Fixtures/v2") // when several hold it
     /// ```
-    /// - Throws: ``FixtureNotFoundError`` with the closest existing names, or every folder
-    ///   that holds `name` when there are several.
+    /// - Throws: ``FixtureError`` (``FixtureError/Kind/notFound``) with the closest existing
+    ///   names, or (``FixtureError/Kind/ambiguous``) every folder that holds `name` when there
+    ///   are several.
     public static func url(_ name: String, in bundle: Bundle, subdirectory: String? = nil) throws -> URL {
         // Apple bundles keep resources in `Contents/Resources` (macOS) or at the top (iOS); on
         // Linux `resourceURL` is a top-level `Resources` folder when one exists (as with
@@ -76,7 +36,7 @@ public enum Fixture {
             let files = roots.lazy.map(bundleFiles(under:)).first { !$0.isEmpty } ?? []
             // The right name in the wrong folder: point at the folder that has it.
             suggestions += files.filter { $0 == name || $0.hasSuffix("/" + name) }
-            throw FixtureNotFoundError(name: name, searchedPath: folder.path, suggestions: suggestions, bundleFileCount: files.count)
+            throw FixtureError.notFound(name, in: folder.path, suggestions: suggestions, bundleFileCount: files.count)
         }
         for root in roots where isFile(root.appendingPathComponent(name)) {
             return root.appendingPathComponent(name)
@@ -88,15 +48,12 @@ public enum Fixture {
             let matches = files.filter { $0.hasSuffix("/" + name) }
             if matches.count == 1 { return root.appendingPathComponent(matches[0]) }
             if matches.count > 1 {
-                throw FixtureNotFoundError(
-                    name: name, searchedPath: root.path, suggestions: [], ambiguousMatches: matches,
-                    bundleFileCount: files.count)
+                throw FixtureError.ambiguous(name, in: root.path, matches: matches, bundleFileCount: files.count)
             }
         }
         let files = listings.first { !$0.isEmpty } ?? []
-        throw FixtureNotFoundError(
-            name: name, searchedPath: roots[0].path,
-            suggestions: closestPaths(to: name, among: files), bundleFileCount: files.count)
+        throw FixtureError.notFound(
+            name, in: roots[0].path, suggestions: closestPaths(to: name, among: files), bundleFileCount: files.count)
     }
 
     private static func isFile(_ url: URL) -> Bool {
@@ -134,7 +91,7 @@ public enum Fixture {
     }
 
     /// The URL of `name` (a relative path) inside `directory`.
-    /// - Throws: ``FixtureNotFoundError`` with the closest existing names.
+    /// - Throws: ``FixtureError`` (``FixtureError/Kind/notFound``) with the closest existing names.
     public static func url(_ name: String, inDirectory directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(name)
         var isDirectory: ObjCBool = false
@@ -143,9 +100,7 @@ public enum Fixture {
         }
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        throw FixtureNotFoundError(
-            name: name, searchedPath: folder.path,
-            suggestions: closest(to: url.lastPathComponent, among: existing))
+        throw FixtureError.notFound(name, in: folder.path, suggestions: closest(to: url.lastPathComponent, among: existing))
     }
 
     /// Up to three names within a small edit distance, closest first.
@@ -207,9 +162,9 @@ extension StubResponse {
     /// ```swift
     /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: "users.json", in: .module) }
     /// ```
-    /// - Throws: ``FixtureNotFoundError`` naming the file, the folder searched and the
-    ///   closest names (or the folders to choose from with `subdirectory:`);
-    ///   ``HTTPMessageError`` for a malformed `.response` file.
+    /// - Throws: ``FixtureError`` naming the file, the folder searched and the closest names
+    ///   (or the folders to choose from with `subdirectory:`), or, for a malformed `.response`
+    ///   or `.sse` file, the line and what was expected there.
     public init(
         fixture name: String, in bundle: Bundle, subdirectory: String? = nil,
         statusCode: Int = 200, headers: [String: String] = [:]
@@ -226,23 +181,15 @@ extension StubResponse {
     /// let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: fixtures.appendingPathComponent("users.response")) }
     /// ```
-    /// - Throws: ``FixtureNotFoundError`` with the closest names in the file's folder;
-    ///   ``HTTPMessageError`` for a malformed `.response` file;
-    ///   ``StubError/invalidEventStreamFile(path:line:reason:)`` for a malformed `.sse` file.
+    /// - Throws: ``FixtureError`` with the closest names in the file's folder, or, for a
+    ///   malformed `.response` or `.sse` file, the line and what was expected there.
     public init(fixture url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
         let found = try Fixture.url(url.lastPathComponent, inDirectory: url.deletingLastPathComponent())
         try self.init(fixtureAt: found, statusCode: statusCode, headers: headers)
     }
 
-    /// ``init(fixture:in:subdirectory:statusCode:headers:)`` for a file in a folder.
-    public init(
-        fixture name: String, inDirectory directory: URL,
-        statusCode: Int = 200, headers: [String: String] = [:]
-    ) throws {
-        try self.init(fixtureAt: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: headers)
-    }
-
-    private init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
+    /// The fixture at `url`, which exists, read by its extension.
+    init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageFileAt: url)
             return

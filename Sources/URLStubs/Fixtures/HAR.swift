@@ -3,21 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An invalid HAR file: the JSON path of the problem and what was expected there.
-public struct HARError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The file (or source name).
-    public let source: String
-    /// Where in the document: `$.log.entries[3].response.status`.
-    public let path: String
-    /// What was expected there.
-    public let expected: String
-
-    /// `session.har: $.log.entries[3].response.status: expected a number`.
-    public var description: String { "\(source): \(path): expected \(expected)" }
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
-}
-
 /// One request and its response, as recorded in (or written to) a HAR 1.2 archive.
 public struct HAREntry: Sendable, Equatable {
     /// A header as HAR lists it (order and repeats preserved).
@@ -146,25 +131,27 @@ public enum HAR {
     // MARK: Reading
 
     /// The entries of a HAR file, in order.
-    /// - Throws: ``HARError`` with the JSON path of the first problem (a text that is not JSON:
-    ///   the reader's reason, line, column and byte offset), and
+    /// - Throws: ``FixtureError`` with the JSON path of the first problem (a text that is not
+    ///   JSON: the reader's reason, line, column and byte offset), and
     ///   ``StubError/fileNotFound(path:)`` when nothing is at `url`.
     ///   A path that is a folder, a FIFO or another special file, or a file that cannot be read,
-    ///   throws a ``HARError`` naming the full path and what to do (a FIFO is never opened: a read
-    ///   would wait for a writer).
+    ///   throws a ``FixtureError`` (``FixtureError/Kind/unreadable``) naming the full path and
+    ///   what to do (a FIFO is never opened: a read would wait for a writer).
     public static func read(contentsOf url: URL) throws -> [HAREntry] {
         let data = try CassetteFileCheck.contents(of: url)
         return try read(data, source: url.lastPathComponent)
     }
 
     /// The entries of HAR data; `source` names it in errors.
+    /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) with the JSON path of the
+    ///   first problem and what was expected there.
     public static func read(_ data: Data, source: String = "HAR") throws -> [HAREntry] {
         let root: JSONValue
         do {
             root = try JSONValue.parsing(data)
         } catch let problem as JSONSyntaxError {
             let expected = problem.isTooDeep ? "JSON nested at most \(JSONSyntaxError.maximumDepth) levels deep, but the text is" : "valid JSON:"
-            throw HARError(source: source, path: "$", expected: "\(expected) \(problem)")
+            throw FixtureError.malformed(source, jsonPath: "$", expected: "\(expected) \(problem)")
         }
         let reader = Reader(source: source, dates: DateReader())
         let log = try reader.object(try reader.member("log", of: root, at: "$"), at: "$.log")
@@ -178,7 +165,7 @@ public enum HAR {
         let source: String
         let dates: DateReader
 
-        func fail(_ path: String, _ expected: String) -> HARError { HARError(source: source, path: path, expected: expected) }
+        func fail(_ path: String, _ expected: String) -> FixtureError { FixtureError.malformed(source, jsonPath: path, expected: expected) }
 
         func member(_ name: String, of value: JSONValue, at path: String) throws -> JSONValue {
             guard case .object(let members) = value else { throw fail(path, "an object") }

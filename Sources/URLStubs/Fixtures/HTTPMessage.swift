@@ -1,25 +1,5 @@
 import Foundation
 
-/// A malformed HTTP message file: which file, which line, what was expected and what was found.
-public struct HTTPMessageError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The file (or the source name given for in-memory data).
-    public let source: String
-    /// The 1-based line of the problem.
-    public let line: Int
-    /// What the parser expected there.
-    public let expected: String
-    /// What it found (shortened).
-    public let found: String
-
-    /// `users.response:3: expected a header line "Name: value", found "Content-Type application/json"`.
-    public var description: String {
-        "\(source):\(line): expected \(expected), found \(found)"
-    }
-
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
-}
-
 /// The raw HTTP response text that `curl -is` prints, parsed.
 ///
 /// Format: a status line (`HTTP/1.1 200 OK`, `HTTP/2 200`), header lines, an empty line, the
@@ -60,7 +40,7 @@ struct HTTPMessage {
         -> (HTTPMessage, Int, Data.SubSequence)
     {
         guard !data.isEmpty else {
-            throw HTTPMessageError(source: source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty file")
+            throw FixtureError.malformed(source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty file")
         }
         // Find the end of the head: the first empty line. Lines are cut from the raw bytes in
         // one pass (a head may hold 100,000 headers).
@@ -89,7 +69,7 @@ struct HTTPMessage {
             }
         }
         guard let statusLine = lines.first else {
-            throw HTTPMessageError(source: source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty line")
+            throw FixtureError.malformed(source, line: firstLine, expected: #"a status line like "HTTP/1.1 200 OK""#, found: "an empty line")
         }
         let (version, status) = try parseStatusLine(statusLine, source: source, line: firstLine)
         var headers: [(name: String, value: String)] = []
@@ -98,18 +78,17 @@ struct HTTPMessage {
             let lineNumber = firstLine + 1 + offset
             if line.first == " " || line.first == "\t" {
                 guard !headers.isEmpty else {
-                    throw HTTPMessageError(source: source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
+                    throw FixtureError.malformed(source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
                 }
                 headers[headers.count - 1].value += " " + trimmingWhitespace(line[...])
                 continue
             }
             guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex else {
-                throw HTTPMessageError(source: source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
+                throw FixtureError.malformed(source, line: lineNumber, expected: #"a header line "Name: value""#, found: shorten(line))
             }
             let name = String(line[..<colon])
             guard name.utf8.allSatisfy(isTokenByte) else {
-                throw HTTPMessageError(
-                    source: source, line: lineNumber, expected: "a header name made of letters, digits and -", found: shorten(name))
+                throw FixtureError.malformed(source, line: lineNumber, expected: "a header name made of letters, digits and -", found: shorten(name))
             }
             headers.append((name, trimmingWhitespace(line[line.utf8.index(after: colon)...])))
         }
@@ -144,13 +123,13 @@ struct HTTPMessage {
         guard let version = parts.first, version.hasPrefix("HTTP/"),
             ["HTTP/1.0", "HTTP/1.1", "HTTP/2", "HTTP/2.0", "HTTP/3"].contains(String(version))
         else {
-            throw HTTPMessageError(source: source, line: number, expected: expected, found: shorten(line))
+            throw FixtureError.malformed(source, line: number, expected: expected, found: shorten(line))
         }
         guard parts.count >= 2 else {
-            throw HTTPMessageError(source: source, line: number, expected: "a 3-digit status code after \(version)", found: "the end of the line")
+            throw FixtureError.malformed(source, line: number, expected: "a 3-digit status code after \(version)", found: "the end of the line")
         }
         guard parts[1].count == 3, let code = Int(parts[1]), (100...599).contains(code) else {
-            throw HTTPMessageError(source: source, line: number, expected: "a status code from 100 to 599", found: shorten(String(parts[1])))
+            throw FixtureError.malformed(source, line: number, expected: "a status code from 100 to 599", found: shorten(String(parts[1])))
         }
         return (String(version), code)
     }
@@ -164,7 +143,7 @@ struct HTTPMessage {
         }
         guard let declared = headers.last(where: { $0.name.equalsIgnoringASCIICase("Content-Length") }) else { return }
         guard let length = Int(declared.value), length >= 0 else {
-            throw HTTPMessageError(source: source, line: line, expected: "a number in Content-Length", found: Self.shorten(declared.value))
+            throw FixtureError.malformed(source, line: line, expected: "a number in Content-Length", found: Self.shorten(declared.value))
         }
         if body.count == length { return }
         if body.count == length + 1, body.last == UInt8(ascii: "\n") {
@@ -175,7 +154,7 @@ struct HTTPMessage {
             body.removeLast(2)
             return
         }
-        throw HTTPMessageError(source: source, line: line, expected: "a body of \(length) bytes (Content-Length)", found: "\(body.count) bytes")
+        throw FixtureError.malformed(source, line: line, expected: "a body of \(length) bytes (Content-Length)", found: "\(body.count) bytes")
     }
 
     /// Bodies saved by tools other than plain `curl -is`:
@@ -198,8 +177,8 @@ struct HTTPMessage {
         let declaredLength = headers.last { $0.name.equalsIgnoringASCIICase("Content-Length") }.flatMap { Int($0.value) }
         let lengthMatches = declaredLength == body.count && !hasHeader("Transfer-Encoding")
         if gzipMagic || zstdMagic || (lengthMatches && ["br", "deflate", "compress"].contains(encoding)) {
-            throw HTTPMessageError(
-                source: source, line: line,
+            throw FixtureError.malformed(
+                source, line: line,
                 expected: "a decoded body (save it with `curl -is --compressed`, which decodes it)",
                 found: "\(encoding)-compressed bytes (Content-Encoding: \(encodings.joined(separator: ", ")))")
         }
@@ -293,7 +272,7 @@ extension StubResponse {
     /// A response read from an HTTP message file: what `curl -is URL > users.response` saves
     /// (``init(fixture:statusCode:headers:)`` reads `.response` files this way).
     ///
-    /// - Throws: ``HTTPMessageError`` naming the file, the line and what was expected, or
+    /// - Throws: ``FixtureError`` naming the file, the line and what was expected, or
     ///   ``StubError/fileNotFound(path:)``.
     init(httpMessageFileAt url: URL) throws {
         guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
@@ -307,6 +286,8 @@ extension StubResponse {
     }
 
     /// A response parsed from HTTP message bytes; `source` names them in errors.
+    /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming `source`, the line,
+    ///   what was expected there and what was found.
     public init(httpMessage data: Data, source: String = "HTTP message") throws {
         self = try HTTPMessage.parse(data, source: source).stubResponse
     }

@@ -69,10 +69,10 @@ enum RegularFile {
     }
 }
 
-/// A cassette path that is not a readable regular file, as a ``HARError`` naming the full path.
+/// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
 enum CassetteFileCheck {
     /// The bytes of the cassette at `url`.
-    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``HARError`` when
+    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``FixtureError`` when
     ///   the path is a folder, a special file or unreadable.
     static func contents(of url: URL) throws -> Data {
         do {
@@ -92,7 +92,7 @@ enum CassetteFileCheck {
         throw error(url, problem)
     }
 
-    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> HARError {
-        HARError(source: url.path, path: "$", expected: "a HAR file, but \(url.path) \(problem.explanation)")
+    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
+        FixtureError.unreadable(url.path, expected: "a HAR file, but \(url.path) \(problem.explanation)")
     }
 }

@@ -106,7 +106,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The value as `JSONSerialization` objects, for APIs that want `Any`.
-    public var anyValue: Any {
+    var foundationObject: Any {
         switch self {
         case .null: return NSNull()
         case .bool(let value): return value
@@ -115,8 +115,8 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             return value
         case .integer(let value): return value
         case .string(let value): return value
-        case .array(let values): return values.map(\.anyValue)
-        case .object(let values): return values.mapValues(\.anyValue)
+        case .array(let values): return values.map(\.foundationObject)
+        case .object(let values): return values.mapValues(\.foundationObject)
         }
     }
 
@@ -124,7 +124,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     public func serialized(pretty: Bool = false) -> Data {
         var options: JSONSerialization.WritingOptions = [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]
         if pretty { options.insert(.prettyPrinted) }
-        let data = (try? JSONSerialization.data(withJSONObject: anyValue, options: options)) ?? Data("null".utf8)
+        let data = (try? JSONSerialization.data(withJSONObject: foundationObject, options: options)) ?? Data("null".utf8)
         return pretty ? Self.collapsingEmptyContainers(data) : data
     }
 

@@ -22,9 +22,10 @@ import FoundationNetworking
 /// request the paths apply to its `{"query", "operationName", "variables", "extensions"}`
 /// object, whether it was sent as a POST body or in a GET query: `$.variables.clientTime`.
 ///
-/// - Important: A path that cannot be parsed never silently ignores nothing: it is listed in
-///   ``problems``, and stubs built with it fail every request that reaches them with
-///   ``StubError/invalidMatcher(stub:problems:)`` naming the path and the column.
+/// - Important: A path that cannot be parsed never silently ignores nothing: stubs built with
+///   it fail every request that reaches them with ``StubError/invalidMatcher(stub:problems:)``
+///   naming the path and the column, and ``StubRegistry/verify(includePassedThrough:)``
+///   reports them as invalid stubs.
 public struct VolatileFields: Sendable, Equatable {
     /// Query parameter names (case-sensitive, as URLs are) whose presence and value are ignored.
     public let queryParameters: Set<String>
@@ -33,7 +34,7 @@ public struct VolatileFields: Sendable, Equatable {
     /// The JSON paths as written.
     public let jsonPaths: [String]
     /// Syntax errors in ``jsonPaths``, one sentence each; empty when every path is valid.
-    public let problems: [String]
+    let problems: [String]
     let paths: [JSONPath]
 
     /// Nothing is volatile.
@@ -58,14 +59,14 @@ public struct VolatileFields: Sendable, Equatable {
     }
 
     /// These fields and `other`'s.
-    public func union(_ other: VolatileFields) -> VolatileFields {
+    func union(_ other: VolatileFields) -> VolatileFields {
         VolatileFields(
             queryParameters: queryParameters.union(other.queryParameters), headers: headers.union(other.headers),
             jsonPaths: jsonPaths + other.jsonPaths.filter { !jsonPaths.contains($0) })
     }
 
     /// `true` when nothing is ignored.
-    public var isEmpty: Bool { queryParameters.isEmpty && headers.isEmpty && jsonPaths.isEmpty }
+    var isEmpty: Bool { queryParameters.isEmpty && headers.isEmpty && jsonPaths.isEmpty }
 
     // MARK: Applying
 

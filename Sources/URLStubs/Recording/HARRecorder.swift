@@ -19,15 +19,15 @@ import FoundationNetworking
 /// a cassette a live recorder holds throws ``StubError/cassetteInUse(path:heldBy:requestedBy:)``.
 public final class HARRecorder: @unchecked Sendable {
     /// The file recorded to or replayed from.
-    public let file: URL
+    let cassette: URL
     /// The mode in force: the one in code unless `URLSTUBS_RECORD` or `CI` says otherwise (see
     /// ``RecordMode``).
     public let mode: RecordMode
-    /// What is scrubbed.
-    public let scrubbing: Scrubbing
+    /// What is scrubbed (also the registry's ``StubRegistry/scrubbing``).
+    let scrubbingRules: Scrubbing
     /// What replay leaves out when it decides whether a live request is a recorded one: a
     /// request differing from a recorded one only there is replayed, never recorded again.
-    public let volatileFields: VolatileFields
+    let volatileFields: VolatileFields
     /// `true` when this recorder talks to the network (`once` without a file, `newEpisodes`, `all`).
     public let isRecording: Bool
 
@@ -61,14 +61,14 @@ public final class HARRecorder: @unchecked Sendable {
         environment: [String: String], testName: String, fileID: String, filePath: String, line: Int
     ) throws {
         let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
-        self.file = file
+        self.cassette = file
         self.mode = mode
-        self.scrubbing = scrubbing
+        self.scrubbingRules = scrubbing
         self.volatileFields = volatileFields
         self.owner = "\(testName) (\(fileID):\(line))"
         writer = DispatchQueue(label: "URLStubs.HARRecorder.\(file.lastPathComponent)")
         let fileManager = FileManager.default
-        // A folder or a FIFO at the path: said now, as a HARError, not by a failed save.
+        // A folder or a FIFO at the path: said now, as a FixtureError, not by a failed save.
         try CassetteFileCheck.checkWritable(file)
         // The cassette's lock: needed to record, and to fold in what a dead run left.
         let wouldRecord = mode == .all || mode == .newEpisodes || (mode == .once && !fileManager.fileExists(atPath: file.path))
@@ -161,11 +161,11 @@ public final class HARRecorder: @unchecked Sendable {
             request: request.urlRequest, body: request.body, response: response, responseBody: body,
             startedDateTime: Date(), time: 0)
         guard mode == .newEpisodes, let registry else {
-            writer.async { [self] in record(scrubbing.scrub(entry)) }
+            writer.async { [self] in record(scrubbingRules.scrub(entry)) }
             return
         }
         // Replay must know this exchange before the app can send the same request again.
-        let scrubbed = scrubbing.scrub(entry)
+        let scrubbed = scrubbingRules.scrub(entry)
         lock.lock()
         let isNew = recordedRequests.insert(HARRequestIdentity(scrubbed, volatile: volatileFields).key).inserted
         lock.unlock()
@@ -175,7 +175,7 @@ public final class HARRecorder: @unchecked Sendable {
         // Made by this run's test, so never "a recording the test no longer uses".
         options.reportsUnusedEntries = false
         registry.stubs(
-            fromHAREntries: [scrubbed], named: file.lastPathComponent, options: options,
+            fromHAREntries: [scrubbed], named: cassette.lastPathComponent, options: options,
             fileID: location.fileID, filePath: location.filePath, line: location.line)
     }
 
@@ -185,11 +185,11 @@ public final class HARRecorder: @unchecked Sendable {
         recorded.append(entry)
         if partial == nil, conflict == nil {
             do {
-                let retaken = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
-                if let savedFileNumber, Self.fileNumber(of: file) != savedFileNumber {
+                let retaken = try PartialCassette(cassette: cassette, recordedBy: owner, mode: mode)
+                if let savedFileNumber, Self.fileNumber(of: cassette) != savedFileNumber {
                     retaken.close()
                     throw StubError.cassetteInUse(
-                        path: file.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner)
+                        path: cassette.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner)
                 }
                 try retaken.begin()
                 partial = retaken
@@ -227,10 +227,10 @@ public final class HARRecorder: @unchecked Sendable {
             if let conflict { throw conflict }
             let changed = !recorded.isEmpty || (mode == .all)
             guard isRecording, changed else { return }
-            let entries = replayed.map(scrubbing.scrub) + recorded
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try HAR.write(entries).write(to: file, options: .atomic)
-            savedFileNumber = Self.fileNumber(of: file)
+            let entries = replayed.map(scrubbingRules.scrub) + recorded
+            try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try HAR.write(entries).write(to: cassette, options: .atomic)
+            savedFileNumber = Self.fileNumber(of: cassette)
             try partial?.markSaved()
             partial?.close()
             partial = nil

@@ -33,7 +33,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
     case all
 
     /// The variable that overrides the mode in code: `once`, `none`, `newEpisodes` or `all`.
-    public static let environmentVariable = "URLSTUBS_RECORD"
+    static let environmentVariable = "URLSTUBS_RECORD"
 
     /// The mode in force and why, for the error a missing recording throws.
     static func inForce(inCode: RecordMode, environment: [String: String]) throws -> (mode: RecordMode, reason: String) {

@@ -10,10 +10,12 @@ import FoundationNetworking
 /// Values are replaced by ``placeholder``; replay treats the placeholder as "any value", so a
 /// scrubbed recording still matches the live requests that produced it.
 ///
-/// Secure by default: ``default`` scrubs the credential headers (``defaultHeaders``) and the
-/// common credential names (``defaultNames``: `token`, `access_token`, `password`, `api_key`,
-/// …) in query strings, form bodies (`application/x-www-form-urlencoded`) and JSON bodies at
-/// any depth. Names compare without regard to case. A cookie keeps its name; only its value is
+/// Secure by default: ``default`` scrubs the credential headers (`Authorization`,
+/// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `Api-Key`) and
+/// the common credential names (`token`, `access_token`, `refresh_token`, `id_token`,
+/// `api_key`, `apikey`, `key`, `password`, `secret`, `client_secret`) in query strings, form
+/// bodies (`application/x-www-form-urlencoded`) and JSON bodies at any depth; read the lists in
+/// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without regard to case. A cookie keeps its name; only its value is
 /// scrubbed. Opt out of one rule with ``removing(headers:queryParameters:jsonFields:)``:
 ///
 /// ```swift
@@ -44,25 +46,23 @@ public struct Scrubbing: Sendable {
     /// What replaces a secret.
     public var placeholder: String
 
-    /// The credential headers scrubbed by default: `Authorization`, `Proxy-Authorization`,
-    /// `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token` and `Api-Key`.
-    public static let defaultHeaders: Set<String> = [
+    /// The credential headers scrubbed by default: ``default``'s ``headers``.
+    @usableFromInline static let defaultHeaders: Set<String> = [
         "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token", "Api-Key",
     ]
     /// The credential names scrubbed by default in query strings, form bodies and JSON bodies:
-    /// `token`, `access_token`, `refresh_token`, `id_token`, `api_key`, `apikey`, `key`,
-    /// `password`, `secret` and `client_secret`.
-    public static let defaultNames: Set<String> = [
+    /// ``default``'s ``queryParameters`` and ``jsonFields``.
+    @usableFromInline static let defaultNames: Set<String> = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret", "client_secret",
     ]
 
-    /// ``defaultHeaders``, and ``defaultNames`` in queries, form bodies and JSON bodies.
+    /// The credential headers, and the credential names in queries, form bodies and JSON
+    /// bodies (the lists are above).
     public static let `default` = Scrubbing()
     /// Nothing is scrubbed.
     public static let nothing = Scrubbing(headers: [], queryParameters: [], jsonFields: [])
 
-    /// A policy; each list starts from the defaults (``defaultHeaders``, ``defaultNames``)
-    /// unless you pass another.
+    /// A policy; each list starts from ``default``'s unless you pass another.
     public init(
         headers: Set<String> = Scrubbing.defaultHeaders, queryParameters: Set<String> = Scrubbing.defaultNames,
         jsonFields: Set<String> = Scrubbing.defaultNames, placeholder: String = "<scrubbed>"

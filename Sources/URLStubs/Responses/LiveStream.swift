@@ -43,7 +43,7 @@ import Foundation
 /// apply, since each write goes out when the test makes it. Use ``fail(_:fileID:line:)`` to
 /// drop the connection mid-stream.
 ///
-/// **Memory:** at most ``bufferLimit`` bytes (16 MiB by default) are written and not yet taken
+/// **Memory:** at most `bufferLimit` bytes (an argument of ``init(name:bufferLimit:fileID:filePath:line:)``, 16 MiB by default) are written and not yet taken
 /// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
 /// consumer that gets the body whole holds every write until the end. A write past the limit
 /// throws ``LiveStreamError/bufferFull(stream:limit:unsent:)``; a test that streams more than
@@ -60,12 +60,12 @@ import Foundation
 ///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// The name given at creation, shown in errors.
-    public let name: String?
+    let name: String?
     /// Where the stream was created.
-    public let location: StubLocation
+    let location: StubLocation
 
     /// The most bytes written and not yet taken by the app (see "Memory" above).
-    public let bufferLimit: Int
+    let bufferLimit: Int
 
     private let lock = NSLock()
     private var pending: [LiveWrite] = []
@@ -111,7 +111,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// Sends `data` as it is.
     /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
-    ///   ``LiveStreamError/bufferFull(stream:limit:unsent:)`` past ``bufferLimit``;
+    ///   ``LiveStreamError/bufferFull(stream:limit:unsent:)`` past the stream's `bufferLimit`;
     ///   ``LiveStreamError/notConnected(stream:reason:)`` after the connected request went away.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
@@ -130,24 +130,28 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         try send(try event.encoded())
     }
 
-    /// Sends one NDJSON line: `object` as compact JSON (`JSONSerialization` values), then `\n`.
-    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when `object` is not valid
-    ///   JSON; ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
-    public func sendJSONLine(_ object: Any) throws {
-        guard JSONSerialization.isValidJSONObject([object]) else {
-            throw LiveStreamError.invalidJSONLine(stream: description, reason: "\(type(of: object)) is not a JSON value")
-        }
-        let json = try JSONSerialization.data(withJSONObject: object, options: [.fragmentsAllowed, .sortedKeys])
-        try send(json + Data("\n".utf8))
-    }
-
-    /// Sends one NDJSON line: `value` encoded with `encoder`, then `\n`.
-    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when the encoder writes
-    ///   several lines (`.prettyPrinted`); the encoder's error; ``LiveStreamError/writeAfterEnd(stream:ended:)``.
-    public func sendJSONLine<Value: Encodable>(_ value: Value, encoder: JSONEncoder = JSONEncoder()) throws {
-        let json = try encoder.encode(value)
-        if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
-            throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+    /// Sends one NDJSON line, then `\n`: `value` as compact JSON with sorted keys when it is made
+    /// of `JSONSerialization` values (dictionaries, arrays, strings, numbers, `NSNull`), else,
+    /// when it is `Encodable` (a model of yours), as `encoder` writes it.
+    ///
+    /// ```swift
+    /// try lines.sendJSONLine(["id": 1, "name": "Ada"])   // {"id":1,"name":"Ada"}
+    /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder writes
+    /// ```
+    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when `value` is neither,
+    ///   or the encoder writes several lines (`.prettyPrinted`); the encoder's error;
+    ///   ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
+    public func sendJSONLine(_ value: Any, encoder: JSONEncoder = JSONEncoder()) throws {
+        let json: Data
+        if JSONSerialization.isValidJSONObject([value]) {
+            json = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
+        } else if let encodable = value as? any Encodable {
+            json = try encoder.encode(encodable)
+            if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
+                throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+            }
+        } else {
+            throw LiveStreamError.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value")
         }
         try send(json + Data("\n".utf8))
     }
@@ -203,8 +207,8 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Waits until the app has taken enough of what was written that at most half of
-    /// ``bufferLimit`` is left unsent: the way to stream more than the limit to a slow reader.
+    /// Waits until the app has taken enough of what was written that at most half of the
+    /// stream's `bufferLimit` is left unsent: the way to stream more than the limit to a slow reader.
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
     /// - Throws: ``RequestWaitTimeout`` when the app reads too slowly;

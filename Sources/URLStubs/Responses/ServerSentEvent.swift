@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// try stream.send(event: ServerSentEvent(event: "price", id: "41", data: #"{"teapot":12}"#))
-/// try stream.send(event: .comment("keep-alive"))
+/// try stream.send(event: ServerSentEvent(comment: "keep-alive"))   // a comment alone: a keep-alive
 /// ```
 ///
 /// - Important: A client dispatches an event only when its data is not empty: an event with an
@@ -22,7 +22,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     public var data: String?
     /// The reconnection time in milliseconds (`retry:`).
     public var retry: Int?
-    /// A comment (`: text`), ignored by clients: servers send one to keep a connection alive.
+    /// A comment (`: text`), ignored by clients: servers send one alone to keep a connection alive.
     public var comment: String?
 
     /// An event; every field is optional.
@@ -32,11 +32,6 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         self.data = data
         self.retry = retry
         self.comment = comment
-    }
-
-    /// A comment alone: a keep-alive that no client dispatches.
-    public static func comment(_ text: String) -> ServerSentEvent {
-        ServerSentEvent(comment: text)
     }
 
     /// The message as it goes over the wire, ending with the blank line that dispatches it.

@@ -45,7 +45,7 @@ public struct StreamStep: Sendable {
 extension StubResponse {
     /// A response whose body the test writes while the app reads it (see ``LiveStream``). The
     /// head goes out at once, without `Content-Length`; give a `Content-Type` in `headers`
-    /// (`application/x-ndjson` for ``LiveStream/sendJSONLine(_:)``).
+    /// (`application/x-ndjson` for ``LiveStream/sendJSONLine(_:encoder:)``).
     ///
     /// ```swift
     /// let lines = LiveStream()

@@ -70,8 +70,6 @@ public enum StubError: Error, Sendable, Equatable {
     case liveStreamEnded(stream: String, stub: String)
     /// A scripted stream (``StreamStep``) holds a step that cannot be sent.
     case invalidStreamStep(stub: String, reason: String)
-    /// A `text/event-stream` fixture file has a timing line that cannot be read.
-    case invalidEventStreamFile(path: String, line: Int, reason: String)
     /// The record mode in force is ``RecordMode/none`` and the recording does not exist;
     /// `command` records it.
     case recordingMissing(path: String, reason: String, command: String)
@@ -129,8 +127,6 @@ public enum StubError: Error, Sendable, Equatable {
                 + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
         case .invalidStreamStep(let stub, let reason):
             return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
-        case .invalidEventStreamFile(let path, let line, let reason):
-            return "URLStubs: \(path):\(line): \(reason)."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
@@ -179,7 +175,6 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .liveStreamBusy: return 16
         case .liveStreamEnded: return 17
         case .invalidStreamStep: return 18
-        case .invalidEventStreamFile: return 19
         case .recordingMissing: return 20
         case .invalidRecordMode: return 21
         case .cassetteInUse: return 22

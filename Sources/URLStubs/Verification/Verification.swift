@@ -170,8 +170,8 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     /// answered 0 times`, `unexpected request: GET https://… (no stub matched)`).
     public let summary: String
     /// More lines, for an unexpected request: the closest stubs, why each refused, and a stub
-    /// that would have matched.
-    public let details: String?
+    /// that would have matched. ``message`` holds them after the ``summary``.
+    @_spi(AddOns) public let details: String?
     /// Where the problem was declared (the stub, the ``ExpectedUnmatchedRequest``), `nil` for
     /// an unexpected request.
     public let location: StubLocation?
@@ -196,7 +196,8 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
         self.count = count
     }
 
-    /// The summary, then the details on the following lines.
+    /// The whole text: the ``summary``, then, for an unexpected request, the closest stubs, why
+    /// each refused, and a stub that would have matched, on the following lines.
     public var message: String { details.map { summary + "\n" + $0 } ?? summary }
 
     /// Same as ``message``.

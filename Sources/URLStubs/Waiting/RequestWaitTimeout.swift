@@ -17,9 +17,9 @@ import Foundation
 /// ```
 public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What was awaited, in words (`1 request matching path is "/analytics"`).
-    public let awaited: String
+    let awaited: String
     /// How long the test waited, in seconds.
-    public let timeout: TimeInterval
+    let timeout: TimeInterval
     /// The requests that did match, fewer than awaited.
     public let matched: [JournalEntry]
     /// Every other request the registry had seen when the wait gave up, oldest first (empty

@@ -118,7 +118,7 @@ extension OpenAPIDocument {
     }
 
     /// Checks every entry of the HAR file at `url`, request and response, against the
-    /// document. Throws a `HARError` when the file does not read.
+    /// document. Throws a `FixtureError` when the file does not read.
     public func check(harAt url: URL) throws -> ContractReport {
         let entries = try HAR.read(contentsOf: url)
         var findings: [ContractReport.Finding] = []
