@@ -219,11 +219,26 @@ struct AppBackendLinkTests {
         let text = await errorText {
             try await backend.stub(RemoteMatcher(path: "users", jsonBody: Date()), response: .json(Date(), status: 42))
         }
-        #expect(text.contains("this stub cannot be sent to the app"))
+        #expect(text.contains("this matcher or response cannot be sent to the app"))
         #expect(text.contains("matcher: jsonBody is not JSON"))
         #expect(text.contains(#"matcher: path "users" must start with "/""#))
         #expect(text.contains("response: the JSON body is not JSON"))
         #expect(text.contains("response: status 42 is not an HTTP status (100...599)"))
+        let wait = await errorText { try await backend.waitForRequests(matching: RemoteMatcher(jsonBody: Date()), timeout: 0.2) }
+        #expect(wait.contains("this matcher or response cannot be sent to the app: matcher: jsonBody is not JSON"), "\(wait)")
+        let release = await errorText { try await backend.makeGate(name: "g").release(with: .json(Date())) }
+        #expect(release.contains("the JSON body is not JSON"), "\(release)")
+    }
+
+    @Test func matchersAndResponsesEncodeAsTheyCrossTheLink() throws {
+        let matcher = RemoteMatcher(method: "POST", path: "/orders/:id", headers: ["Authorization": nil], jsonBody: ["sku": "tea"])
+        let json = try JSONEncoder().encode(matcher)
+        #expect(try JSONDecoder().decode(WireMatcher.self, from: json) == matcher.wire)
+        #expect(try JSONDecoder().decode(RemoteMatcher.self, from: json) == matcher)
+        let response = RemoteResponse.json(["id": 7], status: 201).requestTime(0.5)
+        #expect(try JSONDecoder().decode(RemoteResponse.self, from: JSONEncoder().encode(response)) == response)
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(RemoteMatcher(jsonBody: Date())) }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(RemoteResponse.json(Date())) }
     }
 
     @Test func aMissingFixtureIsReportedWithTheClosestNames() async throws {

@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
 import URLStubsTesting
 
 #if os(macOS) || os(Linux)
@@ -137,7 +136,7 @@ struct AppBackendProcessTests {
         let backend = try AppBackend()
         defer { backend.close() }
         var stale = backend.launchEnvironment
-        stale[TestRunnerLink.tokenVariable] = String(repeating: "0", count: 64)
+        stale["URLSTUBS_TEST_RUNNER_TOKEN"] = String(repeating: "0", count: 64)
         let impostor = try await AppProbe.start(environment: stale)
         defer { impostor.kill() }
         #expect(try await impostor.line(startingWith: "link").contains("the test runner refused this app: wrong token"))

@@ -53,9 +53,9 @@ extension TestRunnerLink {
             let code = urlErrorCode(try command.required(command.errorCode, "errorCode"))
             try stream(try command.required(command.streamID, "streamID")).fail(URLError(code))
         case .journal:
-            done.entries = registry.journal.map(AppJournalEntry.init)
+            done.entries = registry.journal.map(WireJournalEntry.init)
         case .verify:
-            done.report = AppVerificationReport(registry.verify())
+            done.report = WireVerificationReport(registry.verify())
         case .hello, .welcome, .refused, .ready, .done, .failed, .waitForHeldRequest, .waitForStreamConnection, .waitForRequests:
             throw WireProtocolError("\"\(command.type)\" is not a command the app runs (in the field \"type\")")
         }
@@ -72,7 +72,7 @@ extension TestRunnerLink {
             let scrubbing = registry.scrubbing
             return {
                 var done = WireMessage(.done)
-                done.entry = AppJournalEntry(unanswered: try await gate.waitForRequest(timeout: timeout), scrubbing: scrubbing)
+                done.entry = WireJournalEntry(unanswered: try await gate.waitForRequest(timeout: timeout), scrubbing: scrubbing)
                 return done
             }
         case .waitForStreamConnection:
@@ -80,7 +80,7 @@ extension TestRunnerLink {
             let scrubbing = registry.scrubbing
             return {
                 var done = WireMessage(.done)
-                done.entry = AppJournalEntry(unanswered: try await stream.waitForConnection(timeout: timeout), scrubbing: scrubbing)
+                done.entry = WireJournalEntry(unanswered: try await stream.waitForConnection(timeout: timeout), scrubbing: scrubbing)
                 return done
             }
         case .waitForRequests:
@@ -91,7 +91,7 @@ extension TestRunnerLink {
             return {
                 var done = WireMessage(.done)
                 done.entries = try await registry.waitForRequests(matching: matcher.requestMatcher, count: count, timeout: timeout)
-                    .map(AppJournalEntry.init)
+                    .map(WireJournalEntry.init)
                 return done
             }
         default:
@@ -124,7 +124,7 @@ extension TestRunnerLink {
     }
 
     /// The response `remote` describes, held by its gate and streaming its live stream.
-    func stubResponse(_ remote: RemoteResponse) throws -> StubResponse {
+    func stubResponse(_ remote: WireResponse) throws -> StubResponse {
         var response = try remote.stubResponse(fixtures: fixtures)
         if let streamID = remote.streamID {
             let stream = liveStream(streamID)

@@ -16,8 +16,8 @@ import FoundationNetworking
 /// ```
 ///
 /// It does nothing, and costs one dictionary lookup, unless the launch environment holds
-/// ``addressVariable`` (which the test's `AppBackend.launchEnvironment` sets). When it does, it
-/// connects to the test process on 127.0.0.1, authenticates with ``tokenVariable``, installs
+/// `URLSTUBS_TEST_RUNNER` (which the test's `AppBackend.launchEnvironment` sets). When it does, it
+/// connects to the test process on 127.0.0.1, authenticates with `URLSTUBS_TEST_RUNNER_TOKEN`, installs
 /// the registry (for `URLSession.shared` when it is ``StubRegistry/shared``), and **blocks until
 /// the test's first stubs have arrived**, so the requests the app makes at launch are answered
 /// by them. Then a thread of its own applies the test's commands.
@@ -28,10 +28,12 @@ import FoundationNetworking
 /// the test process goes away, every request fails with
 /// ``TestRunnerLinkError/testRunnerDisconnected(_:)``, and held requests and live streams end.
 public final class TestRunnerLink: @unchecked Sendable {
+    // The launch environment is the test side's business: `AppBackend.launchEnvironment` sets
+    // both variables and this link reads them, so neither an app nor a test names them.
     /// `URLSTUBS_TEST_RUNNER=127.0.0.1:<port>`: where the test process listens.
-    public static let addressVariable = "URLSTUBS_TEST_RUNNER"
+    @_spi(TestRunnerLink) public static let addressVariable = "URLSTUBS_TEST_RUNNER"
     /// `URLSTUBS_TEST_RUNNER_TOKEN=<hex>`: the secret the test process expects.
-    public static let tokenVariable = "URLSTUBS_TEST_RUNNER_TOKEN"
+    @_spi(TestRunnerLink) public static let tokenVariable = "URLSTUBS_TEST_RUNNER_TOKEN"
 
     let registry: StubRegistry
     let scenarios: [Scenario]

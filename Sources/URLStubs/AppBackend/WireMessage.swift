@@ -44,13 +44,13 @@ import Foundation
     /// Stream commands: the live stream's identifier.
     @_spi(TestRunnerLink) public var streamID: String?
     /// `releaseHeld`: the response that replaces the stub's own.
-    @_spi(TestRunnerLink) public var response: RemoteResponse?
+    @_spi(TestRunnerLink) public var response: WireResponse?
     /// `failHeld`, `streamFail`: the `URLError` code.
     @_spi(TestRunnerLink) public var errorCode: Int?
     /// `streamSend`: the bytes to write.
     @_spi(TestRunnerLink) public var data: Data?
     /// `waitForRequests`: which requests count.
-    @_spi(TestRunnerLink) public var matcher: RemoteMatcher?
+    @_spi(TestRunnerLink) public var matcher: WireMatcher?
     /// `waitForRequests`: how many.
     @_spi(TestRunnerLink) public var count: Int?
     /// Waits: seconds before the wait fails.
@@ -61,11 +61,11 @@ import Foundation
     /// `done` of gate and removal commands: whether something was released or removed.
     @_spi(TestRunnerLink) public var released: Bool?
     /// `done` of `journal` and `waitForRequests`: the requests.
-    @_spi(TestRunnerLink) public var entries: [AppJournalEntry]?
+    @_spi(TestRunnerLink) public var entries: [WireJournalEntry]?
     /// `done` of the waits for a held request or a stream connection: the request.
-    @_spi(TestRunnerLink) public var entry: AppJournalEntry?
+    @_spi(TestRunnerLink) public var entry: WireJournalEntry?
     /// `done` of `verify`: the report.
-    @_spi(TestRunnerLink) public var report: AppVerificationReport?
+    @_spi(TestRunnerLink) public var report: WireVerificationReport?
 
     /// A message of `type`, answering or asking `id`.
     @_spi(TestRunnerLink) public init(_ type: WireMessageType, id: Int? = nil) {
@@ -165,14 +165,14 @@ import Foundation
     /// How many requests it answers (`nil`: no limit).
     @_spi(TestRunnerLink) public var times: Int?
     /// Which requests it answers.
-    @_spi(TestRunnerLink) public var matcher: RemoteMatcher
+    @_spi(TestRunnerLink) public var matcher: WireMatcher
     /// What it answers.
-    @_spi(TestRunnerLink) public var response: RemoteResponse
+    @_spi(TestRunnerLink) public var response: WireResponse
     /// `AppTests.swift:12`, where the test declared it.
     @_spi(TestRunnerLink) public var location: String
 
     /// A stub of the given fields.
-    @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: RemoteMatcher, response: RemoteResponse, location: String) {
+    @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {
         self.id = id
         self.name = name
         self.times = times

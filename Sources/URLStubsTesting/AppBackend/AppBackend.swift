@@ -31,7 +31,7 @@ import Foundation
 /// ``AppBackendError/appDisconnected(reason:notes:)`` once it has gone away.
 public final class AppBackend: @unchecked Sendable {
     /// Merge into `XCUIApplication.launchEnvironment` before `launch()`:
-    /// `TestRunnerLink.addressVariable` and `TestRunnerLink.tokenVariable`.
+    /// `URLSTUBS_TEST_RUNNER` (this backend's address) and `URLSTUBS_TEST_RUNNER_TOKEN`.
     public let launchEnvironment: [String: String]
     /// How long calls that need the app wait for it to connect, in seconds.
     public let connectTimeout: TimeInterval
@@ -97,7 +97,8 @@ public final class AppBackend: @unchecked Sendable {
         guard problems.isEmpty else { throw AppBackendError.invalidStub(problems: problems) }
         let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher)
         var command = WireMessage(.addStub)
-        command.stub = WireStub(id: stub.id, name: name, times: times, matcher: matcher, response: response, location: "\(fileID):\(line)")
+        command.stub = WireStub(
+            id: stub.id, name: name, times: times, matcher: matcher.wire, response: response.wire, location: "\(fileID):\(line)")
         let message = command
         _ = try await listener.run(
             command, doing: "add the stub \(stub)", declare: { $0.append((stub.id, message)) },
@@ -175,13 +176,13 @@ public final class AppBackend: @unchecked Sendable {
 
     // MARK: Holding and streaming
 
-    /// A gate to hold responses with (``URLStubs/RemoteResponse/held(by:)``): the app's request
+    /// A gate to hold responses with (``RemoteResponse/held(by:)``): the app's request
     /// waits until the test releases it.
     public func makeGate(name: String) -> RemoteGate {
         RemoteGate(id: "gate-\(counter.next()): \(name)", backend: self)
     }
 
-    /// A live stream a stub answers with (``URLStubs/RemoteResponse/eventStream(_:status:headers:)``),
+    /// A live stream a stub answers with (``RemoteResponse/eventStream(_:status:headers:)``),
     /// that the test writes while the app reads.
     public func makeLiveStream(name: String) -> RemoteLiveStream {
         RemoteLiveStream(id: "stream-\(counter.next()): \(name)", backend: self)
@@ -191,20 +192,24 @@ public final class AppBackend: @unchecked Sendable {
 
     /// Every request the app made, in order (its registry's journal).
     public func journal() async throws -> [AppJournalEntry] {
-        try await command(WireMessage(.journal), doing: "read its journal").entries ?? []
+        try await command(WireMessage(.journal), doing: "read its journal").entries?.map(AppJournalEntry.init) ?? []
     }
 
     /// Waits until the app has made `count` requests that `matcher` accepts, counting those it
     /// already made, and returns them (`StubRegistry.waitForRequests(matching:count:timeout:)`).
     /// - Throws: ``AppBackendError/appFailed(command:message:)`` whose message is the app's
-    ///   report of what arrived and why each request did not match.
+    ///   report of what arrived and why each request did not match;
+    ///   ``AppBackendError/invalidStub(problems:)`` for a matcher that cannot be sent.
     @discardableResult
     public func waitForRequests(matching matcher: RemoteMatcher, count: Int = 1, timeout: TimeInterval = 30) async throws -> [AppJournalEntry] {
+        let problems = matcher.problems
+        guard problems.isEmpty else { throw AppBackendError.invalidStub(problems: problems.map { "matcher: \($0)" }) }
         var command = WireMessage(.waitForRequests)
-        command.matcher = matcher
+        command.matcher = matcher.wire
         command.count = count
         command.timeout = timeout
-        return try await self.command(command, doing: "wait for \(count) request(s) where \(matcher)", waiting: timeout).entries ?? []
+        let reply = try await self.command(command, doing: "wait for \(count) request(s) where \(matcher)", waiting: timeout)
+        return reply.entries?.map(AppJournalEntry.init) ?? []
     }
 
     /// The app's verification report: stubs used more or less often than expected, requests no
@@ -218,7 +223,7 @@ public final class AppBackend: @unchecked Sendable {
         guard let report = try await command(WireMessage(.verify), doing: "verify its requests").report else {
             throw AppBackendError.appFailed(command: "verify its requests", message: "its reply holds no report")
         }
-        return report
+        return AppVerificationReport(report)
     }
 
     /// Sends a command that needs the app, and returns its reply.

@@ -36,7 +36,7 @@ public enum AppBackendError: Error, Sendable, CustomStringConvertible, Localized
             return "URLStubs: the app did not answer \"\(command)\" within \(Self.seconds(timeout)) s: "
                 + "is it stopped in the debugger, or is its main thread blocked in connectIfLaunchedByTest?"
         case .invalidStub(let problems):
-            return "URLStubs: this stub cannot be sent to the app: " + problems.joined(separator: "; ")
+            return "URLStubs: this matcher or response cannot be sent to the app: " + problems.joined(separator: "; ")
         case .closed:
             return "URLStubs: this AppBackend is closed; make a new one for the next launch."
         }

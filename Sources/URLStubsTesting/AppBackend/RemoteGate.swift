@@ -44,7 +44,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
         guard let entry = try await backend.command(command, doing: "wait for a request held by the \(self)", waiting: timeout).entry else {
             throw AppBackendError.appFailed(command: "wait for a request held by the \(self)", message: "its reply names no request")
         }
-        return entry
+        return AppJournalEntry(entry)
     }
 
     /// Sends the oldest held request's own response.
@@ -75,7 +75,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
         if let problems = response?.problems, !problems.isEmpty { throw AppBackendError.invalidStub(problems: problems) }
         var command = WireMessage(.releaseHeld)
         command.gateID = id
-        command.response = response
+        command.response = response?.wire
         return try await backend.command(command, doing: "release a request held by the \(self)").released ?? false
     }
 }
@@ -84,7 +84,7 @@ extension RemoteResponse {
     /// This response, held by `gate` until the test releases it.
     public func held(by gate: RemoteGate) -> RemoteResponse {
         var copy = self
-        copy.gateID = gate.id
+        copy.wire.gateID = gate.id
         return copy
     }
 }

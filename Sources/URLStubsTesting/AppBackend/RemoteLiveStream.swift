@@ -41,7 +41,7 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
         guard let entry = try await backend.command(command, doing: task, waiting: timeout).entry else {
             throw AppBackendError.appFailed(command: task, message: "its reply names no request")
         }
-        return entry
+        return AppJournalEntry(entry)
     }
 
     /// Sends `data` as it is.
@@ -87,16 +87,16 @@ extension RemoteResponse {
     /// A `text/event-stream` response whose body is `stream`.
     public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
-        response.streamID = stream.id
-        response.streamKind = "eventStream"
+        response.wire.streamID = stream.id
+        response.wire.streamKind = "eventStream"
         return response
     }
 
     /// A response whose body is `stream`, as written (NDJSON, bytes); give its `Content-Type`.
     public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
-        response.streamID = stream.id
-        response.streamKind = "stream"
+        response.wire.streamID = stream.id
+        response.wire.streamKind = "stream"
         return response
     }
 }
