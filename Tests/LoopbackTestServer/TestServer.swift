@@ -15,21 +15,18 @@ public final class TestServer: @unchecked Sendable {
 
     /// The loopback port it listens on.
     public let port: Int
-    private let process: Process
+    private let process: SpawnedProcess
     private let input: Pipe
 
     private init() {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Server/stub_server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
         input = Pipe()
         let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
         do {
-            try process.run()
+            process = try SpawnedProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", script.path],
+                environment: ProcessInfo.processInfo.environment, input: input, output: .standardOutput(output))
         } catch {
             fatalError("the test server could not start: python3 \(script.path): \(error)")
         }

@@ -143,13 +143,9 @@ struct RecordingAtScaleTests {
         let childEnvironment = environment
         let binary = try #require(testBinary)
         let (lines, refusal) = try await onItsOwnThread { () -> (Int, String) in
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["--testing-library", "swift-testing", "--filter", "childRecordsUntilKilled"]
-            process.environment = childEnvironment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try SpawnedProcess(
+                executable: binary, arguments: ["--testing-library", "swift-testing", "--filter", "childRecordsUntilKilled"],
+                environment: childEnvironment, output: .discarded)
             // Killed once it has written 12 exchanges (or after 60 s), in the middle of its run.
             let deadline = Date().addingTimeInterval(60)
             var lines = 0
@@ -165,7 +161,7 @@ struct RecordingAtScaleTests {
             } catch {
                 refusal = "\(error)"
             }
-            kill(process.processIdentifier, SIGKILL)
+            process.killNow()
             process.waitUntilExit()
             return (lines, refusal)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 
 /// `urlstubs-app-probe` running as a child process: an app launched by a test, whose
 /// output lines the test awaits while it runs and whose stdin takes its commands.
@@ -13,7 +14,7 @@ final class AppProbe: @unchecked Sendable {
     ].map { $0.appendingPathComponent("urlstubs-app-probe") }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
-    private let process = Process()
+    private let process: SpawnedProcess
     private let input = Pipe()
     private let output = Pipe()
     private let lock = NSLock()
@@ -30,19 +31,18 @@ final class AppProbe: @unchecked Sendable {
 
     private init(environment: [String: String]) throws {
         guard let executable = Self.executable else { throw ChildTestUnavailable() }
-        process.executableURL = executable
-        process.arguments = [fixturesFolder.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        process = try SpawnedProcess(
+            executable: executable, arguments: [fixturesFolder.path],
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, input: input, output: .pipe(output))
         let thread = Thread { [self] in readOutput() }
         thread.start()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // Reaped on a thread of its own, so that no ended probe is left a zombie.
+        let process = process
+        process.terminate()
+        Thread { process.waitUntilExit() }.start()
     }
 
     /// Writes one command line to the probe's stdin.
@@ -92,23 +92,21 @@ final class AppProbe: @unchecked Sendable {
         try? input.fileHandleForWriting.close()
         return try await onItsOwnThread { [self] in
             if exited.wait(timeout: .now() + 30) == .timedOut { process.terminate() }
-            process.waitUntilExit()
-            return process.terminationStatus
+            return process.waitUntilExit()
         }
     }
 
     /// Ends the probe at once, like a crash (nothing when it has already ended).
     func kill() {
-        if process.isRunning { process.terminate() }
+        process.terminate()
     }
 
-    /// Awaits the end of a probe that was killed (off the cooperative pool): until corelibs has
-    /// seen the process end, its `Process` keeps itself, its pipes and environment alive.
+    /// Awaits the end of a probe that was killed (off the cooperative pool), so that it is
+    /// reaped, not left a zombie.
     @discardableResult
     func waitForExit() async throws -> Int32 {
         try await onItsOwnThread { [self] in
             process.waitUntilExit()
-            return process.terminationStatus
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTestServer
 
 /// What a child process printed (stdout and stderr together) and how it ended.
 struct ChildProcessResult: Sendable {
@@ -11,19 +12,13 @@ struct ChildProcessResult: Sendable {
 /// under a sanitizer) stalls every other test. The output is read, and the exit awaited,
 /// ``onItsOwnThread(_:)``.
 func runChildProcess(_ executable: URL, arguments: [String], environment: [String: String]) async throws -> ChildProcessResult {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = environment
     let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
+    let process = try SpawnedProcess(executable: executable, arguments: arguments, environment: environment, output: .pipe(output))
     return try await onItsOwnThread {
         var data = Data()
         while let chunk = nextChunk(of: output.fileHandleForReading) { data.append(chunk) }
-        process.waitUntilExit()
-        return ChildProcessResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let status = process.waitUntilExit()
+        return ChildProcessResult(status: status, output: String(decoding: data, as: UTF8.self))
     }
 }
 
