@@ -10,21 +10,23 @@ let oneKilobyte = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7)
 /// The floor of the URLProtocol approach: claims every request and answers inline, inside
 /// `startLoading`, with a fixed 1 KB body.
 final class BaselineURLProtocol: URLProtocol {
-    private static let headers = ["Content-Length": "1024"]
-
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
-        let response = HTTPURLResponse(
-            url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1",
-            headerFields: Self.headers)!
-        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        client?.urlProtocol(self, didLoad: oneKilobyte)
-        client?.urlProtocolDidFinishLoading(self)
+        answerOneKilobyte(self)
     }
 
     override func stopLoading() {}
+}
+
+/// Answers `loading`'s request inline: status 200, `Content-Length: 1024`, the 1 KB body.
+func answerOneKilobyte(_ loading: URLProtocol) {
+    let response = HTTPURLResponse(
+        url: loading.request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "1024"])!
+    loading.client?.urlProtocol(loading, didReceive: response, cacheStoragePolicy: .notAllowed)
+    loading.client?.urlProtocol(loading, didLoad: oneKilobyte)
+    loading.client?.urlProtocolDidFinishLoading(loading)
 }
 
 /// A per-request scenario: a session and the request it repeats.

@@ -72,10 +72,7 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
     /// - Throws: `EncodingError.invalidValue` for a matcher that cannot be sent (a `jsonBody`
     ///   that is not JSON).
     public func encode(to encoder: any Encoder) throws {
-        if let conversionProblem {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: conversionProblem))
-        }
-        try wire.encode(to: encoder)
+        try encodeForTheApp(wire, of: self, unlessRefusedBecause: conversionProblem, to: encoder)
     }
 
     /// What is wrong with this matcher (a path pattern's syntax, a body that is not JSON, an
@@ -86,4 +83,13 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
 
     /// What the matcher accepts, in words (`method is "GET" and path is "/api/cart"`).
     public var description: String { wire.description }
+}
+
+/// Writes `wire`, the form the app receives, for `value`; throws `EncodingError.invalidValue`
+/// instead when `problem` says why `value` cannot be sent (a JSON body that is not JSON).
+func encodeForTheApp(_ wire: some Encodable, of value: Any, unlessRefusedBecause problem: String?, to encoder: any Encoder) throws {
+    if let problem {
+        throw EncodingError.invalidValue(value, .init(codingPath: encoder.codingPath, debugDescription: problem))
+    }
+    try wire.encode(to: encoder)
 }

@@ -106,10 +106,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     /// - Throws: `EncodingError.invalidValue` for a response that cannot be sent (a JSON body
     ///   that is not JSON).
     public func encode(to encoder: any Encoder) throws {
-        if let conversionProblem {
-            throw EncodingError.invalidValue(self, .init(codingPath: encoder.codingPath, debugDescription: conversionProblem))
-        }
-        try wire.encode(to: encoder)
+        try encodeForTheApp(wire, of: self, unlessRefusedBecause: conversionProblem, to: encoder)
     }
 
     /// What is wrong with this response; empty when nothing is.
