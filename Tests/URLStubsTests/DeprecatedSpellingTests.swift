@@ -261,4 +261,15 @@ struct DeprecatedSpellingTests {
         #expect((object?["b"] as? [Any])?.first as? String == "x")
         #expect(try JSONValue(any: value.anyValue) == value)
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func jsonValueHelpersStillAnswer() throws {
+        #expect(JSONValue.integer(3).doubleValue == 3 && JSONValue.number(0.5).doubleValue == 0.5)
+        #expect(JSONValue.string("3").doubleValue == nil)
+        let expected = try JSONValue(data: Data(#"{"user":{"name":"abc","tags":[1,2]}}"#.utf8))
+        let actual = try JSONValue(data: Data(#"{"user":{"name":"abd","tags":[1,2]},"extra":true}"#.utf8))
+        #expect(expected.differences(from: actual) == [#"$.user.name: expected "abc", got "abd""#, "$.extra: unexpected true"])
+        #expect(expected.differences(from: expected).isEmpty && expected != actual)
+        #expect(expected.differences(from: actual, path: "$.body") == expected.differenceLines(from: actual, path: "$.body"))
+    }
 }

@@ -390,3 +390,16 @@ extension JSONValue {
     )
     public var anyValue: Any { foundationObject }
 }
+
+extension JSONValue {
+    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``: read the case itself.
+    @available(*, deprecated, message: "switch over the value: case .integer(let n) is Double(n), case .number(let x) is x")
+    public var doubleValue: Double? { numericValue }
+
+    /// The differences from `actual` as JSON path lines: compare with `==`; the JSON matchers
+    /// (``hasJSONBody(_:)``) print these lines in near-miss reports and `verify()`.
+    @available(*, deprecated, message: "compare with ==; hasJSONBody(_:) reports the differences by JSON path in near-miss reports")
+    public func differences(from actual: JSONValue, path: String = "$") -> [String] {
+        differenceLines(from: actual, path: path)
+    }
+}

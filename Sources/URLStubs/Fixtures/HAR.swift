@@ -285,7 +285,7 @@ public enum HAR {
             }
             return HAREntry(
                 startedDateTime: started ?? Date(timeIntervalSince1970: 0),
-                time: optional("time", of: entry).flatMap(\.doubleValue) ?? 0,
+                time: optional("time", of: entry).flatMap(\.numericValue) ?? 0,
                 method: try string(request["method"], at: "\(path).request.method"), url: url,
                 requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
                 requestBody: requestBody, requestMimeType: requestMime, status: status,

@@ -296,12 +296,12 @@ extension HARRequestIdentity.Body {
         case let (.graphQL(expected, expectedVariables), .graphQL(actual, actualVariables)):
             var reasons: [String] = []
             if expected != actual { reasons.append("expected operation \"\(expected)\", got \"\(actual)\"") }
-            reasons += expectedVariables.differences(from: actualVariables, path: "$.variables")
+            reasons += expectedVariables.differenceLines(from: actualVariables, path: "$.variables")
             return reasons
         case let (.graphQL(expected, _), _):
             return ["expected GraphQL operation \"\(expected)\", got a request that is not GraphQL"]
         case let (.json(expected), .json(actual)):
-            let diff = expected.differences(from: actual)
+            let diff = expected.differenceLines(from: actual)
             return diff.isEmpty ? [] : ["the body differs from the recorded one: " + diff.joined(separator: "; ")]
         case let (.multipart(expected), .multipart(actual)):
             if expected == actual { return [] }

@@ -131,7 +131,7 @@ private func partMismatches(
             reasons.append("expected JSON \(expected), got \(JSONValue.unreadable(part.body, as: "content")): \(describeBody(part.body))")
             break
         }
-        reasons += expected.differences(from: actual)
+        reasons += expected.differenceLines(from: actual)
     case nil:
         break
     }
