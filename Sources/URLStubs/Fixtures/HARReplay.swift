@@ -21,7 +21,7 @@ public struct HARReplayOptions: Sendable {
     /// var options = HARReplayOptions()
     /// options.volatileFields = VolatileFields(queryParameters: ["_"], jsonPaths: ["$.sentAt", "$.variables.clientTime"])
     /// ```
-    public var volatileFields: VolatileFields = .none
+    public var volatileFields: VolatileFields = VolatileFields()
 
     /// When `true`, every recorded request the test never made is a problem of
     /// ``StubRegistry/verify(includePassedThrough:)``, named by method and URL: the recording
@@ -32,7 +32,7 @@ public struct HARReplayOptions: Sendable {
     public var reportsUnusedEntries = false
 
     /// The defaults: no timing, common transport headers ignored, nothing volatile.
-    public init(replaysTimings: Bool = false, volatileFields: VolatileFields = .none) {
+    public init(replaysTimings: Bool = false, volatileFields: VolatileFields = VolatileFields()) {
         self.replaysTimings = replaysTimings
         self.volatileFields = volatileFields
     }

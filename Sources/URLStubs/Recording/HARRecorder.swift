@@ -263,7 +263,7 @@ extension StubRegistry {
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
     public func record(
-        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
+        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = VolatileFields(),
         reportsUnusedEntries: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> HARRecorder {
