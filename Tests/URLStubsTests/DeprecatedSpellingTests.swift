@@ -272,4 +272,22 @@ struct DeprecatedSpellingTests {
         #expect(expected.differences(from: expected).isEmpty && expected != actual)
         #expect(expected.differences(from: actual, path: "$.body") == expected.differenceLines(from: actual, path: "$.body"))
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aScenarioStillCountsItsStubsAndACountStillJudgesActivations() {
+        let scenario = Scenario("two") { stubs in
+            stubs.stub(isPath("/a")) { _ in StubResponse(statusCode: 204) }
+            stubs.stub(isPath("/b")) { _ in StubResponse(statusCode: 204) }
+        }
+        let registry = StubRegistry()
+        registry.activate(scenario)
+        #expect(scenario.stubCount == 2 && registry.stubs.count == scenario.stubCount)
+        let judged: [(ExpectedCount, Int, Bool)] = [
+            (.once, 1, true), (.once, 2, false), (.never, 0, true), (.atLeastOnce, 0, false), (.atLeast(2), 3, true),
+            (.atMost(1), 2, false), (.between(1...3), 3, true), (.between(1...3), 4, false),
+        ]
+        for (count, activations, satisfied) in judged {
+            #expect(count.isSatisfied(by: activations) == satisfied && count.accepts(activations) == satisfied, "\(count) \(activations)")
+        }
+    }
 }
