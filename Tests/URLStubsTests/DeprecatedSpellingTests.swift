@@ -159,6 +159,18 @@ struct DeprecatedSpellingTests {
             Issue.record("StubBody.file must be a file body")
         }
         #expect(StubBody.live(LiveStream()).isStreamed && StubBody.script([.text("a")]).isStreamed)
+        let registry = StubRegistry()
+        registry.stub(isPath("/old")) { _ in
+            StubResponse(body: .stream(length: 3) { InputStream(data: Data("abc".utf8)) }, statusCode: 201, headers: ["X-Old": "1"])
+        }
+        registry.stub(isPath("/new")) { _ in
+            StubResponse.stream(length: 3, statusCode: 201, headers: ["X-Old": "1"]) { InputStream(data: Data("abc".utf8)) }
+        }
+        let old = await fetch("https://api.test/old", from: registry)
+        let new = await fetch("https://api.test/new", from: registry)
+        #expect(old.body == "abc" && old.body == new.body)
+        #expect(old.response?.statusCode == 201 && new.response?.statusCode == 201)
+        #expect(old.response?.value(forHTTPHeaderField: "Content-Length") == "3" && old.response?.value(forHTTPHeaderField: "X-Old") == "1")
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")

@@ -330,6 +330,26 @@ extension StubBody {
     /// An empty body: ``StubResponse/init(statusCode:headers:)`` answers with none.
     @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
     public static var empty: StubBody { StubBody(source: .data(Data())) }
+
+    /// A body read from an `InputStream` made afresh for each request:
+    /// ``StubResponse/stream(length:statusCode:headers:_:)`` says it.
+    @available(*, deprecated, message: "use StubResponse.stream(length:statusCode:headers:_:)")
+    public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
+        StubBody(source: .stream(length: length, open: open))
+    }
+}
+
+extension StubResponse {
+    /// A response with a ``StubBody``: the initializers and factories that say the body
+    /// (`data:`, `fileAt:`, ``stream(length:statusCode:headers:_:)``); to give another
+    /// response's body a new status or headers, copy that response and set them.
+    @available(
+        *, deprecated,
+        message: "use StubResponse(data:), StubResponse(fileAt:) or StubResponse.stream(length:) { … }; or copy a response and set statusCode/headers"
+    )
+    public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
+        self.init(bodySource: body.source, statusCode: statusCode, headers: headers)
+    }
 }
 
 // One error for a file that cannot be used: the three types of 0.1 are names of `FixtureError`,
