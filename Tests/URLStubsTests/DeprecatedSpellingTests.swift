@@ -302,4 +302,16 @@ struct DeprecatedSpellingTests {
             #expect(count.isSatisfied(by: activations) == satisfied && count.accepts(activations) == satisfied, "\(count) \(activations)")
         }
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aStubStillSaysItsExpectationAndWhetherItIsUsedUp() async {
+        let registry = StubRegistry()
+        let limited = registry.stub(isPath("/once"), times: 1) { _ in StubResponse(statusCode: 204) }
+        let open = registry.stub(isPath("/any")) { _ in StubResponse(statusCode: 204) }.expect(.atLeast(2))
+        #expect(open.expectation == .atLeast(2) && limited.expectation == nil)
+        #expect(!limited.isExhausted && !open.isExhausted)
+        _ = await fetch("https://api.test/once", from: registry)
+        _ = await fetch("https://api.test/any", from: registry)
+        #expect(limited.isExhausted && limited.isExhausted == limited.isUsedUp && !open.isExhausted)
+    }
 }

@@ -436,3 +436,14 @@ extension ExpectedCount {
     @available(*, deprecated, message: "verify() checks each stub's expectation and lists a broken one in report.problems")
     public func isSatisfied(by count: Int) -> Bool { accepts(count) }
 }
+
+extension StubDescriptor {
+    /// How often the stub is expected to answer: the count you passed to ``expect(_:)``, which
+    /// ``StubRegistry/verify(includePassedThrough:)`` checks.
+    @available(*, deprecated, message: "the count you passed to expect(_:); verify() reports a stub that breaks it")
+    public var expectation: ExpectedCount? { expectedActivations }
+
+    /// `true` when the stub has a limit and has reached it.
+    @available(*, deprecated, message: "compare activationCount with maxActivations: a used-up stub no longer matches")
+    public var isExhausted: Bool { isUsedUp }
+}

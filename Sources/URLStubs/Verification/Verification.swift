@@ -253,7 +253,7 @@ extension StubRegistry {
         }
         let stubs = self.stubs
         let unmet = stubs.compactMap { stub -> VerificationReport.CountMismatch? in
-            guard let expected = stub.expectation else { return nil }
+            guard let expected = stub.expectedActivations else { return nil }
             let actual = stub.activationCount
             return expected.accepts(actual) ? nil : .init(stub: stub, expected: expected, actual: actual)
         }
