@@ -314,4 +314,23 @@ struct DeprecatedSpellingTests {
         _ = await fetch("https://api.test/any", from: registry)
         #expect(limited.isExhausted && limited.isExhausted == limited.isUsedUp && !open.isExhausted)
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aHAREntryStillComesFromARequestAndAResponse() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.test/users?page=2")))
+        request.httpMethod = "post"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"q":1}"#.utf8)
+        let response = try #require(
+            HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"]))
+        let started = Date(timeIntervalSince1970: 1_000)
+        let old = HAREntry(request: request, response: response, responseBody: Data("made".utf8), startedDateTime: started, time: 12)
+        let new = HAREntry(
+            startedDateTime: started, time: 12, method: "POST", url: request.url!,
+            requestHeaders: [HAREntry.Header(name: "Content-Type", value: "application/json")], requestBody: request.httpBody,
+            requestMimeType: "application/json", status: 201, statusText: HTTPURLResponse.localizedString(forStatusCode: 201),
+            responseHeaders: [HAREntry.Header(name: "Content-Type", value: "text/plain")], responseBody: Data("made".utf8),
+            responseMimeType: "text/plain")
+        #expect(old == new)
+    }
 }

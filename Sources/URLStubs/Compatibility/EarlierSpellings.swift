@@ -447,3 +447,19 @@ extension StubDescriptor {
     @available(*, deprecated, message: "compare activationCount with maxActivations: a used-up stub no longer matches")
     public var isExhausted: Bool { isUsedUp }
 }
+
+extension HAREntry {
+    /// An entry from a request (its `httpBody`, or `body`) and a response: the entry's own
+    /// initializer takes the same fields, and recording makes entries from real exchanges.
+    @available(
+        *, deprecated,
+        message:
+            "use HAREntry(method:url:requestHeaders:requestBody:status:responseHeaders:responseBody:…), or registry.record(to:) to record real exchanges"
+    )
+    public init(
+        request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
+        startedDateTime: Date = Date(), time: Double = 0
+    ) {
+        self.init(exchange: request, body: body, response: response, responseBody: responseBody, startedDateTime: startedDateTime, time: time)
+    }
+}
