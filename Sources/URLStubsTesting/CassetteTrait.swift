@@ -91,7 +91,7 @@ extension Trait where Self == CassetteTrait {
     /// ```
     public static func replaying(
         _ name: String? = nil, in folder: String? = nil, mode: RecordMode = .once,
-        scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
+        scrubbing: Scrubbing = .default, volatileFields: VolatileFields = VolatileFields(),
         reportsUnusedEntries: Bool = true
     ) -> CassetteTrait {
         CassetteTrait(

@@ -59,7 +59,7 @@ extension XCTestCase {
     ///   pass a `name`, or a `folder` per class.
     public func makeReplayingRegistry(
         _ name: String? = nil, in folder: String? = nil, mode: RecordMode = .once,
-        scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none, reportsUnusedEntries: Bool = true,
+        scrubbing: Scrubbing = .default, volatileFields: VolatileFields = VolatileFields(), reportsUnusedEntries: Bool = true,
         fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line
     ) throws -> StubRegistry {
         try makeReplayingRegistry(
@@ -72,7 +72,7 @@ extension XCTestCase {
     /// reading `URLSTUBS_RECORD` and `CI` from `environment` (the tests' way to run both modes).
     func makeReplayingRegistry(
         _ name: String? = nil, in folder: String? = nil, mode: RecordMode = .once, scrubbing: Scrubbing = .default,
-        volatileFields: VolatileFields = .none, reportsUnusedEntries: Bool = true, environment: [String: String],
+        volatileFields: VolatileFields = VolatileFields(), reportsUnusedEntries: Bool = true, environment: [String: String],
         fileID: String = #fileID, file: StaticString = #filePath, line: UInt = #line
     ) throws -> StubRegistry {
         let method = Self.testMethodName(ofTestNamed: self.name)

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// Tells, for each write, when a delegate received it.
 final class ArrivalDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {

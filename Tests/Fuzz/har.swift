@@ -30,7 +30,7 @@ private func agree(_ left: JSONValue, _ right: JSONValue) -> Bool {
     case let (.array(a), .array(b)): return a.count == b.count && zip(a, b).allSatisfy { agree($0, $1) }
     case let (.object(a), .object(b)): return a.count == b.count && a.allSatisfy { key, value in b[key].map { agree(value, $0) } ?? false }
     case let (.number(a), _), let (_, .number(a)):
-        guard let b = (left == .number(a) ? right : left).doubleValue else { return false }
+        guard let b = (left == .number(a) ? right : left).numericValue else { return false }
         return a == b || abs(a - b) <= 1e-12 * max(abs(a), abs(b))
     default: return left == right
     }

@@ -57,8 +57,8 @@ public final class TestServer: @unchecked Sendable {
     /// How many requests the server has seen for `path` carrying `?tag=<tag>`.
     public func count(_ path: String, tag: String) async throws -> Int {
         let (data, _) = try await plainSession.data(from: url("/__count?path=\(path)&tag=\(tag)"))
-        guard case .object(let members) = try URLStubs.JSONValue(data: data), let count = members["count"]?.doubleValue else { return -1 }
-        return Int(count)
+        guard case .object(let members) = try URLStubs.JSONValue(data: data), case .integer(let count)? = members["count"] else { return -1 }
+        return count
     }
 
     /// A session with no stubs at all, to talk to the server directly.

@@ -1,14 +1,14 @@
 import Foundation
 import SyntheticFixtures
 import Testing
-import URLStubs
+@testable import URLStubs
 @testable import URLStubsOpenAPI
 
 @Suite struct YAMLReaderTests {
     @Test func theShopDocumentReadsAsTheIndependentJSONConversionDoes() throws {
         let fromYAML = try YAMLReader.read(Data(contentsOf: Shop.yamlURL))
         let fromJSON = try JSONValue(data: Data(contentsOf: Shop.jsonURL))
-        #expect(fromYAML.differences(from: fromJSON) == [])
+        #expect(fromYAML.differenceLines(from: fromJSON) == [])
     }
 
     @Test func blockAndFlowCollections() throws {
@@ -204,7 +204,7 @@ import URLStubs
 @Suite struct SyntheticDocumentTests {
     @Test func theBenchmarksDocumentReadsTheSameFromYAMLAndFromJSON() throws {
         let (yamlText, jsonText) = SyntheticFixtures.openAPIDocument(bytes: 60_000)
-        #expect(try YAMLReader.read(yamlText).differences(from: JSONValue(data: jsonText)) == [])
+        #expect(try YAMLReader.read(yamlText).differenceLines(from: JSONValue(data: jsonText)) == [])
         let fromYAML = try OpenAPIDocument(data: yamlText, source: "synthetic.yaml")
         let fromJSON = try OpenAPIDocument(data: jsonText, source: "synthetic.json")
         #expect(fromYAML.operations.map(\.description) == fromJSON.operations.map(\.description))

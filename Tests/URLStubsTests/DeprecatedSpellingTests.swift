@@ -159,6 +159,18 @@ struct DeprecatedSpellingTests {
             Issue.record("StubBody.file must be a file body")
         }
         #expect(StubBody.live(LiveStream()).isStreamed && StubBody.script([.text("a")]).isStreamed)
+        let registry = StubRegistry()
+        registry.stub(isPath("/old")) { _ in
+            StubResponse(body: .stream(length: 3) { InputStream(data: Data("abc".utf8)) }, statusCode: 201, headers: ["X-Old": "1"])
+        }
+        registry.stub(isPath("/new")) { _ in
+            StubResponse.stream(length: 3, statusCode: 201, headers: ["X-Old": "1"]) { InputStream(data: Data("abc".utf8)) }
+        }
+        let old = await fetch("https://api.test/old", from: registry)
+        let new = await fetch("https://api.test/new", from: registry)
+        #expect(old.body == "abc" && old.body == new.body)
+        #expect(old.response?.statusCode == 201 && new.response?.statusCode == 201)
+        #expect(old.response?.value(forHTTPHeaderField: "Content-Length") == "3" && old.response?.value(forHTTPHeaderField: "X-Old") == "1")
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")
@@ -260,5 +272,65 @@ struct DeprecatedSpellingTests {
         #expect(object?["a"] as? Int == 1)
         #expect((object?["b"] as? [Any])?.first as? String == "x")
         #expect(try JSONValue(any: value.anyValue) == value)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func jsonValueHelpersStillAnswer() throws {
+        #expect(JSONValue.integer(3).doubleValue == 3 && JSONValue.number(0.5).doubleValue == 0.5)
+        #expect(JSONValue.string("3").doubleValue == nil)
+        let expected = try JSONValue(data: Data(#"{"user":{"name":"abc","tags":[1,2]}}"#.utf8))
+        let actual = try JSONValue(data: Data(#"{"user":{"name":"abd","tags":[1,2]},"extra":true}"#.utf8))
+        #expect(expected.differences(from: actual) == [#"$.user.name: expected "abc", got "abd""#, "$.extra: unexpected true"])
+        #expect(expected.differences(from: expected).isEmpty && expected != actual)
+        #expect(expected.differences(from: actual, path: "$.body") == expected.differenceLines(from: actual, path: "$.body"))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aScenarioStillCountsItsStubsAndACountStillJudgesActivations() {
+        let scenario = Scenario("two") { stubs in
+            stubs.stub(isPath("/a")) { _ in StubResponse(statusCode: 204) }
+            stubs.stub(isPath("/b")) { _ in StubResponse(statusCode: 204) }
+        }
+        let registry = StubRegistry()
+        registry.activate(scenario)
+        #expect(scenario.stubCount == 2 && registry.stubs.count == scenario.stubCount)
+        let judged: [(ExpectedCount, Int, Bool)] = [
+            (.once, 1, true), (.once, 2, false), (.never, 0, true), (.atLeastOnce, 0, false), (.atLeast(2), 3, true),
+            (.atMost(1), 2, false), (.between(1...3), 3, true), (.between(1...3), 4, false),
+        ]
+        for (count, activations, satisfied) in judged {
+            #expect(count.isSatisfied(by: activations) == satisfied && count.accepts(activations) == satisfied, "\(count) \(activations)")
+        }
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aStubStillSaysItsExpectationAndWhetherItIsUsedUp() async {
+        let registry = StubRegistry()
+        let limited = registry.stub(isPath("/once"), times: 1) { _ in StubResponse(statusCode: 204) }
+        let open = registry.stub(isPath("/any")) { _ in StubResponse(statusCode: 204) }.expect(.atLeast(2))
+        #expect(open.expectation == .atLeast(2) && limited.expectation == nil)
+        #expect(!limited.isExhausted && !open.isExhausted)
+        _ = await fetch("https://api.test/once", from: registry)
+        _ = await fetch("https://api.test/any", from: registry)
+        #expect(limited.isExhausted && limited.isExhausted == limited.isUsedUp && !open.isExhausted)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func aHAREntryStillComesFromARequestAndAResponse() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://api.test/users?page=2")))
+        request.httpMethod = "post"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"q":1}"#.utf8)
+        let response = try #require(
+            HTTPURLResponse(url: request.url!, statusCode: 201, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "text/plain"]))
+        let started = Date(timeIntervalSince1970: 1_000)
+        let old = HAREntry(request: request, response: response, responseBody: Data("made".utf8), startedDateTime: started, time: 12)
+        let new = HAREntry(
+            startedDateTime: started, time: 12, method: "POST", url: request.url!,
+            requestHeaders: [HAREntry.Header(name: "Content-Type", value: "application/json")], requestBody: request.httpBody,
+            requestMimeType: "application/json", status: 201, statusText: HTTPURLResponse.localizedString(forStatusCode: 201),
+            responseHeaders: [HAREntry.Header(name: "Content-Type", value: "text/plain")], responseBody: Data("made".utf8),
+            responseMimeType: "text/plain")
+        #expect(old == new)
     }
 }

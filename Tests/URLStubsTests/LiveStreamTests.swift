@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
 
 /// Live streams the test writes to while the app reads them: server-sent events read event by
 /// event by a client written here, NDJSON, every way of reading a response, misuse, timeouts

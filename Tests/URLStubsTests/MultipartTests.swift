@@ -142,5 +142,11 @@ struct MultipartTests {
                 #"expected a multipart part named "missing", got parts "files[]", "files[]""#
             ])
         #expect(hasMultipartPart(named: "x", json: Date()).problems.first?.contains("not JSON") == true)
+        // Several contents: the part must satisfy each.
+        #expect(hasMultipartPart(named: "files[]", data: Data("B".utf8), text: "B").matches(upload))
+        #expect(!hasMultipartPart(named: "files[]", data: Data("A".utf8), text: "B").matches(upload))
+        #expect(
+            hasMultipartPart(named: "files[]", filename: "b.txt", text: "B", json: 1).mismatches(for: upload).first?
+                .contains("expected JSON 1") == true)
     }
 }

@@ -74,7 +74,7 @@ struct NothingStallsTests {
         let stall = StallControl()
         defer { stall.unblock() }
         registry.stub(isPath("/stall")) { _ in
-            StubResponse(body: .stream(length: 100_000) { StallingInputStream(prefix: Data(repeating: 7, count: 1_000), control: stall) })
+            StubResponse.stream(length: 100_000) { StallingInputStream(prefix: Data(repeating: 7, count: 1_000), control: stall) }
         }
         let result = await fetch(request("https://api.test/stall"), from: registry, using: api) { $0.timeoutIntervalForRequest = 0.5 }
         #expect(result.urlError?.code == .timedOut, "\(String(describing: result.error))")
@@ -91,7 +91,7 @@ struct NothingStallsTests {
         let stall = StallControl()
         defer { stall.unblock() }
         registry.stub(.any) { _ in
-            StubResponse(body: .stream(length: 10_000) { StallingInputStream(prefix: Data(repeating: 1, count: 500), control: stall) })
+            StubResponse.stream(length: 10_000) { StallingInputStream(prefix: Data(repeating: 1, count: 500), control: stall) }
         }
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)

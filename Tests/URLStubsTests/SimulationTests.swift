@@ -164,7 +164,7 @@ struct SimulationTests {
         nonisolated(unsafe) let stream = TrackingInputStream(data: patternData(2_000_000))
         let log = EventLog()
         registry.stub(.any) { _ in
-            StubResponse(body: .stream(length: 2_000_000) { stream }).downloadSpeed(.kilobytesPerSecond(20))
+            StubResponse.stream(length: 2_000_000) { stream }.downloadSpeed(.kilobytesPerSecond(20))
         }
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()
@@ -197,7 +197,7 @@ struct SimulationTests {
     @Test func streamErrorMidReadFailsClearly() async {
         let registry = StubRegistry()
         registry.stub(.any, name: "flaky stream") { _ in
-            StubResponse(body: .stream(length: 1_000) { FailingInputStream(failAfter: 300) })
+            StubResponse.stream(length: 1_000) { FailingInputStream(failAfter: 300) }
         }
         let result = await fetch("https://api.test/flaky", from: registry, using: .delegate)
         guard case .bodyStreamFailed(let stub, let bytes, _)? = result.stubError else {

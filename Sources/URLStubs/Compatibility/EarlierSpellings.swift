@@ -330,6 +330,26 @@ extension StubBody {
     /// An empty body: ``StubResponse/init(statusCode:headers:)`` answers with none.
     @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
     public static var empty: StubBody { StubBody(source: .data(Data())) }
+
+    /// A body read from an `InputStream` made afresh for each request:
+    /// ``StubResponse/stream(length:statusCode:headers:_:)`` says it.
+    @available(*, deprecated, message: "use StubResponse.stream(length:statusCode:headers:_:)")
+    public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
+        StubBody(source: .stream(length: length, open: open))
+    }
+}
+
+extension StubResponse {
+    /// A response with a ``StubBody``: the initializers and factories that say the body
+    /// (`data:`, `fileAt:`, ``stream(length:statusCode:headers:_:)``); to give another
+    /// response's body a new status or headers, copy that response and set them.
+    @available(
+        *, deprecated,
+        message: "use StubResponse(data:), StubResponse(fileAt:) or StubResponse.stream(length:) { … }; or copy a response and set statusCode/headers"
+    )
+    public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
+        self.init(bodySource: body.source, statusCode: statusCode, headers: headers)
+    }
 }
 
 // One error for a file that cannot be used: the three types of 0.1 are names of `FixtureError`,
@@ -389,4 +409,57 @@ extension JSONValue {
         message: "URLStubs' APIs take JSON as Any; JSONSerialization.jsonObject(with: value.description.data(using: .utf8)!) gives it back"
     )
     public var anyValue: Any { foundationObject }
+}
+
+extension JSONValue {
+    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``: read the case itself.
+    @available(*, deprecated, message: "switch over the value: case .integer(let n) is Double(n), case .number(let x) is x")
+    public var doubleValue: Double? { numericValue }
+
+    /// The differences from `actual` as JSON path lines: compare with `==`; the JSON matchers
+    /// (``hasJSONBody(_:)``) print these lines in near-miss reports and `verify()`.
+    @available(*, deprecated, message: "compare with ==; hasJSONBody(_:) reports the differences by JSON path in near-miss reports")
+    public func differences(from actual: JSONValue, path: String = "$") -> [String] {
+        differenceLines(from: actual, path: path)
+    }
+}
+
+extension Scenario {
+    /// The number of stubs the scenario adds: activate it and count the registry's stubs.
+    @available(*, deprecated, message: "activate the scenario in a StubRegistry() and read registry.stubs.count")
+    public var stubCount: Int { specs.count }
+}
+
+extension ExpectedCount {
+    /// Whether `count` activations satisfy the expectation: ``StubRegistry/verify(includePassedThrough:)``
+    /// checks every stub's, and lists each broken one in ``VerificationReport/problems``.
+    @available(*, deprecated, message: "verify() checks each stub's expectation and lists a broken one in report.problems")
+    public func isSatisfied(by count: Int) -> Bool { accepts(count) }
+}
+
+extension StubDescriptor {
+    /// How often the stub is expected to answer: the count you passed to ``expect(_:)``, which
+    /// ``StubRegistry/verify(includePassedThrough:)`` checks.
+    @available(*, deprecated, message: "the count you passed to expect(_:); verify() reports a stub that breaks it")
+    public var expectation: ExpectedCount? { expectedActivations }
+
+    /// `true` when the stub has a limit and has reached it.
+    @available(*, deprecated, message: "compare activationCount with maxActivations: a used-up stub no longer matches")
+    public var isExhausted: Bool { isUsedUp }
+}
+
+extension HAREntry {
+    /// An entry from a request (its `httpBody`, or `body`) and a response: the entry's own
+    /// initializer takes the same fields, and recording makes entries from real exchanges.
+    @available(
+        *, deprecated,
+        message:
+            "use HAREntry(method:url:requestHeaders:requestBody:status:responseHeaders:responseBody:…), or registry.record(to:) to record real exchanges"
+    )
+    public init(
+        request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
+        startedDateTime: Date = Date(), time: Double = 0
+    ) {
+        self.init(exchange: request, body: body, response: response, responseBody: responseBody, startedDateTime: startedDateTime, time: time)
+    }
 }

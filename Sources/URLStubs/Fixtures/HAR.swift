@@ -45,7 +45,17 @@ public struct HAREntry: Sendable, Equatable {
     /// as `net::ERR_CONNECTION_REFUSED`. Replay fails the request with the matching `URLError`.
     public var failure: String?
 
-    /// An entry from its parts.
+    /// An entry from its parts: what ``HAR/read(contentsOf:)`` gives, written by
+    /// ``HAR/write(_:creator:version:)`` and replayed by
+    /// ``StubRegistry/stubs(fromHAREntries:named:options:fileID:filePath:line:)``. To record
+    /// real exchanges, ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// makes the entries.
+    ///
+    /// ```swift
+    /// let entry = HAREntry(method: "GET", url: URL(string: "https://api.example.com/users")!, status: 200,
+    ///                      responseHeaders: [.init(name: "Content-Type", value: "application/json")],
+    ///                      responseBody: Data(#"{"users":[]}"#.utf8))
+    /// ```
     public init(
         startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
         requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
@@ -69,10 +79,11 @@ public struct HAREntry: Sendable, Equatable {
         self.failure = failure
     }
 
-    /// An entry from a request (its `httpBody`, or `body`) and a response.
-    public init(
-        request: URLRequest, body: Data? = nil, response: HTTPURLResponse, responseBody: Data,
-        startedDateTime: Date = Date(), time: Double = 0
+    /// An entry from a request (its `httpBody`, or `body`) and a response: what the recorder
+    /// writes for an exchange that reached the network.
+    init(
+        exchange request: URLRequest, body: Data?, response: HTTPURLResponse, responseBody: Data,
+        startedDateTime: Date, time: Double
     ) {
         let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { Header(name: $0.key, value: $0.value) }
         let responseHeaders = response.allHeaderFields.map { Header(name: "\($0.key)", value: "\($0.value)") }
@@ -285,7 +296,7 @@ public enum HAR {
             }
             return HAREntry(
                 startedDateTime: started ?? Date(timeIntervalSince1970: 0),
-                time: optional("time", of: entry).flatMap(\.doubleValue) ?? 0,
+                time: optional("time", of: entry).flatMap(\.numericValue) ?? 0,
                 method: try string(request["method"], at: "\(path).request.method"), url: url,
                 requestHeaders: try headers(optional("headers", of: request), at: "\(path).request.headers"),
                 requestBody: requestBody, requestMimeType: requestMime, status: status,

@@ -21,7 +21,7 @@ public struct HARReplayOptions: Sendable {
     /// var options = HARReplayOptions()
     /// options.volatileFields = VolatileFields(queryParameters: ["_"], jsonPaths: ["$.sentAt", "$.variables.clientTime"])
     /// ```
-    public var volatileFields: VolatileFields = .none
+    public var volatileFields: VolatileFields = VolatileFields()
 
     /// When `true`, every recorded request the test never made is a problem of
     /// ``StubRegistry/verify(includePassedThrough:)``, named by method and URL: the recording
@@ -32,7 +32,7 @@ public struct HARReplayOptions: Sendable {
     public var reportsUnusedEntries = false
 
     /// The defaults: no timing, common transport headers ignored, nothing volatile.
-    public init(replaysTimings: Bool = false, volatileFields: VolatileFields = .none) {
+    public init(replaysTimings: Bool = false, volatileFields: VolatileFields = VolatileFields()) {
         self.replaysTimings = replaysTimings
         self.volatileFields = volatileFields
     }
@@ -296,12 +296,12 @@ extension HARRequestIdentity.Body {
         case let (.graphQL(expected, expectedVariables), .graphQL(actual, actualVariables)):
             var reasons: [String] = []
             if expected != actual { reasons.append("expected operation \"\(expected)\", got \"\(actual)\"") }
-            reasons += expectedVariables.differences(from: actualVariables, path: "$.variables")
+            reasons += expectedVariables.differenceLines(from: actualVariables, path: "$.variables")
             return reasons
         case let (.graphQL(expected, _), _):
             return ["expected GraphQL operation \"\(expected)\", got a request that is not GraphQL"]
         case let (.json(expected), .json(actual)):
-            let diff = expected.differences(from: actual)
+            let diff = expected.differenceLines(from: actual)
             return diff.isEmpty ? [] : ["the body differs from the recorded one: " + diff.joined(separator: "; ")]
         case let (.multipart(expected), .multipart(actual)):
             if expected == actual { return [] }

@@ -72,8 +72,9 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``, else `nil`.
-    public var doubleValue: Double? {
+    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``, else `nil`: what a schema
+    /// check compares with its bounds.
+    @_spi(AddOns) public var numericValue: Double? {
         switch self {
         case .number(let value): return value
         case .integer(let value): return Double(value)
@@ -161,15 +162,15 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     public var description: String { String(decoding: serialized(), as: UTF8.self) }
 
     /// The differences between `self` (what was expected) and `actual`, one line each,
-    /// as JSON paths: `$.user.name: expected "abc", got "abd"`.
-    public func differences(from actual: JSONValue, path: String = "$") -> [String] {
+    /// as JSON paths: `$.user.name: expected "abc", got "abd"`. The JSON matchers' reasons.
+    func differenceLines(from actual: JSONValue, path: String = "$") -> [String] {
         switch (self, actual) {
         case let (.object(expected), .object(got)):
             var lines: [String] = []
             for key in expected.keys.sorted() {
                 let childPath = "\(path).\(key)"
                 if let value = got[key] {
-                    lines += expected[key]!.differences(from: value, path: childPath)
+                    lines += expected[key]!.differenceLines(from: value, path: childPath)
                 } else {
                     lines.append("\(childPath): missing, expected \(expected[key]!)")
                 }
@@ -183,7 +184,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
                 return ["\(path): expected \(expected.count) elements, got \(got.count)"]
             }
             return zip(expected, got).enumerated().flatMap { index, pair in
-                pair.0.differences(from: pair.1, path: "\(path)[\(index)]")
+                pair.0.differenceLines(from: pair.1, path: "\(path)[\(index)]")
             }
         default:
             return self == actual ? [] : ["\(path): expected \(self), got \(actual)"]

@@ -64,7 +64,7 @@ public func hasGraphQLVariables(_ variables: [String: Any]) -> RequestMatcher {
                     lines.append("\(path): missing, expected \(expected[name]!)")
                     continue
                 }
-                lines += expected[name]!.differences(from: value, path: path)
+                lines += expected[name]!.differenceLines(from: value, path: path)
             }
             return lines.isEmpty ? nil : lines.joined(separator: "; ")
         }

@@ -67,7 +67,7 @@ public func hasJSONBody(_ json: Any, ignoring paths: [String]) -> RequestMatcher
         switch parsedJSONBody(actual, expected: "JSON body \(expected)") {
         case .failure(let reason): return reason.description
         case .success(let got):
-            let diff = comparable.differences(from: volatile.removingPaths(from: got))
+            let diff = comparable.differenceLines(from: volatile.removingPaths(from: got))
             return diff.isEmpty ? nil : "JSON body differs: " + diff.joined(separator: "; ")
         }
     }

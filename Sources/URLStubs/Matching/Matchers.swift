@@ -213,7 +213,7 @@ public func hasJSONBody(_ json: Any) -> RequestMatcher {
         guard let got = try? JSONValue(data: actual) else {
             return "expected JSON body \(expected), got \(JSONValue.unreadable(actual, as: "a body")): \(describeBody(actual))"
         }
-        let diff = expected.differences(from: got)
+        let diff = expected.differenceLines(from: got)
         return diff.isEmpty ? nil : "JSON body differs: " + diff.joined(separator: "; ")
     }
 }

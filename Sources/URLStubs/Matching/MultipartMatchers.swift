@@ -7,52 +7,42 @@ import FoundationNetworking
 // `Content-Type` and never compared, since clients make a new one for every request.
 
 /// Accepts `multipart/*` requests (form uploads) holding a part named `name`, with the given
-/// file name and `Content-Type` when those are given; other parts may be present.
+/// file name, `Content-Type` and content when those are given; other parts may be present.
 ///
 /// ```swift
 /// registry.stub(isPath("/avatar") && hasMultipartPart(named: "avatar", filename: "me.png", contentType: "image/png")) { _ in
 ///     StubResponse(data: Data(), statusCode: 201)
 /// }
+/// hasMultipartPart(named: "title", text: "Holiday")                 // a form field's value, read as UTF-8
+/// hasMultipartPart(named: "metadata", json: ["title": "Holiday"])   // a JSON document
+/// hasMultipartPart(named: "avatar", data: pngBytes)                 // exactly these bytes
 /// ```
 ///
 /// The content type compares without case and ignores parameters it does not list
-/// (`"text/plain"` accepts `text/plain; charset=utf-8`). To compare the part's content too,
-/// add `data:`, `text:` or `json:` (see ``hasMultipartPart(named:filename:contentType:json:)``).
+/// (`"text/plain"` accepts `text/plain; charset=utf-8`). The content is compared as bytes
+/// (`data:`), as UTF-8 text (`text:`) or as a JSON document (`json:`: key order and number
+/// spelling ignored, differences reported by JSON path; `NSNull()` is JSON `null`); give
+/// several and the part must satisfy each.
 ///
 /// - Important: Works for `httpBody`, `httpBodyStream` and upload-task bodies alike. A body
 ///   that claims to be multipart but cannot be read (no boundary, truncated, a malformed part)
-///   is refused with the reason, never silently treated as "no such part".
-public func hasMultipartPart(named name: String, filename: String? = nil, contentType: String? = nil) -> RequestMatcher {
-    multipartMatcher(name: name, filename: filename, contentType: contentType, content: nil)
-}
-
-/// Accepts multipart requests holding a part named `name` whose bytes are exactly `data`.
-public func hasMultipartPart(named name: String, filename: String? = nil, contentType: String? = nil, data: Data) -> RequestMatcher {
-    multipartMatcher(name: name, filename: filename, contentType: contentType, content: .data(data))
-}
-
-/// Accepts multipart requests holding a part named `name` whose content, read as UTF-8, is
-/// exactly `text` (a form field's value).
-///
-/// ```swift
-/// hasMultipartPart(named: "title", text: "Holiday")
-/// ```
-public func hasMultipartPart(named name: String, filename: String? = nil, contentType: String? = nil, text: String) -> RequestMatcher {
-    multipartMatcher(name: name, filename: filename, contentType: contentType, content: .text(text))
-}
-
-/// Accepts multipart requests holding a part named `name` whose content is the JSON document
-/// `json` (key order and number spelling ignored; differences reported by JSON path).
-///
-/// ```swift
-/// hasMultipartPart(named: "metadata", contentType: "application/json", json: ["title": "Holiday"])
-/// ```
-public func hasMultipartPart(named name: String, filename: String? = nil, contentType: String? = nil, json: Any) -> RequestMatcher {
-    guard let expected = try? JSONValue(any: json) else {
-        return .invalid(
-            "multipart part \"\(name)\"", problem: "hasMultipartPart(named: \"\(name)\", json:) was given a value that is not JSON: \(json)")
+///   is refused with the reason, never silently treated as "no such part". A `json:` value
+///   that is not JSON fails every request with ``StubError/invalidMatcher(stub:problems:)``.
+public func hasMultipartPart(
+    named name: String, filename: String? = nil, contentType: String? = nil,
+    data: Data? = nil, text: String? = nil, json: Any? = nil
+) -> RequestMatcher {
+    var content: [PartContent] = []
+    if let data { content.append(.data(data)) }
+    if let text { content.append(.text(text)) }
+    if let json {
+        guard let expected = try? JSONValue(any: json) else {
+            return .invalid(
+                "multipart part \"\(name)\"", problem: "hasMultipartPart(named: \"\(name)\", json:) was given a value that is not JSON: \(json)")
+        }
+        content.append(.json(expected))
     }
-    return multipartMatcher(name: name, filename: filename, contentType: contentType, content: .json(expected))
+    return multipartMatcher(name: name, filename: filename, contentType: contentType, content: content)
 }
 
 private enum PartContent: Sendable {
@@ -69,13 +59,13 @@ private enum PartContent: Sendable {
     }
 }
 
-private func multipartMatcher(name: String, filename: String?, contentType: String?, content: PartContent?) -> RequestMatcher {
+private func multipartMatcher(name: String, filename: String?, contentType: String?, content: [PartContent]) -> RequestMatcher {
     var details: [String] = []
     if let filename { details.append("filename \"\(filename)\"") }
     if let contentType { details.append(contentType) }
     let description =
         "multipart part \"\(name)\"" + (details.isEmpty ? "" : " (\(details.joined(separator: ", ")))")
-        + (content.map { " with \($0.description)" } ?? "")
+        + (content.isEmpty ? "" : " with " + content.map(\.description).joined(separator: " and "))
     let expectedType = contentType.map { (text: $0, type: MediaType($0)) }
     return RequestMatcher(description: description) { request in
         guard request.isBodyKnown else { return .bodyUnknown }
@@ -108,7 +98,7 @@ private func multipartMatcher(name: String, filename: String?, contentType: Stri
 
 private func partMismatches(
     _ part: MultipartPart, filename: String?, contentType: (text: String, type: MediaType)?,
-    content: PartContent?
+    content: [PartContent]
 ) -> [String] {
     var reasons: [String] = []
     if let filename, part.filename != filename {
@@ -117,23 +107,25 @@ private func partMismatches(
     if let contentType, !(part.contentType.map(MediaType.init)?.satisfies(contentType.type) ?? false) {
         reasons.append("expected Content-Type \"\(contentType.text)\", got \(quoted(part.contentType))")
     }
-    switch content {
-    case .data(let data)?:
-        if part.body != data { reasons.append("expected \(describeBody(data)), got \(describeBody(part.body))") }
-    case .text(let text)?:
-        guard let actual = String(data: part.body, encoding: .utf8) else {
-            reasons.append("expected text \(literal(text)), got \(part.body.count) bytes that are not UTF-8")
-            break
+    for expected in content {
+        switch expected {
+        case .data(let data):
+            if part.body != data { reasons.append("expected \(describeBody(data)), got \(describeBody(part.body))") }
+        case .text(let text):
+            guard let actual = String(data: part.body, encoding: .utf8) else {
+                reasons.append("expected text \(literal(text)), got \(part.body.count) bytes that are not UTF-8")
+                break
+            }
+            if actual != text {
+                reasons.append("expected text \(literal(text)), got \(literal(actual.count > 200 ? "\(actual.prefix(200))…" : actual))")
+            }
+        case .json(let expected):
+            guard let actual = try? JSONValue(data: part.body) else {
+                reasons.append("expected JSON \(expected), got \(JSONValue.unreadable(part.body, as: "content")): \(describeBody(part.body))")
+                break
+            }
+            reasons += expected.differenceLines(from: actual)
         }
-        if actual != text { reasons.append("expected text \(literal(text)), got \(literal(actual.count > 200 ? "\(actual.prefix(200))…" : actual))") }
-    case .json(let expected)?:
-        guard let actual = try? JSONValue(data: part.body) else {
-            reasons.append("expected JSON \(expected), got \(JSONValue.unreadable(part.body, as: "content")): \(describeBody(part.body))")
-            break
-        }
-        reasons += expected.differences(from: actual)
-    case nil:
-        break
     }
     return reasons
 }

@@ -28,19 +28,16 @@ import FoundationNetworking
 ///   reports them as invalid stubs.
 public struct VolatileFields: Sendable, Equatable {
     /// Query parameter names (case-sensitive, as URLs are) whose presence and value are ignored.
-    public let queryParameters: Set<String>
+    let queryParameters: Set<String>
     /// Header names, lower-cased, whose presence and value are ignored.
-    public let headers: Set<String>
+    let headers: Set<String>
     /// The JSON paths as written.
-    public let jsonPaths: [String]
+    let jsonPaths: [String]
     /// Syntax errors in ``jsonPaths``, one sentence each; empty when every path is valid.
     let problems: [String]
     let paths: [JSONPath]
 
-    /// Nothing is volatile.
-    public static let none = VolatileFields()
-
-    /// Fields to ignore when comparing requests.
+    /// Fields to ignore when comparing requests; `VolatileFields()` ignores nothing.
     /// - Parameters:
     ///   - queryParameters: Query parameter names such as `_` or `cacheBuster`.
     ///   - headers: Header names (case-insensitive) such as `X-Request-ID` or `Date`.

@@ -158,7 +158,7 @@ public final class HARRecorder: @unchecked Sendable {
     /// Two such requests in flight at once both reach the network; the second is not recorded.
     private func capture(_ request: StubRequest, _ response: HTTPURLResponse, _ body: Data) {
         let entry = HAREntry(
-            request: request.urlRequest, body: request.body, response: response, responseBody: body,
+            exchange: request.urlRequest, body: request.body, response: response, responseBody: body,
             startedDateTime: Date(), time: 0)
         guard mode == .newEpisodes, let registry else {
             writer.async { [self] in record(scrubbingRules.scrub(entry)) }
@@ -263,7 +263,7 @@ extension StubRegistry {
     ///   `none` and `file` does not exist; ``StubError/invalidRecordMode(value:)`` for an
     ///   unknown `URLSTUBS_RECORD`.
     public func record(
-        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = .none,
+        to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = VolatileFields(),
         reportsUnusedEntries: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment, testName: String = #function,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> HARRecorder {

@@ -25,8 +25,9 @@ import Foundation
 /// - Important: Holding is for tests: a request nobody releases waits for its whole timeout
 ///   (60 s by default). Release every request the test made, or cancel it.
 public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
-    /// The gate's name, for a gate made with ``init(name:fileID:filePath:line:)``.
-    public let name: String?
+    /// The gate's name, for a gate made with ``init(name:fileID:filePath:line:)``: shown in
+    /// ``description`` and in errors.
+    let name: String?
     private weak var stub: StubDescriptor?
     private let stubDescription: String?
     private let location: StubLocation?
@@ -89,8 +90,10 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         return held.map(\.request)
     }
 
-    /// Every request that has reached the gate, oldest first, released or not.
-    public var requests: [StubRequest] { arrivals.all }
+    /// Every request that has reached the gate, oldest first, released or not. The test reads
+    /// them one by one from ``waitForRequest(timeout:)`` (which returns an arrived request at
+    /// once) and the registry's `journal` lists every request it saw.
+    var requests: [StubRequest] { arrivals.all }
 
     // MARK: Releasing
 

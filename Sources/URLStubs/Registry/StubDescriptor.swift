@@ -55,9 +55,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activations
     }
 
-    /// How often the stub is expected to answer, checked by ``StubRegistry/verify(includePassedThrough:)``;
-    /// `nil` when the stub is optional.
-    public var expectation: ExpectedCount? {
+    /// How often the stub is expected to answer (``expect(_:)``), checked by
+    /// ``StubRegistry/verify(includePassedThrough:)``; `nil` when the stub is optional.
+    var expectedActivations: ExpectedCount? {
         lock.lock(); defer { lock.unlock() }
         return expectedCount
     }
@@ -102,8 +102,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return gate
     }
 
-    /// `true` when the stub has a limit and has reached it.
-    public var isExhausted: Bool {
+    /// `true` when the stub has a limit (``maxActivations``) and has reached it: it no longer
+    /// matches.
+    var isUsedUp: Bool {
         guard let maxActivations else { return false }
         return activationCount >= maxActivations
     }

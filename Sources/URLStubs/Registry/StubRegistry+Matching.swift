@@ -38,7 +38,7 @@ extension StubRegistry {
         var found = false
         table.forEachCandidate(for: request) { descriptor, request in
             if !descriptor.matcher.problems.isEmpty { found = true; return true }
-            if !descriptor.isExhausted, descriptor.matcher.matches(request) { found = true; return true }
+            if !descriptor.isUsedUp, descriptor.matcher.matches(request) { found = true; return true }
             return false
         }
         return found

@@ -49,7 +49,7 @@ struct UnmatchedReport {
             let result = stub.matcher.evaluate(request)
             var reasons = result.failures
             if !stub.matcher.problems.isEmpty { reasons = stub.matcher.problems }
-            if result.isMatch, stub.isExhausted {
+            if result.isMatch, stub.isUsedUp {
                 reasons = ["used up: it may answer \(stub.maxActivations ?? 0) time(s) and already did"]
             }
             return Candidate(stub: stub, reasons: reasons, passed: result.passed)
@@ -141,7 +141,7 @@ struct UnmatchedReport {
 
     /// The stub that would answer `single`, newest first, as the registry looks it up.
     private func answeringStub(for single: StubRequest) -> StubDescriptor? {
-        stubs.reversed().first { $0.matcher.problems.isEmpty && !$0.isExhausted && $0.matcher.matches(single) }
+        stubs.reversed().first { $0.matcher.problems.isEmpty && !$0.isUsedUp && $0.matcher.matches(single) }
     }
 
     /// Whether `operation` is recognisably GraphQL (a `?query=tea` search parameter is not).

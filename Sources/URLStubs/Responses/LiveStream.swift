@@ -184,8 +184,9 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return connection != nil
     }
 
-    /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called.
-    public var isEnded: Bool {
+    /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called: the test's
+    /// own call, which a later write reports (``LiveStreamError/writeAfterEnd(stream:ended:)``).
+    var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
     }

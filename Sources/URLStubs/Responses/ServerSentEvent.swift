@@ -34,11 +34,13 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         self.comment = comment
     }
 
-    /// The message as it goes over the wire, ending with the blank line that dispatches it.
+    /// The message as it goes over the wire, ending with the blank line that dispatches it:
+    /// what ``LiveStream/send(event:)`` and ``StreamStep/event(_:)`` send (``description`` shows
+    /// it), and what the UI-test link and the benchmark write themselves.
     /// - Throws: ``LiveStreamError/invalidEvent(_:reason:)`` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
-    public func encoded() throws -> Data {
+    @_spi(AddOns) @_spi(TestRunnerLink) public func encoded() throws -> Data {
         Data(try framedText().utf8)
     }
 

@@ -52,7 +52,7 @@ extension StubResponse {
     /// registry.stub(isPath("/export")) { _ in .stream(lines, headers: ["Content-Type": "application/x-ndjson"]) }
     /// ```
     public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(body: StubBody(source: .live(stream)), statusCode: statusCode, headers: headers)
+        StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: headers)
     }
 
     /// A `text/event-stream` response (server-sent events) whose events the test sends while the
@@ -64,17 +64,17 @@ extension StubResponse {
     /// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
     /// ```
     public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(body: StubBody(source: .live(stream)), statusCode: statusCode, headers: eventStreamHeaders(headers))
+        StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
     /// A response whose body is written step by step on a schedule (see ``StreamStep``).
     public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(body: StubBody(source: .script(steps)), statusCode: statusCode, headers: headers)
+        StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: headers)
     }
 
     /// A `text/event-stream` response written step by step on a schedule (see ``StreamStep``).
     public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
-        StubResponse(body: StubBody(source: .script(steps)), statusCode: statusCode, headers: eventStreamHeaders(headers))
+        StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
     private static func eventStreamHeaders(_ headers: [String: String]) -> [String: String] {

@@ -1,11 +1,14 @@
 import Foundation
 
-/// Where a stubbed body comes from: ``StubResponse`` says most bodies itself (`data:`,
-/// `string:`, `json:`, `fileAt:`, `fixture:`, `.stream(_:)`); a body read from an
-/// `InputStream` of your own is ``stream(length:_:)``:
+/// The body of a ``StubResponse``, as its ``StubResponse/body``: the response's initializers
+/// and factories say where it comes from (`data:`, `string:`, `json:`, `fileAt:`, `fixture:`,
+/// ``StubResponse/stream(length:statusCode:headers:_:)`` for an `InputStream` of your own,
+/// ``StubResponse/stream(_:statusCode:headers:)`` for a live stream), and ``data`` reads the
+/// bytes of one held in memory:
 ///
 /// ```swift
-/// StubResponse(body: .stream(length: 4_096) { InputStream(data: generated()) })
+/// let example = try StubResponse(fixture: "user.json", in: .module)
+/// let bytes = example.body.data    // nil: a fixture file is streamed, not held in memory
 /// ```
 ///
 /// Bodies are opened as an `InputStream` only when the
@@ -24,15 +27,6 @@ public struct StubBody: Sendable {
 
     let source: Source
 
-    /// A stream made afresh for each request (a stream can be read only once).
-    /// - Parameters:
-    ///   - length: The number of bytes the stream yields, for `Content-Length` and pacing;
-    ///     `nil` when unknown (pacing by `responseTime` then delivers at the end).
-    ///   - open: Creates the stream; it may throw, failing the request with that error.
-    public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
-        StubBody(source: .stream(length: length, open: open))
-    }
-
     /// `true` for a body sent as a sequence of writes rather than read from bytes
     /// (a ``LiveStream`` or a script of ``StreamStep``s).
     var isStreamed: Bool {
@@ -42,7 +36,9 @@ public struct StubBody: Sendable {
         }
     }
 
-    /// The in-memory bytes, when the body is data.
+    /// The in-memory bytes, when the body is data (`StubResponse(data:)`, `string:`, `json:`,
+    /// `jsonObject:`, a `.response` fixture, a HAR entry); `nil` for a file, a stream or a
+    /// live body.
     public var data: Data? {
         if case .data(let data) = source { return data }
         return nil

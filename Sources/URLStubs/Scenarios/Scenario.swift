@@ -73,9 +73,6 @@ public struct Scenario: Sendable {
             location: StubLocation(fileID: fileID, filePath: filePath, line: line))
         return Scenario(name: name ?? url.deletingPathExtension().lastPathComponent, profile: profile, specs: specs)
     }
-
-    /// The number of stubs it adds.
-    public var stubCount: Int { specs.count }
 }
 
 /// Collects the stubs of a scenario built in code; same spelling as ``StubRegistry``.

@@ -159,7 +159,7 @@ extension Scenario {
         }
         manifest.headers = strings(root["headers"], at: "scenario.json: \"headers\"", problems: &problems)
         if let delay = root["delay"] {
-            if let seconds = delay.doubleValue, seconds >= 0 {
+            if let seconds = delay.numericValue, seconds >= 0 {
                 manifest.delay = seconds
             } else {
                 problems.append("scenario.json: \"delay\" must be a number of seconds")
@@ -178,7 +178,7 @@ extension Scenario {
                     problems.append("scenario.json: files[\"\(path)\"] has unknown key \"\(key)\" (expected status, headers, delay)")
                 }
                 if let status = fields["status"] {
-                    if let code = status.doubleValue, code >= 100, code < 600 {
+                    if let code = status.numericValue, code >= 100, code < 600 {
                         override.status = Int(code)
                     } else {
                         problems.append("scenario.json: files[\"\(path)\"].status must be a status code from 100 to 599")
@@ -186,7 +186,7 @@ extension Scenario {
                 }
                 override.headers = strings(fields["headers"], at: "scenario.json: files[\"\(path)\"].headers", problems: &problems)
                 if let delay = fields["delay"] {
-                    if let seconds = delay.doubleValue, seconds >= 0 {
+                    if let seconds = delay.numericValue, seconds >= 0 {
                         override.delay = seconds
                     } else {
                         problems.append("scenario.json: files[\"\(path)\"].delay must be a number of seconds")
@@ -212,7 +212,7 @@ extension Scenario {
         guard case .object(let fields) = value else { problems.append("scenario.json: \"profile\" must be an object"); return nil }
         func number(_ key: String) -> Double? {
             guard let field = fields[key] else { return nil }
-            if let n = field.doubleValue, n >= 0 { return n }
+            if let n = field.numericValue, n >= 0 { return n }
             problems.append("scenario.json: profile.\(key) must be a non-negative number")
             return nil
         }

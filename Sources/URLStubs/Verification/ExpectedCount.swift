@@ -24,8 +24,9 @@ public enum ExpectedCount: Sendable, Equatable, CustomStringConvertible {
     /// One or more times.
     public static let atLeastOnce = ExpectedCount.atLeast(1)
 
-    /// `true` when `count` activations satisfy the expectation.
-    public func isSatisfied(by count: Int) -> Bool {
+    /// `true` when `count` activations satisfy the expectation: what
+    /// ``StubRegistry/verify(includePassedThrough:)`` checks for each stub.
+    func accepts(_ count: Int) -> Bool {
         switch self {
         case .exactly(let n): return count == n
         case .atLeast(let n): return count >= n

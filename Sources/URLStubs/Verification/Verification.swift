@@ -253,12 +253,12 @@ extension StubRegistry {
         }
         let stubs = self.stubs
         let unmet = stubs.compactMap { stub -> VerificationReport.CountMismatch? in
-            guard let expected = stub.expectation else { return nil }
+            guard let expected = stub.expectedActivations else { return nil }
             let actual = stub.activationCount
-            return expected.isSatisfied(by: actual) ? nil : .init(stub: stub, expected: expected, actual: actual)
+            return expected.accepts(actual) ? nil : .init(stub: stub, expected: expected, actual: actual)
         }
         let unmetUnmatched = zip(declarations, accepted).compactMap { declaration, actual in
-            declaration.count.isSatisfied(by: actual) ? nil : VerificationReport.UnmatchedCountMismatch(expectation: declaration, actual: actual)
+            declaration.count.accepts(actual) ? nil : VerificationReport.UnmatchedCountMismatch(expectation: declaration, actual: actual)
         }
         var report = VerificationReport(
             unexpected: unexpected, unexpectedCounts: counts, uncounted: overflow, unmet: unmet,

@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// Compiles the schemas of a document into a ``SchemaSet``, following each `$ref` once: a
 /// schema reached twice (or recursively) is compiled once and shared.
@@ -87,12 +87,12 @@ struct SchemaCompiler {
         func at(_ keyword: String) -> String { JSONPointer.appending(pointer, keyword) }
         func number(_ keyword: String) throws -> Double? {
             guard let value = members[keyword] else { return nil }
-            guard let number = value.doubleValue else { throw error(at(keyword), "expected a number, found \(value.brief)") }
+            guard let number = value.numericValue else { throw error(at(keyword), "expected a number, found \(value.brief)") }
             return number
         }
         func count(_ keyword: String) throws -> Int? {
             guard let value = members[keyword] else { return nil }
-            guard let number = value.doubleValue, number >= 0, number.rounded() == number, number < 1e15 else {
+            guard let number = value.numericValue, number >= 0, number.rounded() == number, number < 1e15 else {
                 throw error(at(keyword), "expected a whole number of 0 or more, found \(value.brief)")
             }
             return Int(number)

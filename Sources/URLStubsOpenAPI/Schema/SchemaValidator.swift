@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// One way a JSON value breaks its schema.
 public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
@@ -213,7 +213,7 @@ struct SchemaValidator {
     }
 
     private mutating func validateNumber(_ value: JSONValue, _ node: SchemaNode) {
-        guard let number = value.doubleValue else { return }
+        guard let number = value.numericValue else { return }
         if let minimum = node.minimum, number < minimum {
             report(node, "minimum", expected: "at least \(JSONValue.number(minimum).brief)", found: value.brief)
         }
@@ -235,7 +235,7 @@ struct SchemaValidator {
         if case .integer(let whole) = value, divisor.rounded() == divisor, abs(divisor) < 9e15 {
             return whole % Int(divisor) == 0
         }
-        guard let number = value.doubleValue, number.isFinite else { return false }
+        guard let number = value.numericValue, number.isFinite else { return false }
         let quotient = number / divisor
         return abs(quotient - quotient.rounded()) <= 1e-9 * max(1, abs(quotient))
     }
