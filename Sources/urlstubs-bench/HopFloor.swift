@@ -43,12 +43,14 @@ final class ParkedWorker: @unchecked Sendable {
     func runAndWait(_ work: @escaping @Sendable () -> Void) {
         let done = DispatchSemaphore(value: 0)
         condition.lock()
+        // One job at a time: a second caller waits for the slot rather than replace the first.
+        while job != nil { condition.wait() }
         job = {
             work()
             done.signal()
         }
         condition.unlock()
-        condition.signal()
+        condition.broadcast()
         done.wait()
     }
 
@@ -57,6 +59,7 @@ final class ParkedWorker: @unchecked Sendable {
         while true {
             if let next = job {
                 job = nil
+                condition.broadcast()
                 condition.unlock()
                 next()
                 condition.lock()

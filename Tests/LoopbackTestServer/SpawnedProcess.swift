@@ -11,11 +11,14 @@ import Foundation
 /// its directory buffer. Once the test process holds about 1,400 descriptors (parallel tests'
 /// sockets), the last entry can sit at the very end of that buffer, and the read can cross into
 /// an unmapped page: the whole test run ends with SIGSEGV. So on Linux the child is started
-/// with `posix_spawn`, which closes every descriptor above 2 itself (glibc's
-/// `posix_spawn_file_actions_addclosefrom_np`). Elsewhere it is `Process`, which has no such
-/// scan.
+/// with `posix_spawn`, which closes every descriptor above 2 itself (glibc 2.34's
+/// `posix_spawn_file_actions_addclosefrom_np`), with no signal blocked or ignored whatever the
+/// starting thread's mask. With an older glibc, and on macOS, it is `Process`.
+///
+/// Contract: a signal is sent only while the child is this object's (running, or ended and not
+/// yet reaped), so it never reaches another process that reused the ID.
 public final class SpawnedProcess: @unchecked Sendable {
-    // @unchecked: the exit status is guarded by `condition`.
+    // @unchecked: `exitStatus` is guarded by `lock`; `child` never changes.
     /// Where the child's standard output and error go.
     public enum Output {
         /// Nowhere (`/dev/null`).
@@ -26,17 +29,23 @@ public final class SpawnedProcess: @unchecked Sendable {
         case standardOutput(Pipe)
     }
 
-    private let condition = NSCondition()
+    private enum Child {
+        case spawned(pid_t)
+        case process(Process)
+    }
+
+    private let child: Child
+    private let lock = NSLock()
+    /// Set once the spawned child is reaped.
     private var exitStatus: Int32?
-    private var isReaping = false
-    #if os(Linux)
+
     /// The child's process ID.
-    public let processIdentifier: pid_t
-    #else
-    private let process = Process()
-    /// The child's process ID.
-    public var processIdentifier: Int32 { process.processIdentifier }
-    #endif
+    public var processIdentifier: Int32 {
+        switch child {
+        case .spawned(let pid): return pid
+        case .process(let process): return process.processIdentifier
+        }
+    }
 
     /// Starts `executable` with exactly `arguments` and `environment`.
     /// - Parameters:
@@ -45,18 +54,100 @@ public final class SpawnedProcess: @unchecked Sendable {
     ///   - output: Where standard output and error go.
     public init(executable: URL, arguments: [String], environment: [String: String], input: Pipe? = nil, output: Output) throws {
         #if os(Linux)
-        processIdentifier = try Self.spawn(executable, arguments, environment, input: input, output: output)
-        // The child holds its own copies; the parent's would keep the pipes open for ever.
-        try? input?.fileHandleForReading.close()
-        switch output {
-        case .discarded: break
-        case .pipe(let pipe), .standardOutput(let pipe): try? pipe.fileHandleForWriting.close()
+        if let pid = try Self.spawn(executable, arguments, environment, input: input, output: output) {
+            child = .spawned(pid)
+            // The child holds its own copies; the parent's would keep the pipes open for ever.
+            try? input?.fileHandleForReading.close()
+            switch output {
+            case .discarded: break
+            case .pipe(let pipe), .standardOutput(let pipe): try? pipe.fileHandleForWriting.close()
+            }
+            return
         }
-        #else
+        #endif
+        child = .process(try Self.run(executable, arguments, environment, input: input, output: output))
+    }
+
+    /// Whether the child has not ended yet (does not block).
+    public var isRunning: Bool {
+        switch child {
+        case .process(let process):
+            return process.isRunning
+        case .spawned:
+            lock.lock()
+            defer { lock.unlock() }
+            return reapLocked(blocking: false) == nil
+        }
+    }
+
+    /// Sends SIGTERM (nothing when the child has ended).
+    public func terminate() { signal(SIGTERM) }
+
+    /// Sends SIGKILL, like a crash (nothing when the child has ended).
+    public func killNow() { signal(SIGKILL) }
+
+    /// Blocks until the child ends; its exit code, or the signal that ended it (as `Process`'s
+    /// `terminationStatus`). Call it off the cooperative pool.
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        switch child {
+        case .process(let process):
+            process.waitUntilExit()
+            return process.terminationStatus
+        case .spawned(let pid):
+            #if os(Linux)
+            // Waits for the end without reaping (the ID stays this child's), then reaps under
+            // the lock, so that a signal sent meanwhile still reaches this child.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+            #endif
+            lock.lock()
+            defer { lock.unlock() }
+            return reapLocked(blocking: true) ?? -1
+        }
+    }
+
+    private func signal(_ number: Int32) {
+        switch child {
+        case .process(let process):
+            guard process.isRunning else { return }
+            send(number, to: process.processIdentifier)
+        case .spawned(let pid):
+            lock.lock()
+            defer { lock.unlock() }
+            if reapLocked(blocking: false) == nil { send(number, to: pid) }
+        }
+    }
+
+    /// The exit status once the spawned child has ended (reaping it), `nil` while it runs.
+    private func reapLocked(blocking: Bool) -> Int32? {
+        if let exitStatus { return exitStatus }
+        guard case .spawned(let pid) = child else { return nil }
+        var status: Int32 = 0
+        var result: pid_t
+        repeat {
+            result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
+        } while result < 0 && errno == EINTR
+        if result == pid {
+            let signal = status & 0x7f
+            exitStatus = signal == 0 ? (status >> 8) & 0xff : signal
+        } else if result < 0 {
+            exitStatus = -1
+        }
+        return exitStatus
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String], _ environment: [String: String], input: Pipe?, output: Output) throws -> Process
+    {
+        let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        process.standardInput = input ?? FileHandle.nullDevice
+        if let input {
+            process.standardInput = input
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         switch output {
         case .discarded:
             process.standardOutput = FileHandle.nullDevice
@@ -68,69 +159,7 @@ public final class SpawnedProcess: @unchecked Sendable {
             process.standardOutput = pipe
         }
         try process.run()
-        #endif
-    }
-
-    /// Whether the child has not ended yet (does not block).
-    public var isRunning: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        if exitStatus != nil { return false }
-        #if os(Linux)
-        if isReaping { return true }
-        var status: Int32 = 0
-        let result = waitpid(processIdentifier, &status, WNOHANG)
-        if result == processIdentifier {
-            exitStatus = Self.decode(status)
-            return false
-        }
-        return result == 0
-        #else
-        return process.isRunning
-        #endif
-    }
-
-    /// Sends SIGTERM (nothing when the child has ended).
-    public func terminate() {
-        guard isRunning else { return }
-        send(SIGTERM, to: processIdentifier)
-    }
-
-    /// Sends SIGKILL, like a crash (nothing when the child has ended).
-    public func killNow() {
-        guard isRunning else { return }
-        send(SIGKILL, to: processIdentifier)
-    }
-
-    /// Blocks until the child ends; its exit code, or the signal that ended it (as `Process`'s
-    /// `terminationStatus`). Call it off the cooperative pool.
-    @discardableResult
-    public func waitUntilExit() -> Int32 {
-        #if os(Linux)
-        condition.lock()
-        while exitStatus == nil, isReaping { condition.wait() }
-        if let exitStatus {
-            condition.unlock()
-            return exitStatus
-        }
-        isReaping = true
-        condition.unlock()
-        var status: Int32 = 0
-        var result: pid_t
-        repeat {
-            result = waitpid(processIdentifier, &status, 0)
-        } while result < 0 && errno == EINTR
-        condition.lock()
-        exitStatus = result == processIdentifier ? Self.decode(status) : -1
-        isReaping = false
-        condition.broadcast()
-        let ended = exitStatus!
-        condition.unlock()
-        return ended
-        #else
-        process.waitUntilExit()
-        return process.terminationStatus
-        #endif
+        return process
     }
 
     #if os(Linux)
@@ -142,12 +171,11 @@ public final class SpawnedProcess: @unchecked Sendable {
         return unsafeBitCast(symbol, to: CloseFrom.self)
     }()
 
+    /// The child's ID, or `nil` when this glibc cannot close the descriptors for the child.
     private static func spawn(
         _ executable: URL, _ arguments: [String], _ environment: [String: String], input: Pipe?, output: Output
-    ) throws -> pid_t {
-        guard let addCloseFrom else {
-            throw SpawnError("posix_spawn_file_actions_addclosefrom_np is missing: glibc 2.34 or later is needed")
-        }
+    ) throws -> pid_t? {
+        guard let addCloseFrom else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -167,6 +195,20 @@ public final class SpawnedProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, pipe.fileHandleForWriting.fileDescriptor, 1)
         }
         guard addCloseFrom(&actions, 3) == 0 else { throw SpawnError("posix_spawn_file_actions_addclosefrom_np failed") }
+        // The starting thread may be a dispatch worker, which blocks most signals: the child
+        // starts with none blocked and every handler at its default.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        sigdelset(&everySignal, SIGKILL)
+        sigdelset(&everySignal, SIGSTOP)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([executable.path] + arguments).map { strdup($0) }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") }
         defer {
@@ -174,14 +216,9 @@ public final class SpawnedProcess: @unchecked Sendable {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
+        let result = posix_spawn(&pid, executable.path, &actions, &attributes, argv + [nil], envp + [nil])
         guard result == 0 else { throw SpawnError("posix_spawn \(executable.path): \(String(cString: strerror(result)))") }
         return pid
-    }
-
-    private static func decode(_ status: Int32) -> Int32 {
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : signal
     }
     #endif
 }

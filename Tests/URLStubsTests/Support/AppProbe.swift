@@ -91,14 +91,14 @@ final class AppProbe: @unchecked Sendable {
         send("quit")
         try? input.fileHandleForWriting.close()
         return try await onItsOwnThread { [self] in
-            if exited.wait(timeout: .now() + 30) == .timedOut { process.terminate() }
+            if exited.wait(timeout: .now() + 30) == .timedOut { process.killNow() }
             return process.waitUntilExit()
         }
     }
 
     /// Ends the probe at once, like a crash (nothing when it has already ended).
     func kill() {
-        process.terminate()
+        process.killNow()
     }
 
     /// Awaits the end of a probe that was killed (off the cooperative pool), so that it is
