@@ -392,7 +392,9 @@ struct AppBackendLinkTests {
         #expect(replies[1].hasPrefix(#"failed 1 unknown message type "explode" in the field "type" (known: hello, welcome"#), "\(replies[1])")
         #expect(replies[2] == #"failed 2 a "addStub" message needs the field "stub""#)
         #expect(replies[3] == #"failed 3 malformed message: field "stub.matcher.method" must be a string"#)
-        #expect(replies[4] == #"failed 4 stub.response: streamKind "video" is neither "eventStream" nor "stream""#)
+        #expect(
+            replies[4]
+                == #"failed 4 malformed message: field "stub.response.streamKind": "video" is not a stream kind (known: "eventStream" or "stream")"#)
         #expect(replies[5] == #"failed 5 "welcome" is not a command the app runs (in the field "type")"#)
         #expect(replies[6].hasPrefix("failed - malformed message: not a JSON object"), "\(replies[6])")
         #expect(replies[7] == "done 6 ")

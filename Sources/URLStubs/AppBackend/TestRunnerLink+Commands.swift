@@ -128,10 +128,12 @@ extension TestRunnerLink {
         var response = try remote.stubResponse(fixtures: fixtures)
         if let streamID = remote.streamID {
             let stream = liveStream(streamID)
-            response =
-                remote.streamKind == "eventStream"
-                ? .eventStream(stream, statusCode: remote.status, headers: remote.headers)
-                : .stream(stream, statusCode: remote.status, headers: remote.headers)
+            switch remote.streamKind {
+            case .eventStream:
+                response = .eventStream(stream, statusCode: remote.status, headers: remote.headers)
+            case .stream, nil:
+                response = .stream(stream, statusCode: remote.status, headers: remote.headers)
+            }
             if let requestTime = remote.requestTime { response = response.requestTime(requestTime, responseTime: 0) }
         }
         if let gateID = remote.gateID {

@@ -34,8 +34,8 @@ import FoundationNetworking
     @_spi(TestRunnerLink) public var gateID: String?
     /// The test's live stream that is this response's body, and its framing.
     @_spi(TestRunnerLink) public var streamID: String?
-    /// `eventStream` or `stream`.
-    @_spi(TestRunnerLink) public var streamKind: String?
+    /// How the app frames the live stream of ``streamID``.
+    @_spi(TestRunnerLink) public var streamKind: WireStreamKind?
 
     /// A response with no body yet; set one of the body fields.
     @_spi(TestRunnerLink) public init(status: Int, headers: [String: String]) {
@@ -50,9 +50,6 @@ import FoundationNetworking
         if !(100...599).contains(status) { problems.append("status \(status) is not an HTTP status (100...599)") }
         let bodies = [text != nil, json != nil, data != nil, fixture != nil, streamID != nil].filter { $0 }.count
         if bodies > 1 { problems.append("a response has one body: text, json, data, fixture or a live stream") }
-        if let streamKind, !["eventStream", "stream"].contains(streamKind) {
-            problems.append("streamKind \"\(streamKind)\" is neither \"eventStream\" nor \"stream\"")
-        }
         return problems
     }
 

@@ -88,7 +88,7 @@ extension RemoteResponse {
     public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
-        response.wire.streamKind = "eventStream"
+        response.wire.streamKind = .eventStream
         return response
     }
 
@@ -96,7 +96,7 @@ extension RemoteResponse {
     public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
-        response.wire.streamKind = "stream"
+        response.wire.streamKind = .stream
         return response
     }
 }
