@@ -297,7 +297,7 @@ struct AppBackendLinkTests {
         let start = Date()
         let text = await errorText { _ = try await backend.journal() }
         #expect(text.contains("no app connected to this AppBackend within 0.30 s"), "\(text)")
-        #expect(text.contains("URLSTUBS_TEST_RUNNER=127.0.0.1:"))
+        #expect(text.contains("\(TestRunnerLink.addressVariable)=127.0.0.1:"))
         #expect(text.contains("backend.launchEnvironment merged into XCUIApplication.launchEnvironment"))
         // The message says the 0.3 s wait was the one that ended it; this only rules out a hang
         // (an instrumented run on a loaded 2-core machine took 7 s to get there).
@@ -311,7 +311,7 @@ struct AppBackendLinkTests {
         environment[TestRunnerLink.tokenVariable] = "stale"
         let registry = StubRegistry()
         let app = await errorText { _ = try await connectApp(environment, registry: registry) }
-        #expect(app.contains("the test runner refused this app: wrong token (URLSTUBS_TEST_RUNNER_TOKEN)"), "\(app)")
+        #expect(app.contains("the test runner refused this app: wrong token (\(TestRunnerLink.tokenVariable))"), "\(app)")
         let request = await fetch("https://app.test/", from: registry)
         #expect(request.error?.localizedDescription.contains("wrong token") == true, "nothing escapes unstubbed")
         let test = await errorText { _ = try await backend.journal() }
@@ -430,7 +430,7 @@ struct AppBackendLinkTests {
         let peer = try await onItsOwnThread { try silent.accept() }
         let text = await silence
         #expect(text.contains("the test runner at 127.0.0.1:\(silent.port) sent no stubs within 0.50 s"), "\(text)")
-        #expect(text.contains("Check that URLSTUBS_TEST_RUNNER names this test's AppBackend"))
+        #expect(text.contains("Check that \(TestRunnerLink.addressVariable) names this test's AppBackend"))
         #expect(await fetch("https://app.test/", from: registry).error?.localizedDescription.contains("sent no stubs") == true)
         _ = peer
 
@@ -443,8 +443,10 @@ struct AppBackendLinkTests {
         #expect(refused.contains("could not connect to the test runner at \(environment[TestRunnerLink.addressVariable] ?? "")"), "\(refused)")
 
         let remote = await errorText { _ = try await connectApp([TestRunnerLink.addressVariable: "10.0.0.2:80"], registry: StubRegistry()) }
-        #expect(remote.contains(#"URLSTUBS_TEST_RUNNER is "10.0.0.2:80": expected 127.0.0.1:<port> (the link listens on loopback only)"#))
+        #expect(
+            remote.contains(
+                "\(TestRunnerLink.addressVariable) is \"10.0.0.2:80\": expected 127.0.0.1:<port> (the link listens on loopback only)"))
         let noToken = await errorText { _ = try await connectApp([TestRunnerLink.addressVariable: "127.0.0.1:80"], registry: StubRegistry()) }
-        #expect(noToken.contains("URLSTUBS_TEST_RUNNER is set but URLSTUBS_TEST_RUNNER_TOKEN is missing"))
+        #expect(noToken.contains("\(TestRunnerLink.addressVariable) is set but \(TestRunnerLink.tokenVariable) is missing"))
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+@_spi(TestRunnerLink) import URLStubs
 import URLStubsTesting
 
 #if os(macOS) || os(Linux)
@@ -136,7 +137,7 @@ struct AppBackendProcessTests {
         let backend = try AppBackend()
         defer { backend.close() }
         var stale = backend.launchEnvironment
-        stale["URLSTUBS_TEST_RUNNER_TOKEN"] = String(repeating: "0", count: 64)
+        stale[TestRunnerLink.tokenVariable] = String(repeating: "0", count: 64)
         let impostor = try await AppProbe.start(environment: stale)
         defer { impostor.kill() }
         #expect(try await impostor.line(startingWith: "link").contains("the test runner refused this app: wrong token"))

@@ -28,6 +28,22 @@ struct AppBackendWireFormatTests {
         return (encoded == (try canonical(Data(expected.utf8))), encoded)
     }
 
+    // MARK: The launch environment
+
+    /// The variables an app's launch reads (documented in DrivingTheAppFromUITests): the only
+    /// place the tests spell them; elsewhere they use `TestRunnerLink`'s names.
+    @Test func theLaunchEnvironmentUsesTheDocumentedVariableNames() throws {
+        #expect(TestRunnerLink.addressVariable == "URLSTUBS_TEST_RUNNER")
+        #expect(TestRunnerLink.tokenVariable == "URLSTUBS_TEST_RUNNER_TOKEN")
+        let backend = try AppBackend(connectTimeout: 0.2)
+        defer { backend.close() }
+        let environment = backend.launchEnvironment
+        #expect(environment.keys.sorted() == ["URLSTUBS_TEST_RUNNER", "URLSTUBS_TEST_RUNNER_TOKEN"])
+        #expect(environment["URLSTUBS_TEST_RUNNER"]?.hasPrefix("127.0.0.1:") == true, "\(environment)")
+        let token = environment["URLSTUBS_TEST_RUNNER_TOKEN"] ?? ""
+        #expect(token.count == 64 && token.allSatisfy(\.isHexDigit), "64 hex digits: \(token.count) characters")
+    }
+
     // MARK: What the app receives
 
     @Test func theAppReadsCommandsWrittenByHand() throws {
