@@ -111,8 +111,9 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
 
     /// The whole sentence: `users.response:3: expected a header line "Name: value", found
     /// "Content-Type application/json"`, `session.har: $.log.entries[3].response.status:
-    /// expected a number`, or, for a missing name, the folder searched, the closest names and
-    /// what to do.
+    /// expected a number`, or, for a missing name, the folder searched and the closest names;
+    /// a lookup in a bundle that holds no files or has no close name adds a hint to declare the
+    /// folder in the target's `resources:`.
     public var description: String {
         switch kind {
         case .ambiguous:
