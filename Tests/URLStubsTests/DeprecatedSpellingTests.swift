@@ -272,6 +272,11 @@ struct DeprecatedSpellingTests {
         #expect(object?["a"] as? Int == 1)
         #expect((object?["b"] as? [Any])?.first as? String == "x")
         #expect(try JSONValue(any: value.anyValue) == value)
+        // What the deprecation message suggests instead gives the same, scalars included.
+        for each in [value, .string("x"), .integer(3), .null, .bool(true)] {
+            let suggested = try JSONSerialization.jsonObject(with: each.serialized(), options: .fragmentsAllowed)
+            #expect(try JSONValue(any: suggested) == each)
+        }
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")

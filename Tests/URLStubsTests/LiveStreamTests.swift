@@ -154,6 +154,27 @@ struct LiveStreamTests {
         #expect(result.body == "{\"id\":1,\"name\":\"Ada\"}\n{\"at\":5}\n")
     }
 
+    @Test func aGivenEncoderWritesEveryEncodableValueJSONValuesToo() async throws {
+        let registry = StubRegistry()
+        let stream = LiveStream()
+        registry.stub(isPath("/lines")) { _ in .stream(stream) }
+        let slashes = JSONEncoder()
+        slashes.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        let value = ["path": "a/b", "id": "1"]  // JSONSerialization values, and Encodable
+        try stream.sendJSONLine(value, encoder: slashes)
+        let pretty = JSONEncoder()
+        pretty.outputFormatting = .prettyPrinted
+        // The encoder is used, not set aside for JSONSerialization: its several lines are refused.
+        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["a": 1, "b": 2], encoder: pretty) }
+        // A value that is not Encodable is still written by JSONSerialization.
+        try stream.sendJSONLine(["n": 1] as [String: Any], encoder: pretty)
+        try stream.finish()
+        let result = await fetch("https://api.test/lines", from: registry)
+        #expect(result.error == nil)
+        #expect(result.body == String(decoding: try slashes.encode(value), as: UTF8.self) + "\n{\"n\":1}\n")
+        #expect(result.body.hasPrefix(#"{"id":"1","path":"a/b"}"#), "\(result.body)")
+    }
+
     @Test func invalidContentThrowsAndSendsNothing() throws {
         let stream = LiveStream()
         #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }

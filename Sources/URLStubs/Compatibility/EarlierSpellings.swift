@@ -4,7 +4,9 @@ import FoundationNetworking
 #endif
 
 // Spellings of URLStubs 0.1 that a second spelling of the same idea replaced. They compile, warn
-// with the spelling to use (a fix-it where it is a rename), and behave exactly as before.
+// with the spelling to use (a fix-it where it is a rename), and behave as they did in 0.1, with
+// one exception: `FixtureNotFoundError`, `HTTPMessageError` and `HARError` are names of
+// `FixtureError`, so a `catch` for any of them catches every kind of `FixtureError`.
 
 /// A method given as a `String` variable (a literal is a ``StubRequest/Method``): use ``isMethod(_:)-(StubRequest.Method)`` with a ``StubRequest/Method``
 /// (a string literal is one: `isMethod("POST")`).
@@ -352,9 +354,8 @@ extension StubResponse {
     }
 }
 
-// One error for a file that cannot be used: the three types of 0.1 are names of `FixtureError`,
-// so `catch let error as HARError` still catches what it caught (and now also the other kinds
-// of `FixtureError`: read `kind`).
+// The three error types of 0.1 are names of `FixtureError`: a `catch` for any of them catches
+// every kind of `FixtureError` (read `kind` to tell them apart).
 
 /// A fixture that could not be found: a ``FixtureError`` of kind ``FixtureError/Kind/notFound``
 /// (or ``FixtureError/Kind/ambiguous``).
@@ -396,8 +397,9 @@ extension HARRecorder {
     @available(*, deprecated, message: "the URL you passed to record(to:)")
     public var file: URL { cassette }
 
-    /// What is scrubbed: the registry's ``StubRegistry/scrubbing``, which recording sets.
-    @available(*, deprecated, message: "read the registry's scrubbing, which record(to:scrubbing:) sets")
+    /// What is scrubbed: the rules passed to
+    /// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``.
+    @available(*, deprecated, message: "what you passed to record(to:scrubbing:)")
     public var scrubbing: Scrubbing { scrubbingRules }
 }
 
@@ -406,7 +408,8 @@ extension JSONValue {
     /// into a ``JSONValue`` themselves.
     @available(
         *, deprecated,
-        message: "URLStubs' APIs take JSON as Any; JSONSerialization.jsonObject(with: value.description.data(using: .utf8)!) gives it back"
+        message:
+            "URLStubs' APIs take JSON as Any; try JSONSerialization.jsonObject(with: value.serialized(), options: .fragmentsAllowed) gives it back"
     )
     public var anyValue: Any { foundationObject }
 }

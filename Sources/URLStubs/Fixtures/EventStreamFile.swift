@@ -23,17 +23,20 @@ extension StubResponse {
     /// `.downloadSpeed(_:)`). `StubResponse(fixture: "prices.sse", in: .module)` reads a fixture
     /// this way too.
     ///
-    /// - Throws: ``StubError/fileNotFound(path:)``; ``FixtureError`` (``FixtureError/Kind/malformed``)
-    ///   naming the line of a `: delay` whose duration cannot be read.
+    /// The 0.1 spelling ``init(eventStreamAt:statusCode:headers:)`` reads the file this way.
+    ///
+    /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
+    ///   for the path; ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
+    ///   `: delay` whose duration cannot be read.
     init(eventStreamFileAt url: URL, statusCode: Int, headers: [String: String]) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
-        let contents: Data
-        do {
-            contents = try Data(contentsOf: url)
-        } catch {
-            throw StubError.fileUnreadable(path: url.path, reason: error.localizedDescription)
-        }
-        let steps = try EventStreamFile.steps(of: contents, path: url.path)
+        try self.init(eventStream: try StubErrorFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
+    }
+
+    /// The event stream in `contents`, the bytes of the `.sse` file at `path`.
+    /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
+    ///   `: delay` whose duration cannot be read.
+    init(eventStream contents: Data, path: String, statusCode: Int, headers: [String: String]) throws {
+        let steps = try EventStreamFile.steps(of: contents, path: path)
         self = .eventStream(script: steps, statusCode: statusCode, headers: headers)
     }
 }

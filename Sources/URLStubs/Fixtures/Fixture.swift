@@ -98,9 +98,15 @@ public enum Fixture {
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return url
         }
+        throw notFoundError(at: url, name: name)
+    }
+
+    /// No file at `url` (asked for as `name`): the folder searched and the closest names in it.
+    static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        throw FixtureError.notFound(name, in: folder.path, suggestions: closest(to: url.lastPathComponent, among: existing))
+        return FixtureError.notFound(
+            name ?? url.lastPathComponent, in: folder.path, suggestions: closest(to: url.lastPathComponent, among: existing))
     }
 
     /// Up to three names within a small edit distance, closest first.
@@ -181,23 +187,27 @@ extension StubResponse {
     /// let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
     /// registry.stub(isPath("/users")) { _ in try StubResponse(fixture: fixtures.appendingPathComponent("users.response")) }
     /// ```
-    /// - Throws: ``FixtureError`` with the closest names in the file's folder, or, for a
-    ///   malformed `.response` or `.sse` file, the line and what was expected there.
+    /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` with the closest names in the
+    ///   file's folder; ``FixtureError/Kind/unreadable`` for a folder, a FIFO or another special
+    ///   file, or a file this process may not read; for a malformed `.response` or `.sse` file,
+    ///   ``FixtureError/Kind/malformed`` with the line and what was expected there.
     public init(fixture url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        let found = try Fixture.url(url.lastPathComponent, inDirectory: url.deletingLastPathComponent())
-        try self.init(fixtureAt: found, statusCode: statusCode, headers: headers)
+        try self.init(fixtureAt: url, statusCode: statusCode, headers: headers)
     }
 
-    /// The fixture at `url`, which exists, read by its extension.
+    /// The fixture at `url`, read by its extension. A `.response` or `.sse` file is read whole
+    /// now; a body file is checked now and streamed when a request comes.
+    /// - Throws: ``FixtureError`` for a missing, unreadable or malformed file.
     init(fixtureAt url: URL, statusCode: Int, headers: [String: String]) throws {
         if url.pathExtension.lowercased() == "response" {
-            try self.init(httpMessageFileAt: url)
+            try self.init(httpMessage: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
             return
         }
         if url.pathExtension.lowercased() == "sse" {
-            try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: headers)
+            try self.init(eventStream: try FixtureFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
             return
         }
+        try FixtureFileCheck.checkReadable(url)
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
             headers["Content-Type"] = Fixture.mediaType(forExtension: url.pathExtension)

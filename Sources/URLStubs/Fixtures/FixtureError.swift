@@ -3,13 +3,17 @@ import Foundation
 /// A file you gave URLStubs that cannot be used: a fixture, an HTTP message (`.response`), an
 /// event stream (`.sse`) or a HAR archive that is missing, ambiguous, unreadable or malformed.
 ///
-/// Every way of building responses from a file throws it (``StubResponse/init(fixture:in:subdirectory:statusCode:headers:)``,
-/// ``StubResponse/init(fixture:statusCode:headers:)``, ``StubResponse/init(httpMessage:source:)``,
-/// ``Fixture/url(_:in:subdirectory:)``, ``HAR/read(contentsOf:)``,
+/// The fixture spellings throw it for every problem with their file: missing, in several
+/// folders, unreadable (a folder, a FIFO or a file this process may not read) or malformed
+/// (``StubResponse/init(fixture:in:subdirectory:statusCode:headers:)``,
+/// ``StubResponse/init(fixture:statusCode:headers:)``, ``Fixture/url(_:in:subdirectory:)``,
+/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. ``StubResponse/init(httpMessage:source:)``
+/// throws it for malformed bytes. A HAR file (``HAR/read(contentsOf:)``,
 /// ``StubRegistry/stubs(fromHAR:options:fileID:filePath:line:)``, ``Scenario/har(_:name:profile:options:fileID:filePath:line:)``,
-/// a recorder's cassette), so one `catch` covers them. ``kind`` says which problem it is;
-/// ``description`` is the sentence to read, naming the file, the line or JSON path, what was
-/// expected there and what was found:
+/// a recorder's cassette) throws it when it is unreadable or malformed; a HAR file that does
+/// not exist is ``StubError/fileNotFound(path:)``, as in 0.1. ``kind`` says which problem it
+/// is; ``description`` is the sentence to read, naming the file, the line or JSON path, what
+/// was expected there and what was found:
 ///
 /// ```swift
 /// do {
@@ -30,7 +34,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
         /// one with `subdirectory:`.
         case ambiguous
         /// The path is a folder, a FIFO or another special file, or a file this process may
-        /// not read.
+        /// not read: ``source`` is the full path, ``description`` says which and what to do.
         case unreadable
         /// The file was read, but its content is not what its format needs.
         case malformed
@@ -107,8 +111,9 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
 
     /// The whole sentence: `users.response:3: expected a header line "Name: value", found
     /// "Content-Type application/json"`, `session.har: $.log.entries[3].response.status:
-    /// expected a number`, or, for a missing name, the folder searched, the closest names and
-    /// what to do.
+    /// expected a number`, or, for a missing name, the folder searched and the closest names;
+    /// a lookup in a bundle that holds no files or has no close name adds a hint to declare the
+    /// folder in the target's `resources:`.
     public var description: String {
         switch kind {
         case .ambiguous:

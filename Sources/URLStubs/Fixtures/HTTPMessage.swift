@@ -269,20 +269,14 @@ struct HTTPMessage {
 }
 
 extension StubResponse {
-    /// A response read from an HTTP message file: what `curl -is URL > users.response` saves
-    /// (``init(fixture:statusCode:headers:)`` reads `.response` files this way).
+    /// A response read from an HTTP message file: what `curl -is URL > users.response` saves,
+    /// for the 0.1 spelling ``init(httpMessageAt:)`` (``init(fixture:statusCode:headers:)``
+    /// reads `.response` files the same way, and reports the file's problems as ``FixtureError``).
     ///
-    /// - Throws: ``FixtureError`` naming the file, the line and what was expected, or
-    ///   ``StubError/fileNotFound(path:)``.
+    /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
+    ///   for the path; ``FixtureError`` naming the file, the line and what was expected.
     init(httpMessageFileAt url: URL) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw StubError.fileNotFound(path: url.path) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw StubError.fileUnreadable(path: url.path, reason: error.localizedDescription)
-        }
-        try self.init(httpMessage: data, source: url.lastPathComponent)
+        try self.init(httpMessage: try StubErrorFileCheck.contents(of: url), source: url.lastPathComponent)
     }
 
     /// A response parsed from HTTP message bytes; `source` names them in errors.

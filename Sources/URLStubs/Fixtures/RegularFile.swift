@@ -96,3 +96,51 @@ enum CassetteFileCheck {
         FixtureError.unreadable(url.path, expected: "a HAR file, but \(url.path) \(problem.explanation)")
     }
 }
+
+/// A fixture path (`StubResponse(fixture:)`) that is not a readable regular file, as a
+/// ``FixtureError``: nothing there is ``FixtureError/Kind/notFound`` with the closest names in
+/// its folder, anything else (a folder, a FIFO, a file this process may not read)
+/// ``FixtureError/Kind/unreadable`` with the path and the reason. Nothing is opened before the
+/// kind is known, so a FIFO never stalls the caller.
+enum FixtureFileCheck {
+    /// The bytes of the fixture at `url` (a `.response` or `.sse` file, read whole).
+    static func contents(of url: URL) throws -> Data {
+        do {
+            return try RegularFile.contents(of: url)
+        } catch let problem as RegularFile.Problem {
+            throw error(url, problem)
+        }
+    }
+
+    /// Throws when the fixture at `url` could not be read, without reading it (a body streamed
+    /// when a request comes).
+    static func checkReadable(_ url: URL) throws {
+        if let problem = RegularFile.kindProblem(at: url) { throw error(url, problem) }
+        guard FileManager.default.isReadableFile(atPath: url.resolvingSymlinksInPath().path) else {
+            throw error(url, .unreadable(reason: "permission denied"))
+        }
+    }
+
+    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
+        if problem == .missing { return Fixture.notFoundError(at: url) }
+        return FixtureError.unreadable(url.path, expected: "a fixture file, but \(url.path) \(problem.explanation)")
+    }
+}
+
+/// A file path given to a 0.1 spelling (`StubResponse(httpMessageAt:)`, `eventStreamAt:`) that
+/// is not a readable regular file, as the ``StubError`` those spellings document.
+enum StubErrorFileCheck {
+    /// The bytes of the regular file at `url`.
+    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there,
+    ///   ``StubError/fileUnreadable(path:reason:)`` for a folder, a special file or a file this
+    ///   process may not read (a FIFO is not opened, a read could wait forever).
+    static func contents(of url: URL) throws -> Data {
+        do {
+            return try RegularFile.contents(of: url)
+        } catch RegularFile.Problem.missing {
+            throw StubError.fileNotFound(path: url.path)
+        } catch let problem as RegularFile.Problem {
+            throw StubError.fileUnreadable(path: url.path, reason: "it \(problem.explanation)")
+        }
+    }
+}

@@ -14,9 +14,9 @@ import FoundationNetworking
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `Api-Key`) and
 /// the common credential names (`token`, `access_token`, `refresh_token`, `id_token`,
 /// `api_key`, `apikey`, `key`, `password`, `secret`, `client_secret`) in query strings, form
-/// bodies (`application/x-www-form-urlencoded`) and JSON bodies at any depth; read the lists in
-/// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without regard to case. A cookie keeps its name; only its value is
-/// scrubbed. Opt out of one rule with ``removing(headers:queryParameters:jsonFields:)``:
+/// bodies (`application/x-www-form-urlencoded`) and JSON bodies at any depth; a program reads
+/// the lists in `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare
+/// without regard to case. A cookie keeps its name; only its value is scrubbed. Opt out of one rule with ``removing(headers:queryParameters:jsonFields:)``:
 ///
 /// ```swift
 /// // `key` is a public cache key in this API, not a secret.
@@ -57,7 +57,7 @@ public struct Scrubbing: Sendable {
     ]
 
     /// The credential headers, and the credential names in queries, form bodies and JSON
-    /// bodies (the lists are above).
+    /// bodies, listed in the type's overview (``Scrubbing``).
     public static let `default` = Scrubbing()
     /// Nothing is scrubbed.
     public static let nothing = Scrubbing(headers: [], queryParameters: [], jsonFields: [])

@@ -130,30 +130,41 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         try send(try event.encoded())
     }
 
-    /// Sends one NDJSON line, then `\n`: `value` as compact JSON with sorted keys when it is made
-    /// of `JSONSerialization` values (dictionaries, arrays, strings, numbers, `NSNull`), else,
-    /// when it is `Encodable` (a model of yours), as `encoder` writes it.
+    /// Sends one NDJSON line, then `\n`. With an `encoder`, an `Encodable` value (a model of
+    /// yours, or a dictionary, array, string or number) is written as that encoder writes it.
+    /// Without one, `value` is written as compact JSON with sorted keys when it is made of
+    /// `JSONSerialization` values (dictionaries, arrays, strings, numbers, `NSNull`), else, when
+    /// it is `Encodable`, as a default `JSONEncoder` writes it.
     ///
     /// ```swift
     /// try lines.sendJSONLine(["id": 1, "name": "Ada"])   // {"id":1,"name":"Ada"}
-    /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder writes
+    /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder() writes
+    /// try lines.sendJSONLine(Price(teapot: 12), encoder: snakeCase)
     /// ```
     /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when `value` is neither,
     ///   or the encoder writes several lines (`.prettyPrinted`); the encoder's error;
     ///   ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
-    public func sendJSONLine(_ value: Any, encoder: JSONEncoder = JSONEncoder()) throws {
+    public func sendJSONLine(_ value: Any, encoder: JSONEncoder? = nil) throws {
         let json: Data
-        if JSONSerialization.isValidJSONObject([value]) {
+        if let encoder, let encodable = value as? any Encodable {
+            json = try encodedLine(encodable, encoder: encoder)
+        } else if JSONSerialization.isValidJSONObject([value]) {
             json = try JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed, .sortedKeys])
         } else if let encodable = value as? any Encodable {
-            json = try encoder.encode(encodable)
-            if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
-                throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
-            }
+            json = try encodedLine(encodable, encoder: JSONEncoder())
         } else {
             throw LiveStreamError.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value")
         }
         try send(json + Data("\n".utf8))
+    }
+
+    /// `value` as `encoder` writes it, which must be one line.
+    private func encodedLine(_ value: any Encodable, encoder: JSONEncoder) throws -> Data {
+        let json = try encoder.encode(value)
+        if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
+            throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+        }
+        return json
     }
 
     /// Ends the body: the request finishes normally once the writes before it are delivered.
