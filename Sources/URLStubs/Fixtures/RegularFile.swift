@@ -58,6 +58,16 @@ enum RegularFile {
         }
     }
 
+    /// The bytes of the regular file at `url`; a ``Problem`` is thrown as the error `failure`
+    /// makes of it.
+    static func contents(of url: URL, failing failure: (Problem) -> any Error) throws -> Data {
+        do {
+            return try contents(of: url)
+        } catch let problem as Problem {
+            throw failure(problem)
+        }
+    }
+
     /// The POSIX reason behind a Foundation file error when there is one (`Permission denied`),
     /// else the error's own description.
     private static func reason(of error: Error) -> String {
@@ -75,13 +85,7 @@ enum CassetteFileCheck {
     /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``FixtureError`` when
     ///   the path is a folder, a special file or unreadable.
     static func contents(of url: URL) throws -> Data {
-        do {
-            return try RegularFile.contents(of: url)
-        } catch RegularFile.Problem.missing {
-            throw StubError.fileNotFound(path: url.path)
-        } catch let problem as RegularFile.Problem {
-            throw error(url, problem)
-        }
+        try RegularFile.contents(of: url) { $0 == .missing ? StubError.fileNotFound(path: url.path) as any Error : error(url, $0) }
     }
 
     /// Throws when something other than a regular file is at `url` (nothing there is fine: a
@@ -105,11 +109,7 @@ enum CassetteFileCheck {
 enum FixtureFileCheck {
     /// The bytes of the fixture at `url` (a `.response` or `.sse` file, read whole).
     static func contents(of url: URL) throws -> Data {
-        do {
-            return try RegularFile.contents(of: url)
-        } catch let problem as RegularFile.Problem {
-            throw error(url, problem)
-        }
+        try RegularFile.contents(of: url) { error(url, $0) }
     }
 
     /// Throws when the fixture at `url` could not be read, without reading it (a body streamed
@@ -135,12 +135,9 @@ enum StubErrorFileCheck {
     ///   ``StubError/fileUnreadable(path:reason:)`` for a folder, a special file or a file this
     ///   process may not read (a FIFO is not opened, a read could wait forever).
     static func contents(of url: URL) throws -> Data {
-        do {
-            return try RegularFile.contents(of: url)
-        } catch RegularFile.Problem.missing {
-            throw StubError.fileNotFound(path: url.path)
-        } catch let problem as RegularFile.Problem {
-            throw StubError.fileUnreadable(path: url.path, reason: "it \(problem.explanation)")
+        try RegularFile.contents(of: url) { problem in
+            problem == .missing
+                ? StubError.fileNotFound(path: url.path) : StubError.fileUnreadable(path: url.path, reason: "it \(problem.explanation)")
         }
     }
 }
