@@ -233,6 +233,22 @@ struct DeprecatedSpellingTests {
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func verificationFailureIsTheThrownReport() throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/never"), name: "never") { _ in StubResponse(statusCode: 204) }.expect(.once)
+        do {
+            try registry.verifyOrThrow()
+            Issue.record("an unmet expectation throws")
+        } catch let failure as VerificationFailure {
+            #expect(failure.report.description == registry.verify().description)
+            #expect(failure.report.problems.map(\.kind) == [.unmetExpectation])
+            #expect(failure.localizedDescription == failure.report.description)
+        } catch {
+            Issue.record("verifyOrThrow() threw \(error)")
+        }
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
     @Test func aFixtureInADirectoryIsTheFixtureAtItsURL() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deprecated-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("v2"), withIntermediateDirectories: true)

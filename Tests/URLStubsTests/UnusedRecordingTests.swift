@@ -40,7 +40,7 @@ struct UnusedRecordingTests {
             report.description.contains("recorded request never made: \"profile.har: GET \(server.url("/text").absoluteString)\""),
             "\(report)")
         #expect(!report.description.contains("/json\""), "the used entry is not reported")
-        #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
+        #expect(throws: VerificationReport.self) { try registry.verifyOrThrow() }
         // Using it clears the problem.
         _ = await fetch(URLRequest(url: server.url("/text")), from: registry)
         #expect(registry.verify().isSuccess)

@@ -235,7 +235,17 @@ struct VerificationTests {
                           StubResponse(data: Data(), statusCode: 200)
                       }
                 """)
-        #expect(throws: VerificationFailure.self) { try registry.verifyOrThrow() }
+        #expect(throws: VerificationReport.self) { try registry.verifyOrThrow() }
+        // What verifyOrThrow() throws is the report verify() returns, read the same way.
+        do {
+            try registry.verifyOrThrow()
+        } catch let thrown as VerificationReport {
+            #expect(thrown.description == registry.verify().description)
+            #expect(thrown.problems.map(\.summary) == registry.verify().problems.map(\.summary))
+            #expect(thrown.localizedDescription == thrown.description)
+        } catch {
+            Issue.record("verifyOrThrow() threw \(error), not its report")
+        }
     }
 
     @Test func identicalUnexpectedRequestsAreOneProblemWithACount() async {

@@ -372,6 +372,17 @@ public typealias HTTPMessageError = FixtureError
 @available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
 public typealias HARError = FixtureError
 
+/// What ``StubRegistry/verifyOrThrow(includePassedThrough:)`` threw in 0.1: it now throws the
+/// ``VerificationReport`` itself, so a `catch` by this name still catches it.
+@available(*, deprecated, renamed: "VerificationReport", message: "verifyOrThrow() throws the VerificationReport itself")
+public typealias VerificationFailure = VerificationReport
+
+extension VerificationReport {
+    /// The report a ``VerificationFailure`` carried: the thrown report is the report.
+    @available(*, deprecated, message: "the thrown VerificationReport is the report: drop .report")
+    public var report: VerificationReport { self }
+}
+
 extension FixtureError {
     /// The name asked for: ``source``.
     @available(*, deprecated, renamed: "source")

@@ -19,7 +19,18 @@ import Foundation
 ///           StubResponse(data: Data(), statusCode: 200)
 ///       }
 /// ```
-public struct VerificationReport: Sendable, CustomStringConvertible {
+///
+/// It is also what ``StubRegistry/verifyOrThrow(includePassedThrough:)`` throws, so a caught
+/// error reads the same as a returned report:
+///
+/// ```swift
+/// do {
+///     try registry.verifyOrThrow()
+/// } catch let report as VerificationReport {
+///     print(report.problems.map(\.summary))
+/// }
+/// ```
+public struct VerificationReport: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// A stub whose activation count broke its expectation.
     struct CountMismatch: Sendable {
         let stub: StubDescriptor
@@ -130,6 +141,9 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
             + checkerProblems
     }
 
+    /// The whole report, as ``description`` gives it, for `localizedDescription`.
+    public var errorDescription: String? { description }
+
     /// The whole report.
     public var description: String {
         if isSuccess { return "URLStubs verification passed." }
@@ -209,16 +223,6 @@ private func times(_ count: Int) -> String {
     count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
 }
 
-/// Thrown by ``StubRegistry/verifyOrThrow(includePassedThrough:)``; its description is the report.
-public struct VerificationFailure: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// The report.
-    public let report: VerificationReport
-    /// The report's text.
-    public var description: String { report.description }
-    /// The report's text.
-    public var errorDescription: String? { report.description }
-}
-
 extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
     /// (passthrough requests of a `.passthrough` registry count as unexpected only when
@@ -293,10 +297,10 @@ extension StubRegistry {
         return analyses
     }
 
-    /// ``verify(includePassedThrough:)``, throwing a ``VerificationFailure`` when it finds a
-    /// problem.
+    /// ``verify(includePassedThrough:)``, throwing its ``VerificationReport`` when the report
+    /// has a problem.
     public func verifyOrThrow(includePassedThrough: Bool = false) throws {
         let report = verify(includePassedThrough: includePassedThrough)
-        if !report.isSuccess { throw VerificationFailure(report: report) }
+        if !report.isSuccess { throw report }
     }
 }
