@@ -110,17 +110,26 @@ extension StubResponse {
     @available(*, deprecated, message: "use StubResponse.passthrough(_:) to answer from the network")
     public var passthrough: Passthrough? {
         get {
-            if case .passThrough(let spec) = action { return spec }
+            if case .passThrough(let transforms) = action { return Passthrough(transforms: transforms) }
             return nil
         }
         set {
             if let newValue {
-                action = .passThrough(newValue)
+                action = .passThrough(transforms: newValue.transforms)
             } else if case .passThrough = action {
                 action = .respond(truncatedAfterBytes: nil)
             }
         }
     }
+}
+
+/// What the deprecated ``StubResponse/passthrough`` property reads and sets: the transforms of
+/// a response fetched from the real network, which are the ones given to
+/// ``StubResponse/passthrough(_:)-(ResponseTransform...)``.
+@available(*, deprecated, message: "a passthrough's transforms are the ones passed to StubResponse.passthrough(_:)")
+public struct Passthrough: Sendable {
+    /// Applied in order to the real response.
+    public var transforms: [ResponseTransform]
 }
 
 extension UnmatchedRequestPolicy {

@@ -310,8 +310,8 @@ final class ResponsePlayer: @unchecked Sendable {
             phase = .waitingForHead
             continueAt(.now() + response.pacing.failureDelay) { $0.fail(failure.error) }
             return
-        case .passThrough(let spec):
-            startPassthrough(spec)
+        case .passThrough(let transforms):
+            startPassthrough(transforms)
             return
         case .respond, .failAfterBytes:
             break
@@ -661,7 +661,7 @@ final class ResponsePlayer: @unchecked Sendable {
 
     // MARK: Passthrough
 
-    private func startPassthrough(_ spec: Passthrough) {
+    private func startPassthrough(_ transforms: [ResponseTransform]) {
         guard let hop, let lane = host?.userCode else { return }
         let timing = hop.item.response
         let scheduler = scheduler
@@ -669,7 +669,7 @@ final class ResponsePlayer: @unchecked Sendable {
             // The transforms are user code: on the registry's lane, not the loader's queue nor
             // the delivery context.
             UserCodeRunner.shared.run(in: lane) { [self] in
-                let transformed = NetworkLoader.applying(spec, to: result, timing: timing)
+                let transformed = NetworkLoader.applying(transforms, to: result, timing: timing)
                 scheduler.async(asStep { $0.passthroughLoaded(transformed) })
             }
         }

@@ -81,14 +81,14 @@ enum NetworkLoader {
     /// Applies a passthrough's transforms (user code: call off the loading context) to what the
     /// server sent, as a stub response with the stub's pacing.
     static func applying(
-        _ spec: Passthrough, to result: Result<(HTTPURLResponse, Data), SendableError>, timing: StubResponse
+        _ transforms: [ResponseTransform], to result: Result<(HTTPURLResponse, Data), SendableError>, timing: StubResponse
     ) -> Result<StubResponse, SendableError> {
         switch result {
         case .failure(let failure):
             return .failure(failure)
         case .success(var (response, body)):
             do {
-                for transform in spec.transforms {
+                for transform in transforms {
                     (response, body) = try transform.apply(response, body)
                 }
             } catch {

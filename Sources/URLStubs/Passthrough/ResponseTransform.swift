@@ -83,12 +83,6 @@ extension HTTPURLResponse {
     }
 }
 
-/// Marks a ``StubResponse`` that is fetched from the real network.
-public struct Passthrough: Sendable {
-    /// Applied in order to the real response.
-    public var transforms: [ResponseTransform]
-}
-
 extension StubResponse {
     /// Sends the request to the real network (method, headers and body as the caller sent
     /// them, never intercepted again) and answers with the server's response, changed by
@@ -101,7 +95,7 @@ extension StubResponse {
     /// ``passthrough(_:)-(ResponseTransform...)`` with an array.
     public static func passthrough(_ transforms: [ResponseTransform]) -> StubResponse {
         var response = StubResponse(data: Data())
-        response.action = .passThrough(Passthrough(transforms: transforms))
+        response.action = .passThrough(transforms: transforms)
         return response
     }
 }

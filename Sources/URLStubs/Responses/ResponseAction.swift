@@ -13,7 +13,7 @@ enum ResponseAction: Sendable {
     /// Sends nothing: the request ends when its timeout elapses or the caller cancels.
     case neverRespond
     /// Fetches the response from the real network, changed by the transforms.
-    case passThrough(Passthrough)
+    case passThrough(transforms: [ResponseTransform])
 
     /// `true` when the action sends the response's status, headers and body.
     var sendsHead: Bool {
