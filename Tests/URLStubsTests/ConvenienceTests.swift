@@ -62,11 +62,32 @@ struct ConvenienceTests {
         #expect(report.contains("expected method DELETE, got GET"))
     }
 
+    @Test(arguments: FetchAPI.allCases)
+    func oneLineJSONTakesAnEncodableValueAsStubResponseJSONDoes(api: FetchAPI) async throws {
+        struct Point: Codable, Equatable { var x: Int, y: Int }
+        let registry = StubRegistry()
+        registry.stub(.get, "https://api.test/point", json: Point(x: 1, y: 2))
+        registry.stub(.get, "https://api.test/points", json: [Point(x: 3, y: 4)])
+        let point = await fetch("https://api.test/point", from: registry, using: api)
+        #expect(point.statusCode == 200 && point.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(try JSONDecoder().decode(Point.self, from: #require(point.data)) == Point(x: 1, y: 2))
+        let points = await fetch("https://api.test/points", from: registry, using: api)
+        #expect(try JSONDecoder().decode([Point].self, from: #require(points.data)) == [Point(x: 3, y: 4)])
+        let encoded = try #require(try StubResponse(json: Point(x: 1, y: 2)).body.data)
+        #expect(try JSONValue(data: #require(point.data)) == JSONValue(data: encoded), "the same JSON as StubResponse(json:)")
+    }
+
     @Test func oneLineJSONThatIsNotJSONFailsTheRequestWithTheReason() async {
         let registry = StubRegistry()
-        registry.stub(.get, "https://api.test/date", json: ["when": Date()])
+        // A dictionary of JSON values and a Date is neither JSONSerialization values nor
+        // Encodable. (A [String: Date] alone is Encodable, and JSONEncoder encodes it.)
+        registry.stub(.get, "https://api.test/date", json: ["when": Date(), "count": 1] as [String: Any])
         let result = await fetch("https://api.test/date", from: registry)
         #expect(result.error != nil)
         #expect(String(describing: result.error).contains("Date"))
+        struct Opaque {}
+        registry.stub(.get, "https://api.test/opaque", json: Opaque())
+        let opaque = await fetch("https://api.test/opaque", from: registry)
+        #expect(String(describing: opaque.error).contains("a value of type Opaque cannot be represented as JSON"))
     }
 }

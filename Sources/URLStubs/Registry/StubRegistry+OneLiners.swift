@@ -14,8 +14,10 @@ extension StubRegistry {
     /// The URL must match exactly, query included (its parameters in any order): it is
     /// `isMethod(method) && isAbsoluteURLString(url)`, named `"GET https://…"` unless `name`
     /// says otherwise. `json` is what `JSONSerialization` accepts (dictionaries, arrays,
-    /// strings, numbers, `Bool`, `NSNull`), as for ``hasJSONBody(_:)``; a value that is not
-    /// JSON fails each request the stub answers with an error naming its type.
+    /// strings, numbers, `Bool`, `NSNull`), as for ``hasJSONBody(_:)``, or an `Encodable` value,
+    /// which `JSONEncoder()` encodes as ``StubResponse/init(json:statusCode:headers:encoder:)``
+    /// does. A value that is neither (a `Date` inside a dictionary, say) fails each request the
+    /// stub answers with an error naming its type.
     @discardableResult
     public func stub(
         _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
@@ -28,7 +30,7 @@ extension StubRegistry {
         }
         let answer: StubAnswer
         do {
-            answer = .constant(StubResponse(data: try JSONValue(any: json).serialized(), statusCode: statusCode, headers: headers))
+            answer = .constant(StubResponse(data: try Self.oneLineJSONBody(json), statusCode: statusCode, headers: headers))
         } catch {
             let failure = SendableError(error: error)
             answer = .closure { _, _ in throw failure.error }
@@ -36,6 +38,17 @@ extension StubRegistry {
         return add(
             isMethod(method) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line), answer: answer)
+    }
+
+    /// `json` as `JSONSerialization` values, else as an `Encodable` value, else the reason it is
+    /// neither.
+    private static func oneLineJSONBody(_ json: Any) throws -> Data {
+        do {
+            return try JSONValue(any: json).serialized()
+        } catch {
+            guard let encodable = json as? any Encodable else { throw error }
+            return try JSONEncoder().encode(encodable)
+        }
     }
 
     /// Stubs one method and URL with a body of bytes (none by default), in one line.
