@@ -138,13 +138,14 @@ extension Trait where Self == StubsTrait {
         StubsTrait(unmatchedRequests: .fail, verifies: true) { _ in }
     }
 
-    /// A fresh registry per test with the given unmatched-request policy, verified when the
-    /// test ends (unless `verify` is `false`).
+    /// A fresh registry per test with the given unmatched-request policy (failing, as for
+    /// ``stubbed``, by default), verified when the test ends (unless `verify` is `false`).
     ///
     /// ```swift
     /// @Test(.stubbed(unmatchedRequests: .passthrough)) func usesTheRealNetworkForTheRest() async throws { … }
+    /// @Test(.stubbed(verify: false)) func makesRequestsNobodyChecks() async throws { … }
     /// ```
-    public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy, verify: Bool = true) -> StubsTrait {
+    public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true) -> StubsTrait {
         StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify) { _ in }
     }
 
@@ -170,7 +171,8 @@ extension StubRegistry {
     /// records an issue saying so and returns a fresh registry, rather than crashing.
     public static var current: StubRegistry {
         if let registry = StubScope.registry { return registry }
-        Issue.record("StubRegistry.current is only set inside a test with the .stubbed or .stubs { } trait")
+        Issue.record(
+            "StubRegistry.current is only set inside a test with the .stubbed or .stubs { } trait: add .stubbed to this @Test (or to its @Suite)")
         return StubRegistry()
     }
 }

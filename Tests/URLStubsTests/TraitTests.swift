@@ -46,6 +46,20 @@ struct TraitTests {
         #expect(await fetch("https://api.test/me", from: registry).body == "Ada")
     }
 
+    // Passes only because nothing is verified: the stub is expected once and never answers.
+    @Test(.stubbed(verify: false)) func stubbedTraitWithoutVerification() {
+        #expect(StubRegistry.current.unmatchedRequestPolicy == .fail)
+        StubRegistry.current.stub(isPath("/never"), name: "never") { _ in StubResponse(data: Data()) }.expect(.once)
+    }
+
+    @Test func currentOutsideTheTraitSaysWhatToAdd() {
+        withKnownIssue {
+            _ = StubRegistry.current
+        } matching: { issue in
+            issue.comments.map(\.rawValue).joined().hasSuffix("add .stubbed to this @Test (or to its @Suite)")
+        }
+    }
+
     @Test(.stubbed(unmatchedRequests: .passthrough)) func stubbedTraitTakesAnUnmatchedPolicy() {
         #expect(StubRegistry.current.unmatchedRequestPolicy == .passthrough)
     }
@@ -85,7 +99,33 @@ struct TraitTests {
         #expect(
             "\(BrokenStubExpectation(summary: problem.summary))"
                 == #"URLStubs: "profile" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
+        // Under it, the summary is not repeated; a registry that saw no request at all says so.
+        #expect(
+            StubsTrait.commentLines(for: problem, testThrew: false) == [
+                "This registry saw no request at all: does the code under test use registry.makeSession(), or a URLSessionConfiguration passed to registry.install(into:)?"
+            ])
+    }
+
+    @Test func anUnmetExpectationOfARegistryThatSawRequestsRepeatsNothingUnderTheHeadline() async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/me"), name: "profile") { _ in StubResponse(data: Data()) }.expect(.once)
+        registry.stub(isPath("/other"), name: "other") { _ in StubResponse(data: Data()) }
+        _ = await fetch("https://api.test/other", from: registry)
+        let problem = registry.verify().problems[0]
+        #expect(problem.summary.hasPrefix(#""profile""#))
         #expect(StubsTrait.commentLines(for: problem, testThrew: false).isEmpty, "nothing repeated under the headline")
+    }
+
+    @Test func aRegistryThatSawNoRequestAsksWhetherTheCodeUsesItsSession() async {
+        let registry = StubRegistry()
+        let stub = registry.stub(isPath("/me")) { _ in StubResponse(data: Data()) }.expect(.once)
+        let report = registry.verify()
+        #expect(
+            report.problems.map(\.message) == [
+                #"stub where path is "/me" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#
+                    + "\n"
+                    + "This registry saw no request at all: does the code under test use registry.makeSession(), or a URLSessionConfiguration passed to registry.install(into:)?"
+            ])
     }
 
     @Test func traitRecordsUnexpectedRequestsWithTheirNearMissAnalysis() async throws {

@@ -153,7 +153,7 @@ extension VerificationReport {
 
         /// One line: the stub, where it was declared, and the counts.
         public var description: String {
-            "\(stub) was expected \(expected), answered \(actual == 1 ? "once" : actual == 2 ? "twice" : "\(actual) times")"
+            "\(stub) was expected \(expected), answered \(ReportText.times(actual))"
         }
     }
 
@@ -168,7 +168,7 @@ extension VerificationReport {
 
         /// One line: the declaration, where it was written, and the counts.
         public var description: String {
-            "an \(expectation) was expected \(expectation.count), seen \(actual == 1 ? "once" : actual == 2 ? "twice" : "\(actual) times")"
+            "an \(expectation) was expected \(expectation.count), seen \(ReportText.times(actual))"
         }
     }
 

@@ -125,9 +125,10 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         if activations > 0 { activations -= 1 }
     }
 
-    /// `"users list" (UsersTests.swift:12)`, or the matcher when the stub has no name.
+    /// `"users list" (UsersTests.swift:12)`, or, when the stub has no name, its matcher:
+    /// `stub where path is "/me" (ProfileTests.swift:9)`.
     public var description: String {
         if let name { return "\"\(name)\" (\(location))" }
-        return "stub for \(matcher.description) (\(location))"
+        return "stub where \(matcher.description) (\(location))"
     }
 }

@@ -50,7 +50,7 @@ struct UnmatchedReport {
             var reasons = result.failures
             if !stub.matcher.problems.isEmpty { reasons = stub.matcher.problems }
             if result.isMatch, stub.isUsedUp {
-                reasons = ["used up: it may answer \(stub.maxActivations ?? 0) time(s) and already did"]
+                reasons = ["used up: it may answer \(ReportText.times(stub.maxActivations ?? 0)) and already did"]
             }
             return Candidate(stub: stub, reasons: reasons, passed: result.passed)
         }

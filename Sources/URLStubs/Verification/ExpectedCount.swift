@@ -37,7 +37,7 @@ public enum ExpectedCount: Sendable, Equatable, CustomStringConvertible {
 
     /// "exactly 2 times", "at least once", "never", as reports print it.
     public var description: String {
-        func times(_ n: Int) -> String { n == 1 ? "once" : n == 2 ? "twice" : "\(n) times" }
+        let times = ReportText.times
         switch self {
         case .exactly(0): return "never"
         case .exactly(let n): return "exactly \(times(n))"

@@ -12,6 +12,11 @@ enum ReportText {
     /// The most bytes of one line a report prints.
     static let lineLimit = 1_024
 
+    /// A count of times as reports say it: "once", "twice", "3 times".
+    static func times(_ count: Int) -> String {
+        count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
+    }
+
     /// `text` cut to its first ``lineLimit`` UTF-8 bytes (on a character boundary), followed by
     /// `… (N bytes more)`; `text` itself when it is short enough.
     static func bounded(_ text: String, limit: Int = lineLimit) -> String {

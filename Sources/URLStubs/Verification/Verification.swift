@@ -67,6 +67,14 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     var printedRequests: [String: String] = [:]
     /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
     var checkerProblems: [VerificationProblem] = []
+    /// `true` when the registry saw no request at all (an empty journal, no stub ever
+    /// answered): a stub that never answered then most likely means the code under test used
+    /// another session.
+    var journalWasEmpty = false
+
+    /// Said under a stub that answered 0 times when the registry saw no request at all.
+    static let noRequestsHint =
+        "This registry saw no request at all: does the code under test use registry.makeSession(), or a URLSessionConfiguration passed to registry.install(into:)?"
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
@@ -110,7 +118,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
             ]
         return unmet.map {
             VerificationProblem(
-                kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(times($0.actual))",
+                kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(ReportText.times($0.actual))",
+                details: journalWasEmpty && $0.actual == 0 ? Self.noRequestsHint : nil,
                 location: $0.stub.location, stub: $0.stub, count: $0.actual)
         }
             + invalid.map {
@@ -121,7 +130,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
             + unmetUnmatched.map {
                 VerificationProblem(
                     kind: .unmetUnmatchedExpectation,
-                    summary: "an \($0.expectation) was expected \($0.expectation.count), seen \(times($0.actual))",
+                    summary: "an \($0.expectation) was expected \($0.expectation.count), seen \(ReportText.times($0.actual))",
                     location: $0.expectation.location, count: $0.actual)
             }
             + order.map { key, entry in
@@ -218,11 +227,6 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// "once", "twice", "3 times".
-private func times(_ count: Int) -> String {
-    count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
-}
-
 extension StubRegistry {
     /// Checks what happened against what was declared: every request must have matched a stub
     /// (passthrough requests of a `.passthrough` registry count as unexpected only when
@@ -274,6 +278,8 @@ extension StubRegistry {
         }
         report.unusedRecorded = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
         report.checkerProblems = exchangeCheckers.problems
+        report.journalWasEmpty =
+            groups.isEmpty && overflow == 0 && stubs.allSatisfy { $0.activationCount == 0 } && journal.isEmpty
         return report
     }
 
