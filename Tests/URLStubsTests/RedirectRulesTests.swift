@@ -126,8 +126,8 @@ struct RedirectRulesTests {
         #expect(Date().timeIntervalSince(started) >= 0.45, "the error waits for the request and response time, as in OHHTTPStubs")
     }
 
-    // `install(into:)` stops on this problem with a precondition; background configurations
-    // exist on Apple platforms only, so the check is tested by the identifier it reads.
+    // Background configurations exist on Apple platforms only, so the check is tested by the
+    // identifier it reads.
     @Test func backgroundConfigurationsAreRefused() {
         guard case .backgroundSessionUnsupported(let identifier)? = StubRegistry.installationProblem(backgroundIdentifier: "com.example.sync") else {
             Issue.record("a background configuration was accepted")
@@ -137,5 +137,26 @@ struct RedirectRulesTests {
         #expect(StubError.backgroundSessionUnsupported(identifier: identifier).description.contains(".ephemeral"))
         #expect(StubRegistry.installationProblem(backgroundIdentifier: URLSessionConfiguration.ephemeral.identifier) == nil)
         #expect(StubRegistry.installationProblem(backgroundIdentifier: URLSessionConfiguration.default.identifier) == nil)
+    }
+
+    @Test func aBackgroundConfigurationIsLeftAloneAndFailsVerification() {
+        let registry = StubRegistry()
+        let configuration = URLSessionConfiguration.ephemeral
+        let before = (configuration.protocolClasses ?? []).map { ObjectIdentifier($0) }
+        registry.install(into: configuration, backgroundIdentifier: "com.example.sync")
+        registry.install(into: configuration, backgroundIdentifier: "com.example.sync")
+        #expect((configuration.protocolClasses ?? []).map { ObjectIdentifier($0) } == before, "nothing installed")
+        let report = registry.verify()
+        #expect(!report.isSuccess)
+        #expect(report.problems.map(\.kind) == [.unstubbableConfiguration])
+        #expect(report.problems.first?.count == 2)
+        #expect(
+            report.problems.first?.message
+                == #"cannot install into the background configuration "com.example.sync": background sessions never consult custom URL protocols, so every request would reach the network. Install into a .default or .ephemeral configuration in tests. (given twice)"#
+        )
+        #expect(report.problems.first?.location == nil)
+        // A configuration it can stub still works afterwards.
+        registry.install(into: configuration)
+        #expect(configuration.protocolClasses?.first.map { ObjectIdentifier($0) } == ObjectIdentifier(registry.protocolClass))
     }
 }

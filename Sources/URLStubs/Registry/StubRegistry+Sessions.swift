@@ -20,13 +20,25 @@ extension StubRegistry {
     /// installed into are the ones stubs use there (on Linux, each session's own are used).
     /// Install a registry into one configuration, or into several that share those settings.
     ///
-    /// - Precondition: `configuration` is not a background configuration
-    ///   (`URLSessionConfiguration.background(withIdentifier:)`): background sessions never
-    ///   consult custom protocols, so a stubbed test would silently reach the network. This
-    ///   stops with ``StubError/backgroundSessionUnsupported(identifier:)``'s message.
+    /// - Important: A background configuration
+    ///   (`URLSessionConfiguration.background(withIdentifier:)`, Apple platforms only) cannot be
+    ///   stubbed: background sessions never consult custom protocols, so its requests reach the
+    ///   network. It is left unchanged, the problem is printed to standard error, and
+    ///   ``verify(includePassedThrough:)`` reports it (a ``VerificationProblem`` of kind
+    ///   ``VerificationProblem/Kind/unstubbableConfiguration``, with
+    ///   ``StubError/backgroundSessionUnsupported(identifier:)``'s message), so the `.stubbed`
+    ///   trait and `makeStubRegistry()` fail the test with it.
     public func install(into configuration: URLSessionConfiguration) {
-        if let problem = Self.installationProblem(backgroundIdentifier: configuration.identifier) {
-            preconditionFailure(problem.description)
+        install(into: configuration, backgroundIdentifier: configuration.identifier)
+    }
+
+    /// ``install(into:)`` for a configuration whose background identifier is given apart, so
+    /// that tests on Linux, which has no background configurations, can pass one.
+    func install(into configuration: URLSessionConfiguration, backgroundIdentifier: String?) {
+        if let problem = Self.installationProblem(backgroundIdentifier: backgroundIdentifier) {
+            addInstallationProblem(problem)
+            FileHandle.standardError.write(Data("URLStubs: \(problem.description)\n".utf8))
+            return
         }
         var classes = (configuration.protocolClasses ?? []).filter { !($0 is StubURLProtocol.Type) }
         classes.insert(protocolClass, at: 0)

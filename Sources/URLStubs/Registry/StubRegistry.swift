@@ -57,6 +57,7 @@ public final class StubRegistry: @unchecked Sendable {
     private var installedConfiguration: URLSessionConfiguration?
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
+    private var refusedInstallations: [StubError] = []
     private let slotIndex: Int?
 
     /// Every request this registry saw (``journal``).
@@ -296,6 +297,17 @@ public final class StubRegistry: @unchecked Sendable {
 
     func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
         lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
+    }
+
+    /// Why ``install(into:)`` left configurations unchanged (a background one), oldest first:
+    /// ``verify(includePassedThrough:)`` reports each.
+    var installationProblems: [StubError] {
+        lock.lock(); defer { lock.unlock() }
+        return refusedInstallations
+    }
+
+    func addInstallationProblem(_ problem: StubError) {
+        lock.lock(); refusedInstallations.append(problem); lock.unlock()
     }
 }
 

@@ -63,6 +63,9 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     /// Stubs replaying a recorded request the test never made (see
     /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
     var unusedRecorded: [StubDescriptor] = []
+    /// Configurations ``StubRegistry/install(into:)`` could not stub, each distinct one with
+    /// how many times it was given.
+    var unstubbable: [(problem: StubError, count: Int)] = []
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
     /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
@@ -78,7 +81,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
-        unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && unmetUnmatched.isEmpty && uncounted == 0 && unusedRecorded.isEmpty
+        unstubbable.isEmpty && unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && unmetUnmatched.isEmpty && uncounted == 0
+            && unusedRecorded.isEmpty
             && checkerProblems.isEmpty
     }
 
@@ -93,7 +97,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
         return request.description + "\n" + String(decoding: body.prefix(4_096), as: UTF8.self)
     }
 
-    /// Every problem, in this order: stubs that answered more or less often than expected,
+    /// Every problem, in this order: configurations ``StubRegistry/install(into:)`` could not
+    /// stub (whatever else went wrong may follow from them), stubs that answered more or less often than expected,
     /// stubs with an invalid matcher, broken ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
     /// declarations, unexpected requests (identical ones, a polling loop say, are one problem
     /// with a ``VerificationProblem/count``), recorded requests never made, and what add-ons
@@ -116,12 +121,18 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
                     summary: "\(uncounted) more unexpected requests, beyond the \(UnmatchedLedger.maximumGroups) distinct ones listed",
                     location: nil, count: uncounted)
             ]
-        return unmet.map {
+        return unstubbable.map {
             VerificationProblem(
-                kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(ReportText.times($0.actual))",
-                details: journalWasEmpty && $0.actual == 0 ? Self.noRequestsHint : nil,
-                location: $0.stub.location, stub: $0.stub, count: $0.actual)
+                kind: .unstubbableConfiguration,
+                summary: withoutLibraryPrefix($0.problem.description) + ($0.count > 1 ? " (given \(ReportText.times($0.count)))" : ""),
+                location: nil, count: $0.count)
         }
+            + unmet.map {
+                VerificationProblem(
+                    kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(ReportText.times($0.actual))",
+                    details: journalWasEmpty && $0.actual == 0 ? Self.noRequestsHint : nil,
+                    location: $0.stub.location, stub: $0.stub, count: $0.actual)
+            }
             + invalid.map {
                 VerificationProblem(
                     kind: .invalidStub, summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
@@ -185,6 +196,9 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
         /// An exchange broke a contract that an add-on checks (URLStubsOpenAPI: the API's
         /// OpenAPI document); ``stub`` answered it, ``count`` is how many times it happened.
         case contractViolation
+        /// ``StubRegistry/install(into:)`` was given a configuration it cannot stub (a
+        /// background one), whose requests reach the network; ``count`` is how many times.
+        case unstubbableConfiguration
     }
 
     /// What went wrong.
@@ -276,6 +290,13 @@ extension StubRegistry {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
                 ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))
         }
+        for problem in installationProblems {
+            if let index = report.unstubbable.firstIndex(where: { $0.problem.description == problem.description }) {
+                report.unstubbable[index].count += 1
+            } else {
+                report.unstubbable.append((problem, 1))
+            }
+        }
         report.unusedRecorded = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
         report.checkerProblems = exchangeCheckers.problems
         report.journalWasEmpty =
@@ -309,4 +330,11 @@ extension StubRegistry {
         let report = verify(includePassedThrough: includePassedThrough)
         if !report.isSuccess { throw report }
     }
+}
+
+/// An error's description without the "URLStubs: " it starts with, for a problem's summary,
+/// which test frameworks print after a prefix of their own.
+private func withoutLibraryPrefix(_ text: String) -> String {
+    let prefix = "URLStubs: "
+    return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
 }
