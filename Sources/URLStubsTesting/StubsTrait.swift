@@ -9,7 +9,7 @@ import URLStubs
 /// Problems found by `StubRegistry.verify()` are recorded as issues
 /// of the running test, at the line where the offending stub was declared (unexpected
 /// requests at the test itself). Each issue's headline names the stub and what was expected
-/// (`"profile" (ProfileTests.swift:12) was expected exactly once, answered 0 times`); an
+/// (`"profile" (MyAppTests/ProfileTests.swift:12) was expected exactly once, answered 0 times`); an
 /// unexpected request's issue carries the closest stubs and a stub to paste.
 ///
 /// ```swift
@@ -104,7 +104,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     ///
     /// `Issue.record(_ comment:)` would print "Issue recorded" as the headline and the problem
     /// below it; an issue recorded for an error prints the error's description as the headline
-    /// ("Caught error: URLStubs: "profile" (ProfileTests.swift:12) was expected exactly once,
+    /// ("Caught error: URLStubs: "profile" (MyAppTests/ProfileTests.swift:12) was expected exactly once,
     /// answered 0 times"). The details go in the comment, printed below it.
     @Sendable static func recordIssue(_ problem: VerificationProblem, at location: Testing.SourceLocation, testThrew: Bool) {
         let comment = commentLines(for: problem, testThrew: testThrew)

@@ -168,7 +168,7 @@ import Foundation
     @_spi(TestRunnerLink) public var matcher: WireMatcher
     /// What it answers.
     @_spi(TestRunnerLink) public var response: WireResponse
-    /// `AppTests.swift:12`, where the test declared it.
+    /// `MyAppTests/AppTests.swift:12`, where the test declared it.
     @_spi(TestRunnerLink) public var location: String
 
     /// A stub of the given fields.

@@ -55,9 +55,9 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// One line: the request and what answered it.
     ///
     /// ```text
-    /// GET https://api.test/users -> 200 from "users" (UserTests.swift:12)
-    /// GET https://api.test/down -> error from "outage" (UserTests.swift:14): URLError(-1009)
-    /// GET https://api.test/live -> 200 from the network (passed through by "live data" (UserTests.swift:16))
+    /// GET https://api.test/users -> 200 from "users" (MyAppTests/UserTests.swift:12)
+    /// GET https://api.test/down -> error from "outage" (MyAppTests/UserTests.swift:14): URLError(-1009)
+    /// GET https://api.test/live -> 200 from the network (passed through by "live data" (MyAppTests/UserTests.swift:16))
     /// GET https://api.test/other -> passed through to the network (no stub matched)
     /// GET https://api.test/missing -> unmatched
     /// ```

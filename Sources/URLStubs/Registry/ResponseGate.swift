@@ -58,7 +58,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         self.location = nil
     }
 
-    /// `gate of "feed" (FeedTests.swift:12)`.
+    /// `gate of "feed" (MyAppTests/FeedTests.swift:12)`.
     public var description: String {
         if let stubDescription { return "gate of \(stubDescription)" }
         let place = location.map { " (\($0))" } ?? ""

@@ -125,8 +125,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         if activations > 0 { activations -= 1 }
     }
 
-    /// `"users list" (UsersTests.swift:12)`, or, when the stub has no name, its matcher:
-    /// `stub where path is "/me" (ProfileTests.swift:9)`.
+    /// `"users list" (MyAppTests/UsersTests.swift:12)`, or, when the stub has no name, its matcher:
+    /// `stub where path is "/me" (MyAppTests/ProfileTests.swift:9)`.
     public var description: String {
         if let name { return "\"\(name)\" (\(location))" }
         return "stub where \(matcher.description) (\(location))"

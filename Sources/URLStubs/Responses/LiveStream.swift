@@ -88,7 +88,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// A stream to answer requests with.
     /// - Parameters:
-    ///   - name: Shown in errors (`live stream "prices" (PriceTests.swift:8)`).
+    ///   - name: Shown in errors (`live stream "prices" (MyAppTests/PriceTests.swift:8)`).
     ///   - bufferLimit: The most bytes written and not yet taken by the app (16 MiB by
     ///     default); a write past it throws.
     ///   - fileID: Where the stream is created, for errors; leave the default.
@@ -102,7 +102,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
     }
 
-    /// `live stream "prices" (PriceTests.swift:8)`.
+    /// `live stream "prices" (MyAppTests/PriceTests.swift:8)`.
     public var description: String {
         name.map { "live stream \"\($0)\" (\(location))" } ?? "live stream (\(location))"
     }

@@ -19,7 +19,7 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `File.swift:12`.
+    /// `MyAppTests/File.swift:12`.
     public var description: String { "\(fileID):\(line)" }
 }
 

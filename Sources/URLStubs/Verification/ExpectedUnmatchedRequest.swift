@@ -15,7 +15,7 @@ public struct ExpectedUnmatchedRequest: Sendable, CustomStringConvertible {
     /// Where the declaration was written.
     public let location: StubLocation
 
-    /// `unmatched request where path is "/missing" (UserTests.swift:12)`.
+    /// `unmatched request where path is "/missing" (MyAppTests/UserTests.swift:12)`.
     public var description: String { "unmatched request where \(matcher) (\(location))" }
 }
 

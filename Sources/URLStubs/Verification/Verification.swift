@@ -9,10 +9,10 @@ import Foundation
 ///
 /// ```text
 /// URLStubs verification failed (2 problems):
-/// - "refresh token" (AuthTests.swift:12) was expected exactly once, answered 0 times
+/// - "refresh token" (MyAppTests/AuthTests.swift:12) was expected exactly once, answered 0 times
 /// - unexpected request: GET https://api.example.com/users?page=2 (no stub matched)
 ///   Closest stubs:
-///     1. "users" (AuthTests.swift:14)
+///     1. "users" (MyAppTests/AuthTests.swift:14)
 ///        - expected query parameter "page" = "1", got "2"
 ///   To stub this request, add:
 ///       registry.stub(isMethod(.get) && isHost("api.example.com") && isPath("/users") && containsQueryParams(["page": "2"])) { _ in
@@ -203,7 +203,7 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public let kind: Kind
-    /// One line: what broke (`"login" (LoginTests.swift:12) was expected exactly once,
+    /// One line: what broke (`"login" (MyAppTests/LoginTests.swift:12) was expected exactly once,
     /// answered 0 times`, `unexpected request: GET https://… (no stub matched)`).
     public let summary: String
     /// More lines, for an unexpected request: the closest stubs, why each refused, and a stub

@@ -12,7 +12,7 @@ import Foundation
 /// The registry saw 2 other requests; closest first:
 ///   1. POST https://api.example.com/analytic -> unmatched
 ///      - expected path "/analytics", got "/analytic"
-///   2. GET https://api.example.com/users -> 200 from "users" (AppTests.swift:12)
+///   2. GET https://api.example.com/users -> 200 from "users" (MyAppTests/AppTests.swift:12)
 ///      - expected path "/analytics", got "/users"
 /// ```
 public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, LocalizedError {

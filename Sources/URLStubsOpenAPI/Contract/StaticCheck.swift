@@ -15,7 +15,7 @@ import FoundationNetworking
 public struct ContractReport: Sendable, CustomStringConvertible {
     /// One violation, and what broke it.
     public struct Finding: Sendable, CustomStringConvertible {
-        /// The stub (`"pet" (ShopTests.swift:12)`), the scenario file, or the HAR entry
+        /// The stub (`"pet" (MyAppTests/ShopTests.swift:12)`), the scenario file, or the HAR entry
         /// (`shop.har entry 3: GET https://api.shop.test/pets`).
         public let subject: String
         /// Where the stub was declared; `nil` for a HAR entry.
