@@ -70,6 +70,7 @@ struct ScenarioTests {
                 "unknown key \"color\"",
                 "\"host\" must be a string",
                 "profile.failureRate must be between 0 and 1",
+                "profile.downloadSpeed must be a positive number of KB/s (400 is 3G)",
                 "profile.failures holds \"meteor\"",
                 "files[\"api/missing/GET.json\"].status must be a status code",
                 "\"files\" names api/missing/GET.json, which does not exist",

@@ -54,6 +54,37 @@ struct SimulationTests {
         #expect(StubResponse(data: Data()).downloadSpeed(.threeG).responseTime == -400)
     }
 
+    @Test(arguments: FetchAPI.allCases, [0, -400, Double.nan, Double.infinity])
+    func aSpeedThatIsNotPositiveFailsAtOnceSayingWhatToType(api: FetchAPI, kilobytesPerSecond: Double) async {
+        let registry = StubRegistry()
+        registry.stub(isPath("/slow"), name: "slow") { _ in
+            StubResponse(data: Data(count: 40_000)).downloadSpeed(.kilobytesPerSecond(kilobytesPerSecond))
+        }
+        let (result, elapsed) = await timed { await fetch("https://api.test/slow", from: registry, using: api) }
+        guard case .invalidDownloadSpeed(let speed, let stub)? = result.stubError else {
+            Issue.record("expected invalidDownloadSpeed, got \(String(describing: result.error))")
+            return
+        }
+        #expect(speed.isNaN ? kilobytesPerSecond.isNaN : speed == kilobytesPerSecond)
+        #expect(stub.contains("\"slow\""))
+        #expect(String(describing: result.stubError).contains(".downloadSpeed(.threeG)"))
+        #expect(elapsed < 5, "fails at once instead of trickling")
+    }
+
+    @Test func aScenarioProfileWithASpeedThatIsNotPositiveFailsItsRequests() async {
+        let registry = StubRegistry()
+        registry.activate(
+            Scenario("stalled", profile: NetworkProfile(downloadSpeed: .kilobytesPerSecond(0))) { stubs in
+                stubs.stub(isPath("/feed")) { _ in StubResponse(string: "feed") }
+            })
+        let result = await fetch("https://api.test/feed", from: registry)
+        guard case .invalidDownloadSpeed(let speed, _)? = result.stubError else {
+            Issue.record("expected invalidDownloadSpeed, got \(String(describing: result.error))")
+            return
+        }
+        #expect(speed == 0)
+    }
+
     @Test(arguments: FetchAPI.allCases)
     func requestTimeDelaysTheHead(api: FetchAPI) async {
         let registry = StubRegistry()

@@ -58,4 +58,25 @@ struct UnmatchedErrorPrintingTests {
             return
         }
     }
+
+    @Test(arguments: FetchAPI.allCases)
+    func theSnippetOfARequestWithAScrubbedQueryValueMatchesItWhenPasted(api: FetchAPI) async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/elsewhere")) { _ in StubResponse(statusCode: 204) }
+        let url = "https://api.test/users/1?token=QUERYSECRET456&page=1"
+        let first = await fetch(url, from: registry, using: api)
+        guard case .unmatchedRequest(let report)? = first.stubError else {
+            Issue.record("expected an unmatched request, got \(String(describing: first.error))")
+            return
+        }
+        #expect(!report.contains("QUERYSECRET456"))
+        #expect(
+            report.contains(#"containsQueryParams(["token": nil, "page": "1"])"#),
+            "a scrubbed value is written nil, present with any value:\n\(report)")
+        // The snippet, pasted as printed, answers the request.
+        registry.stub(isMethod(.get) && isHost("api.test") && isPath("/users/1") && containsQueryParams(["token": nil, "page": "1"])) { _ in
+            StubResponse(statusCode: 200)
+        }
+        #expect(await fetch(url, from: registry, using: api).statusCode == 200)
+    }
 }

@@ -10,7 +10,7 @@ import FoundationNetworking
 extension StubRegistry {
     /// OHHTTPStubs' `stub(condition:response:)`: use ``stub(_:name:times:fileID:filePath:line:response:)``.
     @available(
-        *, deprecated, renamed: "stub(_:response:)",
+        *, deprecated, renamed: "stub(_:fileID:filePath:line:response:)",
         message: "URLStubs spells it registry.stub(isPath(\"/a\")) { _ in … }: the matcher is the first, unlabeled argument"
     )
     @discardableResult
@@ -25,7 +25,7 @@ extension StubRegistry {
 /// OHHTTPStubs' global `stub(condition:response:)`: use ``stub(_:name:times:fileID:filePath:line:response:)``
 /// (``StubRegistry/shared``), or better a registry of the test's own.
 @available(
-    *, deprecated, renamed: "stub(_:response:)",
+    *, deprecated, renamed: "stub(_:fileID:filePath:line:response:)",
     message: "URLStubs spells it stub(isPath(\"/a\")) { _ in … } (the shared registry), or registry.stub(…) on a registry of the test's own"
 )
 @discardableResult
@@ -72,7 +72,10 @@ extension StubResponse {
     /// ``downloadSpeed(_:)`` for a speed.
     @available(
         *, deprecated,
-        message: "use .requestTime(0, responseTime: seconds) for a time, or .downloadSpeed(.kilobytesPerSecond(kb)) for a negative (speed) value"
+        message: """
+            a time is .requestTime(0, responseTime: seconds); a negative value is a speed: -400 is .downloadSpeed(.threeG) \
+            (-7 .gprs, -16 .edge, -900 .threeGPlus, -1500 .wifi), another -N is .downloadSpeed(.kilobytesPerSecond(N))
+            """
     )
     public func responseTime(_ responseTime: TimeInterval) -> StubResponse {
         var copy = self

@@ -86,9 +86,9 @@ struct UnmatchedReport {
     var snippet: String {
         if case .batch(let operations) = graphQL {
             let missing = operations.map(request.answering).filter { answeringStub(for: $0) == nil }
-            return missing.map { Self.snippet(for: $0) }.joined(separator: "\n")
+            return missing.map { Self.snippet(for: $0, scrubbing: scrubbing) }.joined(separator: "\n")
         }
-        return Self.snippet(for: request)
+        return Self.snippet(for: request, scrubbing: scrubbing)
     }
 
     // MARK: GraphQL and multipart
@@ -163,7 +163,9 @@ struct UnmatchedReport {
     /// The GraphQL parameters of a GET, which the GraphQL matchers replace in a snippet.
     private static let graphQLParameters: Set<String> = ["query", "operationName", "variables", "extensions"]
 
-    static func snippet(for request: StubRequest) -> String {
+    /// A query parameter that `scrubbing` hides is written `nil` (present, any value): its value
+    /// would print as the placeholder, and a stub expecting the placeholder never matches.
+    static func snippet(for request: StubRequest, scrubbing: Scrubbing = .default) -> String {
         var parts = ["isMethod\(methodSuffix(request.method))"]
         var operation: GraphQLOperationRequest?
         if case .single(let single) = GraphQLRequest.read(request), isRecognisable(single) { operation = single }
@@ -172,7 +174,10 @@ struct UnmatchedReport {
             parts.append("isPath(\(literal(pathOf(url))))")
             let items = request.queryItems.filter { operation == nil || !graphQLParameters.contains($0.name) }
             if !items.isEmpty {
-                let pairs = items.map { item in "\(literal(item.name)): \(item.value.map(literal) ?? "nil")" }
+                let pairs = items.map { item in
+                    let value = scrubbing.scrubsParameter(item.name) ? nil : item.value
+                    return "\(literal(item.name)): \(value.map(literal) ?? "nil")"
+                }
                 parts.append("containsQueryParams([\(pairs.joined(separator: ", "))])")
             }
         }

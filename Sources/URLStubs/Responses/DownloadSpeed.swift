@@ -10,15 +10,18 @@ import Foundation
 /// StubResponse(data: body).downloadSpeed(.kilobytesPerSecond(64))
 /// ```
 public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {
-    /// Kilobytes (1,000 bytes) per second; always positive.
+    /// Kilobytes (1,000 bytes) per second, as given.
     public let kilobytesPerSecond: Double
 
     /// Bytes per second.
 
-    /// A custom speed. Values at or below zero are clamped to 0.001 KB/s, since a stub that
-    /// never delivers is spelled ``StubResponse/neverResponding()``.
+    /// A custom speed. It must be a positive, finite number: a stub paced by any other (`0`,
+    /// `-400`, `.nan`) fails each request it answers at once with
+    /// ``StubError/invalidDownloadSpeed(kilobytesPerSecond:stub:)``, which says what to type,
+    /// rather than trickle a byte now and then. A response that never comes is
+    /// ``StubResponse/neverResponding()``.
     public static func kilobytesPerSecond(_ value: Double) -> DownloadSpeed {
-        DownloadSpeed(kilobytesPerSecond: max(value, 0.001))
+        DownloadSpeed(kilobytesPerSecond: value)
     }
 
     /// 56 kbit/s, 7 KB/s.

@@ -80,6 +80,8 @@ public enum StubError: Error, Sendable, Equatable {
     /// and the lines that made the recorders. Two recorders of one file would each write over
     /// the other's exchanges.
     case cassetteInUse(path: String, heldBy: String, requestedBy: String)
+    /// A stub's ``DownloadSpeed`` is not a positive, finite number of KB/s.
+    case invalidDownloadSpeed(kilobytesPerSecond: Double, stub: String)
 
     var message: String {
         switch self {
@@ -142,6 +144,11 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: \(requester) cannot record into the cassette \(path): \(holder) is recording it right now, "
                 + "and two recorders of one file would each write over the other's exchanges. "
                 + "Give each test its own cassette (pass a name or a folder), or record them one after the other."
+        case .invalidDownloadSpeed(let speed, let stub):
+            return "URLStubs: stub \(stub) has a download speed of \(speed) KB/s; a speed must be a positive number of KB/s. "
+                + "Use .downloadSpeed(.threeG) (400 KB/s; .gprs 7, .edge 16, .threeGPlus 900, .wifi 1500) or "
+                + ".downloadSpeed(.kilobytesPerSecond(400)); OHHTTPStubs' .responseTime(-400) is .downloadSpeed(.threeG). "
+                + "A response that never comes is .neverResponding()."
         }
     }
 }
@@ -178,6 +185,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .recordingMissing: return 20
         case .invalidRecordMode: return 21
         case .cassetteInUse: return 22
+        case .invalidDownloadSpeed: return 23
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

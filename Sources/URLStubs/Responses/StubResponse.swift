@@ -186,6 +186,9 @@ public struct StubResponse: Sendable {
         if let length = value(forHeader: "Content-Length"), Int(length.trimmingCharacters(in: .whitespaces)).map({ $0 < 0 }) ?? true {
             throw StubError.invalidContentLength(value: length, stub: stubName())
         }
+        if case .speed(let bytesPerSecond) = pacing.body, !(bytesPerSecond > 0 && bytesPerSecond.isFinite) {
+            throw StubError.invalidDownloadSpeed(kilobytesPerSecond: bytesPerSecond / 1000, stub: stubName())
+        }
     }
 
     /// The `Content-Length` the stub's own headers give, if any.

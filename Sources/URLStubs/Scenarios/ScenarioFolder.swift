@@ -237,9 +237,13 @@ extension Scenario {
         if let seed = number("seed"), UInt64(exactly: seed.rounded(.down)) == nil {
             problems.append("scenario.json: profile.seed must be a whole number below 2^64")
         }
+        let downloadSpeed = number("downloadSpeed")
+        if let speed = downloadSpeed, !(speed > 0 && speed.isFinite) {
+            problems.append("scenario.json: profile.downloadSpeed must be a positive number of KB/s (400 is 3G)")
+        }
         if let rate = number("failureRate"), rate > 1 { problems.append("scenario.json: profile.failureRate must be between 0 and 1") }
         return NetworkProfile(
-            downloadSpeed: number("downloadSpeed").map { .kilobytesPerSecond($0) },
+            downloadSpeed: downloadSpeed.map { .kilobytesPerSecond($0) },
             latency: number("latency") ?? 0, jitter: number("jitter") ?? 0,
             failureRate: number("failureRate") ?? 0, failures: failures,
             seed: UInt64(exactly: (number("seed") ?? 0).rounded(.down)) ?? 0)
