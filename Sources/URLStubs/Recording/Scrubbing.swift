@@ -273,7 +273,7 @@ public struct Scrubbing: Sendable {
         Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder)
     }
 
-    private static func entry(of request: StubRequest) -> HAREntry {
+    static func entry(of request: StubRequest) -> HAREntry {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
         return HAREntry(
             method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
