@@ -3,24 +3,17 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
 
 /// A request that reaches the real network and fails there (the server is down) fails the app
 /// with the network's error, rebuilt with its secrets scrubbed: Foundation's error carries the
 /// request's URL, and the app's error goes into a test log.
 @Suite("Network errors are scrubbed")
 struct NetworkErrorScrubbingTests {
-    /// A loopback port nothing listens on: one the system gave out, then closed.
-    private static func closedPort() throws -> UInt16 {
-        let (socket, port) = try LoopbackSocket.listen()
-        socket.close()
-        return port
-    }
-
     private static let secret = "SECRET-4711-VALUE"
 
     private static func requestToClosedPort() throws -> URLRequest {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(try closedPort())/users/1?token=\(secret)&page=1")!)
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(try closedLoopbackPort())/users/1?token=\(secret)&page=1")!)
         request.setValue("Bearer \(secret)-BEARER", forHTTPHeaderField: "Authorization")
         return request
     }
@@ -92,7 +85,7 @@ struct NetworkErrorScrubbingTests {
         let registry = StubRegistry()
         registry.stub(.any) { _ in .passthrough() }
         registry.scrubbing = .default.adding(queryParameters: ["session"])
-        let port = try Self.closedPort()
+        let port = try closedLoopbackPort()
         let result = await fetch(URLRequest(url: URL(string: "http://127.0.0.1:\(port)/a?session=SECRET-SESSION&page=2")!), from: registry)
         let error = try #require(result.error)
         for form in Self.printedForms(of: error) {

@@ -80,6 +80,11 @@ public enum StubError: Error, Sendable, Equatable {
     /// and the lines that made the recorders. Two recorders of one file would each write over
     /// the other's exchanges.
     case cassetteInUse(path: String, heldBy: String, requestedBy: String)
+    /// A recording into the cassette at `path` was not saved: `failedExchanges` of its
+    /// exchanges failed at the network (`firstFailure` is the first, scrubbed), and a cassette
+    /// without them would fail every later run. `previousKept` says a cassette was there and
+    /// was left as it was; `command` records it again.
+    case recordingFailed(path: String, failedExchanges: Int, firstFailure: String, previousKept: Bool, command: String)
 
     var message: String {
         switch self {
@@ -142,6 +147,15 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: \(requester) cannot record into the cassette \(path): \(holder) is recording it right now, "
                 + "and two recorders of one file would each write over the other's exchanges. "
                 + "Give each test its own cassette (pass a name or a folder), or record them one after the other."
+        case .recordingFailed(let path, let count, let first, let previousKept, let command):
+            let exchanges = count == 1 ? "1 exchange" : "\(count) exchanges"
+            let kept =
+                previousKept
+                ? "The previous cassette was kept as it was; nothing of this run was written."
+                : "No cassette was written."
+            return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
+                + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
+                + "Once the server can be reached, record again with:\n    \(command)"
         }
     }
 }
@@ -178,6 +192,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .recordingMissing: return 20
         case .invalidRecordMode: return 21
         case .cassetteInUse: return 22
+        case .recordingFailed: return 24
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
