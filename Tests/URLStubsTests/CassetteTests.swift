@@ -99,6 +99,7 @@ struct CassetteRecordingTests {
         #expect(output.contains("URLSTUBS_RECORD=all swift test --filter childFetchesThroughItsCassette"), "\(output)")
         #expect(!output.contains("SECRET"), "\(output)")
         #expect(try Data(contentsOf: cassette) == good, "the cassette the first run recorded")
+        #expect(!output.contains("already holds"), "the trait's registry holds no stub of the test's before its recorder")
         // Replayed, the request it lacks names the cassette and the commands that record it.
         let replaying = try await runChild([Self.folderVariable: folder.path, Self.urlVariable: down, "CI": "true"])
         #expect(replaying.status != 0)

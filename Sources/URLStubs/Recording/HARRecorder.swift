@@ -134,9 +134,13 @@ public final class HARRecorder: @unchecked Sendable {
         replayed = (exists && mode != .all) ? try HAR.read(contentsOf: file) : []
         if mode == .none { registry.unmatchedRequestPolicy = .fail }
         if !isRecording {
-            registry.replayedCassetteNote = Self.replayNote(cassette: file, entries: replayed.count, testName: testName)
+            registry.replayedCassetteNote = RecorderNotes.notInCassette(file, entries: replayed.count, testName: testName)
         }
         if isRecording {
+            let shadowed = registry.stubs
+            if !shadowed.isEmpty {
+                FileHandle.standardError.write(Data((RecorderNotes.shadowedStubs(shadowed, cassette: file, location: location) + "\n").utf8))
+            }
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
             _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil, location: location) { request, _ in
@@ -157,17 +161,6 @@ public final class HARRecorder: @unchecked Sendable {
 
     deinit {
         partial?.close()
-    }
-
-    /// What a near-miss report of a replaying registry says first: the request is not in the
-    /// cassette, and the commands that record it.
-    static func replayNote(cassette: URL, entries: Int, testName: String) -> String {
-        let count = entries == 1 ? "1 entry" : "\(entries) entries"
-        return "Not in the cassette \(cassette.path) (\(count)), which this registry replays. "
-            + "If the app now makes this request, record what the cassette lacks with:\n"
-            + "    \(RecordMode.recordingCommand(testName: testName, mode: .newEpisodes))\n"
-            + "or record the cassette afresh with:\n"
-            + "    \(RecordMode.recordingCommand(testName: testName, mode: .all))"
     }
 
     /// Writes `leftover`, what a run that died before saving recorded, into `cassette`, as that
