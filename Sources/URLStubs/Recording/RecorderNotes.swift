@@ -23,7 +23,7 @@ enum RecorderNotes {
         let count = stubs.count == 1 ? "1 stub" : "\(stubs.count) stubs"
         return ReportText.boundingLines(
             "URLStubs: record(to: \(cassette.lastPathComponent)) at \(location) starts recording on a registry that already holds "
-                + "\(count) (\(named.joined(separator: ", "))\(more)). None of them answers while the recorder records: "
+                + "\(count) (\(named.joined(separator: ", "))\(more)). \(stubs.count == 1 ? "It does not answer" : "None of them answers") while the recorder records: "
                 + "the newest matching stub answers a request, and the recorder matches every request. "
                 + "Add such stubs after record(to:) to answer before the recorder (their exchanges are then not recorded), or remove them.")
     }
