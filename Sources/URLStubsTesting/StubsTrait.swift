@@ -72,12 +72,14 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// Runs `function` with `registry` as ``StubScope/registry``; then, even when it threw,
     /// runs `afterTest` and records each problem of `registry.verify()` at the line of the stub
-    /// it concerns (else the test's), and rethrows the test's error. Shared with
-    /// ``CassetteTrait``.
+    /// it concerns (else the test's), and rethrows the test's error, or else the one
+    /// `afterTest` threw (when both threw, `afterTest`'s is recorded as an issue of its own).
+    /// Shared with ``CassetteTrait``.
     static func run(
         _ function: @Sendable () async throws -> Void, with registry: StubRegistry, for test: Test, verifies: Bool = true,
         afterTest: () throws -> Void = {},
-        recordProblem: (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue
+        recordProblem: (VerificationProblem, Testing.SourceLocation, Bool) -> Void = StubsTrait.recordIssue,
+        recordError: (any Error, Testing.SourceLocation) -> Void = { Issue.record($0, sourceLocation: $1) }
     ) async throws {
         var thrown: (any Error)?
         do {
@@ -87,7 +89,12 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         } catch {
             thrown = error
         }
-        try afterTest()
+        var afterTestError: (any Error)?
+        do {
+            try afterTest()
+        } catch {
+            afterTestError = error
+        }
         if verifies {
             for problem in registry.verify().problems {
                 let location =
@@ -97,7 +104,11 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
                 recordProblem(problem, location, thrown != nil)
             }
         }
-        if let thrown { throw thrown }
+        if let thrown {
+            if let afterTestError { recordError(afterTestError, test.sourceLocation) }
+            throw thrown
+        }
+        if let afterTestError { throw afterTestError }
     }
 
     /// Records `problem` so that Swift Testing's headline is the problem itself.

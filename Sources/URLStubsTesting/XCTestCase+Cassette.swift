@@ -33,7 +33,9 @@ extension XCTestCase {
     ///
     /// At tear-down, recorded requests the test never made are failures at the line of this
     /// call (a recording that rots; `reportsUnusedEntries: false` turns that off), as are an
-    /// unexpected request and a cassette that cannot be written. Every secret of `scrubbing`
+    /// unexpected request, a cassette that cannot be written, and a recording in which an
+    /// exchange failed at the network (the cassette is then kept as it was:
+    /// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`). Every secret of `scrubbing`
     /// is kept out of the file and out of those messages. <doc:RecordingAndReplaying> tells the
     /// whole story.
     ///
@@ -95,6 +97,9 @@ extension XCTestCase {
             defer { registry.removeAll() }
             do {
                 try recorder.save()
+            } catch let error as StubError {
+                // It names the cassette and says what to do.
+                XCTFail("\(error)", file: file, line: line)
             } catch {
                 XCTFail("URLStubs: the recording \(cassette.path) could not be written: \(error)", file: file, line: line)
             }

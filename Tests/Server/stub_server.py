@@ -15,6 +15,8 @@ Endpoints:
   GET  /slow?ms=N            the body "slow" after N milliseconds
   GET  /bytes?n=N            N bytes of plain text (a repeating alphabet)
   GET  /secret               needs Authorization; returns a token
+  GET  /account              feature flags named by "key", and a session whose credentials are
+                             objects, arrays, numbers, booleans and null (ACCOUNT)
   GET  /__count?path=P&tag=T how many requests this server saw for path P with ?tag=T
                              (tests use a tag of their own, so parallel tests never mix counts)
 """
@@ -28,6 +30,16 @@ DOCUMENT = {
     "user": {"name": "Ada", "age": 36, "legacyId": "u-1"},
     "items": [{"id": 1, "price": 10, "name": "teapot"}, {"id": 2, "price": 20, "name": "kettle"}],
     "currency": "USD",
+}
+
+ACCOUNT = {
+    "flags": [{"key": "dark_mode", "enabled": True}, {"key": "beta", "enabled": False}],
+    "session": {
+        "token": {"value": "tok-abcdef-123456", "expiresIn": 3600},
+        "refresh_token": ["rt-one-aaaa", "rt-two-bbbb"],
+        "password": None, "secret": True, "api_key": 87654321,
+    },
+    "cacheSeconds": 3600,
 }
 
 class Handler(BaseHTTPRequestHandler):
@@ -88,6 +100,8 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.send(200, json.dumps({"token": "server-secret-token", "user": "ada"}, sort_keys=True),
                           headers=[("Set-Cookie", "sid=server-session; Path=/")])
+        elif url.path == "/account":
+            self.send(200, json.dumps(ACCOUNT, sort_keys=True))
         elif url.path == "/__count":
             with lock:
                 count = counts.get(query.get("path", [""])[0] + "#" + tag, 0)

@@ -80,5 +80,32 @@ struct CassetteRecordingTests {
         #expect(replaying.status == 0, "\(replaying.output)")
         #expect(try await server.count("/json", tag: tag) == 1, "only the recording run reached the server")
     }
+
+    @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
+    func aReRecordWithTheServerDownKeepsTheCassetteAndSaysHowToRetry() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-cassettes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cassette = folder.appendingPathComponent("childFetchesThroughItsCassette.har")
+        let up = server.url("/json?tag=\(UUID().uuidString)").absoluteString
+        let recording = try await runChild([Self.folderVariable: folder.path, Self.urlVariable: up])
+        #expect(recording.status == 0, "\(recording.output)")
+        let good = try Data(contentsOf: cassette)
+        let down = "http://127.0.0.1:\(try closedLoopbackPort())/json?token=SECRET-CHILD-TOKEN"
+        let reRecording = try await runChild([Self.folderVariable: folder.path, Self.urlVariable: down, "URLSTUBS_RECORD": "all"])
+        #expect(reRecording.status != 0)
+        let output = reRecording.output
+        #expect(output.contains("the recording \(cassette.path) was not saved: 1 exchange failed at the network"), "\(output)")
+        #expect(output.contains("The previous cassette was kept as it was"), "\(output)")
+        #expect(output.contains("URLSTUBS_RECORD=all swift test --filter childFetchesThroughItsCassette"), "\(output)")
+        #expect(!output.contains("SECRET"), "\(output)")
+        #expect(try Data(contentsOf: cassette) == good, "the cassette the first run recorded")
+        #expect(!output.contains("already holds"), "the trait's registry holds no stub of the test's before its recorder")
+        // Replayed, the request it lacks names the cassette and the commands that record it.
+        let replaying = try await runChild([Self.folderVariable: folder.path, Self.urlVariable: down, "CI": "true"])
+        #expect(replaying.status != 0)
+        #expect(replaying.output.contains("Not in the cassette \(cassette.path) (1 entry), which this registry replays"), "\(replaying.output)")
+        #expect(replaying.output.contains("URLSTUBS_RECORD=newEpisodes swift test --filter childFetchesThroughItsCassette"), "\(replaying.output)")
+        #expect(!replaying.output.contains("SECRET"), "\(replaying.output)")
+    }
 }
 #endif

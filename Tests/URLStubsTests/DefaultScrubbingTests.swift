@@ -21,6 +21,9 @@ struct DefaultScrubbingTests {
     private static let names = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret", "client_secret",
     ]
+    /// A JSON `"key"` is a feature flag's or a setting's name far more often than a secret: only
+    /// queries and form bodies scrub `key` by default.
+    private static let jsonNames = names.filter { $0 != "key" }
     private static let headers = ["X-Api-Key", "x-auth-token", "API-KEY"]
 
     /// A value of its own per carrier, with characters percent-encoding changes.
@@ -49,10 +52,10 @@ struct DefaultScrubbingTests {
         secrets += Self.names.map { Self.secret($0, in: "form") }
 
         var inner: [String: Any] = [:]
-        for name in Self.names { inner[name] = Self.secret(name, in: "json") }
+        for name in Self.jsonNames { inner[name] = Self.secret(name, in: "json") }
         let json = try! JSONSerialization.data(withJSONObject: ["user": "ada", "deep": [["auth": inner]]])
         let jsonRequest = request(server.url(path).absoluteString, method: "POST", body: json, headers: ["Content-Type": "application/json"])
-        secrets += Self.names.map { Self.secret($0, in: "json") }
+        secrets += Self.jsonNames.map { Self.secret($0, in: "json") }
         return ([queryRequest, formRequest, jsonRequest], secrets)
     }
 
@@ -121,7 +124,8 @@ struct DefaultScrubbingTests {
         let query = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         #expect(query.first { $0.name == "key" }?.value == "public-cache-key")
         #expect(query.first { $0.name == "token" }?.value == "<scrubbed>")
-        #expect(!scrubbing.queryParameters.contains("key") && scrubbing.jsonFields.contains("key"), "one rule only")
+        #expect(!scrubbing.queryParameters.contains("key"))
+        #expect(Scrubbing.default.removing(queryParameters: ["TOKEN"]).jsonFields.contains("token"), "one rule only")
         #expect(Scrubbing.default.removing(headers: ["x-api-key"]).headers == Scrubbing.default.headers.subtracting(["x-api-key"]))
     }
 

@@ -76,6 +76,36 @@ struct TraitTests {
         #expect(await fetch("https://api.test/case", from: registry).body == "\(value)")
     }
 
+    /// A cassette's save fails after the test threw (a recording with the server down): both
+    /// are reported, the save's failure as an issue of its own, and verification still runs.
+    @Test func aFailureAfterTheTestIsReportedBesideTheTestsOwnError() async throws {
+        let recorded = RecordedProblems()
+        let errors = EventLog()
+        let registry = StubRegistry()
+        registry.stub(isPath("/never"), name: "never") { _ in StubResponse(data: Data()) }.expect(.once)
+        var rethrown: (any Error)?
+        do {
+            try await StubsTrait.run(
+                { throw AppFailure() }, with: registry, for: Test.current!,
+                afterTest: { throw StubError.invalidRecordMode(value: "after") },
+                recordProblem: { problem, location, threw in recorded.trait().recordProblem(problem, location, threw) },
+                recordError: { error, _ in errors.append("\(error)") })
+        } catch {
+            rethrown = error
+        }
+        #expect(rethrown is AppFailure, "the test's own error is rethrown")
+        #expect(errors.events == ["URLStubs: URLSTUBS_RECORD=after is not a record mode; use once, none, newEpisodes or all."])
+        #expect(recorded.entries.map(\.problem.summary).contains { $0.contains("\"never\"") }, "verified too")
+        // Alone, the failure after the test is what the test throws.
+        let alone = await #expect(throws: StubError.self) {
+            try await StubsTrait.run(
+                {}, with: StubRegistry(), for: Test.current!, afterTest: { throw StubError.invalidRecordMode(value: "alone") },
+                recordError: { error, _ in errors.append("\(error)") })
+        }
+        #expect(alone == .invalidRecordMode(value: "alone"))
+        #expect(errors.events.count == 1)
+    }
+
     @Test func traitRecordsProblemsAtTheStubDeclaration() async throws {
         let recorded = RecordedProblems()
         let line = #line + 3

@@ -188,5 +188,23 @@ extension XCTestCassetteTests {
         let count = try await server.count("/json", tag: tag)
         XCTAssertEqual(count, 1, "only the recording run reached the server")
     }
+
+    func testAReRecordWithTheServerDownKeepsTheCassetteAndSaysHowToRetry() async throws {
+        guard testBinary != nil else { throw XCTSkip("the child is the .xctest binary swift test runs on Linux") }
+        let folder = makeTemporaryFolder()
+        let cassette = folder.appendingPathComponent("testChildFetchesThroughItsCassette.har")
+        let up = server.url("/json?tag=\(UUID().uuidString)").absoluteString
+        let recording = try await runChild([Self.childFolderVariable: folder.path, Self.childURLVariable: up])
+        XCTAssertEqual(recording.status, 0, recording.output)
+        let good = try Data(contentsOf: cassette)
+        let down = "http://127.0.0.1:\(try closedLoopbackPort())/json?token=SECRET-CHILD-TOKEN"
+        let reRecording = try await runChild([Self.childFolderVariable: folder.path, Self.childURLVariable: down, "URLSTUBS_RECORD": "all"])
+        XCTAssertNotEqual(reRecording.status, 0)
+        let output = reRecording.output
+        XCTAssertTrue(output.contains("the recording \(cassette.path) was not saved: 1 exchange failed at the network"), output)
+        XCTAssertTrue(output.contains("URLSTUBS_RECORD=all swift test --filter XCTestCassetteTests/testChildFetchesThroughItsCassette"), output)
+        XCTAssertFalse(output.contains("SECRET"), output)
+        XCTAssertEqual(try Data(contentsOf: cassette), good, "the cassette the first run recorded")
+    }
 }
 #endif

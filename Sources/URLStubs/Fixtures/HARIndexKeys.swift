@@ -9,8 +9,9 @@ import FoundationNetworking
 /// cost a lookup, not a walk through every entry.
 ///
 /// A key is only ever a value every request the entry's matcher accepts must carry exactly as
-/// recorded: never a volatile field, a scrubbed one, or a value holding the scrubbing
-/// placeholder (which replay takes for "any value").
+/// recorded: never a volatile field, a scrubbed one (a JSON body holding a scrubbed member,
+/// whose number became `0`), or a value holding the scrubbing placeholder (which replay takes
+/// for "any value").
 struct HARIndexKeys {
     /// For each query parameter name, how many distinct values it takes across the archive: an
     /// entry is filed under its most telling parameter (`id`, rather than `page`).
@@ -35,7 +36,8 @@ struct HARIndexKeys {
         guard options.volatileFields.problems.isEmpty else { return keys }
         var keys = keys
         switch identity.body {
-        case .json(let json) where options.volatileFields.jsonPaths.isEmpty && !holdsPlaceholder(json):
+        case .json(let json)
+        where options.volatileFields.jsonPaths.isEmpty && !holdsPlaceholder(json) && options.scrubbing?.holdsScrubbedMember(json) != true:
             keys.jsonBody = json
         case .bytes(let data) where !data.isEmpty && !holdsPlaceholder(data):
             keys.body = data

@@ -40,6 +40,9 @@ protocol PlaybackHost: AnyObject, Sendable {
     func playbackEnded(item: PlaybackItem, outcome: PlaybackOutcome)
     /// A gate released `item` with another response than its stub built (``ResponseGate``).
     func responseReplaced(in item: PlaybackItem)
+    /// What a failure of the real network is scrubbed of before the app sees it
+    /// (``StubRegistry/scrubbing``).
+    var scrubbing: Scrubbing { get }
     /// `true` when a hook is set: the last callback then waits for the hooks to run.
     var hasHooks: Bool { get }
     /// Runs `work` on `scheduler` once the hooks called so far have run.

@@ -662,13 +662,19 @@ final class ResponsePlayer: @unchecked Sendable {
     // MARK: Passthrough
 
     private func startPassthrough(_ transforms: [ResponseTransform]) {
-        guard let hop, let lane = host?.userCode else { return }
+        guard let hop, let host else { return }
+        let lane = host.userCode
         let timing = hop.item.response
+        let request = hop.item.request
+        let scrubbing = host.scrubbing
         let scheduler = scheduler
-        let handle = NetworkLoader.start(hop.item.request.requestWithBody) { [self] result in
+        let handle = NetworkLoader.start(request.requestWithBody) { [self] result in
             // The transforms are user code: on the registry's lane, not the loader's queue nor
             // the delivery context.
             UserCodeRunner.shared.run(in: lane) { [self] in
+                // A network error carries the request's URL, secrets and all: scrubbed before
+                // the app, a hook or the recorder sees it.
+                let result = result.mapError { SendableError(error: scrubbing.scrubbed(networkError: $0.error, of: request)) }
                 let transformed = NetworkLoader.applying(transforms, to: result, timing: timing)
                 scheduler.async(asStep { $0.passthroughLoaded(transformed) })
             }

@@ -79,12 +79,13 @@ enum NetworkLoader {
     }
 
     /// Applies a passthrough's transforms (user code: call off the loading context) to what the
-    /// server sent, as a stub response with the stub's pacing.
+    /// server sent, as a stub response with the stub's pacing; tells them of a network failure.
     static func applying(
         _ transforms: [ResponseTransform], to result: Result<(HTTPURLResponse, Data), SendableError>, timing: StubResponse
     ) -> Result<StubResponse, SendableError> {
         switch result {
         case .failure(let failure):
+            for transform in transforms { transform.networkFailed?(failure.error) }
             return .failure(failure)
         case .success(var (response, body)):
             do {

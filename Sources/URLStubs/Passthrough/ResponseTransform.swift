@@ -22,14 +22,25 @@ public struct ResponseTransform: Sendable, CustomStringConvertible {
     /// What the transform does, for reports.
     public let description: String
     let apply: @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)
+    /// Told when the request failed at the network instead (the recorder counts such failures);
+    /// given the error as the app gets it, scrubbed.
+    let networkFailed: (@Sendable (any Error) -> Void)?
 
     /// A transform from any closure.
     public init(
         _ description: String = "custom transform",
         _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data)
     ) {
+        self.init(description, apply, networkFailed: nil)
+    }
+
+    init(
+        _ description: String, _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data),
+        networkFailed: (@Sendable (any Error) -> Void)?
+    ) {
         self.description = description
         self.apply = apply
+        self.networkFailed = networkFailed
     }
 
     /// Replaces the status code.

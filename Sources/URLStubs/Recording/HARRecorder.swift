@@ -17,6 +17,15 @@ import FoundationNetworking
 /// delays a response for the disk, costs the same for the thousandth exchange as for the first,
 /// and a crash or a kill never leaves a broken cassette (see ``save()``). A second recorder of
 /// a cassette a live recorder holds throws ``StubError/cassetteInUse(path:heldBy:requestedBy:)``.
+/// A recording in which an exchange failed at the network (the server down) never replaces the
+/// cassette: ``save()`` throws
+/// ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``.
+///
+/// The recorder is a stub that passes every request through and records it, added when the
+/// recording starts. The newest matching stub answers a request, so a stub added after
+/// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+/// answers before the recorder (its exchanges are not recorded, passthrough ones included),
+/// and one added before it is never reached while the recorder records.
 public final class HARRecorder: @unchecked Sendable {
     /// The file recorded to or replayed from.
     let cassette: URL
@@ -41,6 +50,8 @@ public final class HARRecorder: @unchecked Sendable {
     private let location: StubLocation
     /// Who records, for the error a second recorder of the cassette gets: the test and the line.
     private let owner: String
+    /// The test, for the command that records the cassette again.
+    private let testName: String
 
     /// The recorder's writer: every exchange is scrubbed and written here, one after the other,
     /// never on the request's way back to the app. The fields below are used on it only.
@@ -52,6 +63,10 @@ public final class HARRecorder: @unchecked Sendable {
     /// Another recorder took the cassette between a save and a later exchange of this one:
     /// thrown by the next save.
     private var conflict: Error?
+    /// Exchanges that failed at the network, and the first of them, scrubbed: a save then
+    /// refuses to replace the cassette.
+    private var networkFailures = 0
+    private var firstNetworkFailure: String?
     /// The file the last save wrote (an atomic save makes a new one each time): a later exchange
     /// finds out whether another recorder saved the cassette since, and refuses to write over it.
     private var savedFileNumber: UInt64?
@@ -66,6 +81,7 @@ public final class HARRecorder: @unchecked Sendable {
         self.scrubbingRules = scrubbing
         self.volatileFields = volatileFields
         self.owner = "\(testName) (\(fileID):\(line))"
+        self.testName = testName
         writer = DispatchQueue(label: "URLStubs.HARRecorder.\(file.lastPathComponent)")
         let fileManager = FileManager.default
         // A folder or a FIFO at the path: said now, as a FixtureError, not by a failed save.
@@ -80,7 +96,8 @@ public final class HARRecorder: @unchecked Sendable {
                 // Replaying a cassette another recorder records is only reading it.
                 if wouldRecord { throw StubError.cassetteInUse(path: path, heldBy: holder, requestedBy: requester) }
             }
-            if let partial, !partial.leftover.entries.isEmpty {
+            // A dead run whose exchange failed at the network would not have saved either.
+            if let partial, !partial.leftover.entries.isEmpty, partial.leftover.networkFailures == 0 {
                 try Self.fold(partial.leftover, into: file)
             }
         }
@@ -116,15 +133,25 @@ public final class HARRecorder: @unchecked Sendable {
         if mode == .newEpisodes { self.registry = registry }
         replayed = (exists && mode != .all) ? try HAR.read(contentsOf: file) : []
         if mode == .none { registry.unmatchedRequestPolicy = .fail }
+        if !isRecording {
+            registry.replayedCassetteNote = RecorderNotes.notInCassette(file, entries: replayed.count, testName: testName)
+        }
         if isRecording {
+            let shadowed = registry.stubs
+            if !shadowed.isEmpty {
+                FileHandle.standardError.write(Data((RecorderNotes.shadowedStubs(shadowed, cassette: file, location: location) + "\n").utf8))
+            }
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
             _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil, location: location) { request, _ in
                 .passthrough(
-                    ResponseTransform("record to \(file.lastPathComponent)") { response, body in
-                        recorder.capture(request, response, body)
-                        return (response, body)
-                    })
+                    ResponseTransform(
+                        "record to \(file.lastPathComponent)",
+                        { response, body in
+                            recorder.capture(request, response, body)
+                            return (response, body)
+                        },
+                        networkFailed: { error in recorder.captureNetworkFailure(of: request, error) }))
             }
         }
         registry.stubs(
@@ -138,7 +165,7 @@ public final class HARRecorder: @unchecked Sendable {
 
     /// Writes `leftover`, what a run that died before saving recorded, into `cassette`, as that
     /// run's save would have: after the entries already there, or in their place for `.all`.
-    private static func fold(_ leftover: (entries: [HAREntry], mode: RecordMode?), into cassette: URL) throws {
+    private static func fold(_ leftover: PartialCassette.Leftover, into cassette: URL) throws {
         var entries = leftover.entries
         if leftover.mode != .all, FileManager.default.fileExists(atPath: cassette.path) {
             entries = try HAR.read(contentsOf: cassette) + entries
@@ -200,6 +227,20 @@ public final class HARRecorder: @unchecked Sendable {
         partial?.append(entry)
     }
 
+    /// Notes an exchange that failed at the network (a cancelled request did not fail): the
+    /// save will refuse to replace the cassette with a recording that lacks it.
+    private func captureNetworkFailure(of request: StubRequest, _ error: any Error) {
+        let failure = error as NSError
+        if failure.domain == NSURLErrorDomain, failure.code == URLError.cancelled.rawValue { return }
+        let description = scrubbingRules.redactor(for: request).redact(
+            "\(request): \(failure.localizedDescription) (\(failure.domain) \(failure.code))")
+        writer.async { [self] in
+            networkFailures += 1
+            if firstNetworkFailure == nil { firstNetworkFailure = description }
+            partial?.appendNetworkFailure(description)
+        }
+    }
+
     private static func fileNumber(of file: URL) -> UInt64? {
         ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.systemFileNumber] as? NSNumber)?.uint64Value
     }
@@ -215,18 +256,38 @@ public final class HARRecorder: @unchecked Sendable {
     /// a crash leaves whole, and the next recorder of the cassette folds in). The cassette is
     /// replaced atomically. In `.all` mode it writes an empty recording when nothing happened.
     ///
+    /// When an exchange of this run failed at the network (the server was down, the VPN off),
+    /// the recording lacks it, and a cassette without it would fail every later run: the save
+    /// writes nothing, keeps the cassette as it was (and drops the partial file), and throws
+    /// ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``,
+    /// whose message is the command that records the cassette again. Stub the requests meant to
+    /// fail (``StubResponse/init(error:)``) so that they never reach the recorder.
+    ///
     /// A save gives the cassette up: another recorder may then record it. An exchange this
     /// recorder records after the save takes it back, unless another recorder holds it or saved
     /// it in between.
-    /// - Throws: The error of a cassette that cannot be written, and
+    /// - Throws: The error of a cassette that cannot be written,
+    ///   ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``
+    ///   when an exchange failed at the network, and
     ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder held or
     ///   saved the cassette before an exchange this one recorded after a save (that exchange is
     ///   still in ``recordedEntries``, never written over the other's).
     public func save() throws {
         try writer.sync {
             if let conflict { throw conflict }
+            guard isRecording else { return }
+            if networkFailures > 0 {
+                // The exchanges that did succeed must not be folded in by a later recorder.
+                try? partial?.markSaved()
+                partial?.close()
+                partial = nil
+                throw StubError.recordingFailed(
+                    path: cassette.path, failedExchanges: networkFailures, firstFailure: firstNetworkFailure ?? "",
+                    previousKept: FileManager.default.fileExists(atPath: cassette.path),
+                    command: RecordMode.recordingCommand(testName: testName, mode: mode))
+            }
             let changed = !recorded.isEmpty || (mode == .all)
-            guard isRecording, changed else { return }
+            guard changed else { return }
             let entries = replayed.map(scrubbingRules.scrub) + recorded
             try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
             try HAR.write(entries).write(to: cassette, options: .atomic)

@@ -15,11 +15,14 @@ import Foundation
 /// so a second recorder of the same cassette, in this process or another, is refused with
 /// ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` instead of the two overwriting each
 /// other's exchanges. A file left by a run that died before saving (its lock died with it) is
-/// folded into the cassette by the next recorder of that cassette, so nothing recorded is lost.
+/// folded into the cassette by the next recorder of that cassette, so nothing recorded is lost;
+/// unless one of its exchanges failed at the network, which its save would have refused too.
 ///
 /// Format: a first line `{"urlstubsPartialCassette":1,"recordedBy":…,"mode":…}`, then one
-/// HAR entry per line (compact JSON never holds a raw newline). A last line without its newline
-/// (the process died mid-write) is left out.
+/// HAR entry per line (compact JSON never holds a raw newline), and a line
+/// `{"urlstubsNetworkFailure":…}` for each exchange that failed at the network: a run with such
+/// a line is never folded in, as its save would not have written it. A last line without its
+/// newline (the process died mid-write) is left out.
 final class PartialCassette {
 
     /// `<cassette>.partial`.
@@ -37,8 +40,15 @@ final class PartialCassette {
     /// (its exchanges are in the recorder's memory and reach the cassette at save).
     private var failed = false
 
-    /// What a run that died before saving left in the file, in order; its record mode.
-    let leftover: (entries: [HAREntry], mode: RecordMode?)
+    /// What a run that died before saving left in the file: its exchanges in order, its record
+    /// mode, and how many of its exchanges failed at the network.
+    let leftover: Leftover
+
+    struct Leftover {
+        var entries: [HAREntry] = []
+        var mode: RecordMode?
+        var networkFailures = 0
+    }
 
     /// Takes the cassette's lock and reads what a dead run left. Call ``begin()`` once that is
     /// folded into the cassette.
@@ -73,8 +83,17 @@ final class PartialCassette {
     /// Appends `entry` as one line. A failed write leaves the crash safety of the later
     /// exchanges to the save; it never fails the recording.
     func append(_ entry: HAREntry) {
+        append(line: HAR.json(of: entry, dates: dates))
+    }
+
+    /// Notes an exchange that failed at the network (`description` is scrubbed).
+    func appendNetworkFailure(_ description: String) {
+        append(line: .object(["urlstubsNetworkFailure": .string(description)]))
+    }
+
+    private func append(line value: JSONValue) {
         guard !failed else { return }
-        var line = HAR.json(of: entry, dates: dates).serialized()
+        var line = value.serialized()
         line.append(UInt8(ascii: "\n"))
         do {
             try file.append(line)
@@ -116,16 +135,19 @@ final class PartialCassette {
         return (owner, mode)
     }
 
-    private static func readEntries(of data: Data, source: String) -> (entries: [HAREntry], mode: RecordMode?) {
-        guard let header = readHeader(of: data) else { return ([], nil) }
-        var entries: [HAREntry] = []
+    private static func readEntries(of data: Data, source: String) -> Leftover {
+        guard let header = readHeader(of: data) else { return Leftover() }
+        var leftover = Leftover(mode: header.mode)
         // Complete lines only: the last one may have been cut by the death of its writer.
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropFirst().dropLast()
         for (index, line) in lines.enumerated() where !line.isEmpty {
-            guard let value = try? JSONValue.parsing(Data(line)), let entry = try? HAR.entry(value, source: source, at: "line \(index + 2)")
-            else { continue }
-            entries.append(entry)
+            guard let value = try? JSONValue.parsing(Data(line)) else { continue }
+            if case .object(let members) = value, members["urlstubsNetworkFailure"] != nil {
+                leftover.networkFailures += 1
+            } else if let entry = try? HAR.entry(value, source: source, at: "line \(index + 2)") {
+                leftover.entries.append(entry)
+            }
         }
-        return (entries, header.mode)
+        return leftover
     }
 }

@@ -48,11 +48,12 @@ public enum RecordMode: String, Sendable, CaseIterable {
     }
 
     /// `URLSTUBS_RECORD=once swift test --filter fetchUser`, for the test named `testName`
-    /// (`#function`'s `fetchUser()` or `fetchUser(api:)`, or a Swift Testing display name).
-    static func recordingCommand(testName: String) -> String {
+    /// (`#function`'s `fetchUser()` or `fetchUser(api:)`, or a Swift Testing display name), in
+    /// `mode`.
+    static func recordingCommand(testName: String, mode: RecordMode = .once) -> String {
         let name = testName.prefix { $0 != "(" }
         let filter = name.isEmpty ? "" : " --filter " + shellQuoted(String(name))
-        return "\(environmentVariable)=once swift test\(filter)"
+        return "\(environmentVariable)=\(mode.rawValue) swift test\(filter)"
     }
 
     private static func shellQuoted(_ text: String) -> String {

@@ -13,14 +13,25 @@ import FoundationNetworking
 /// Secure by default: ``default`` scrubs the credential headers (`Authorization`,
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Api-Key`, `X-Auth-Token`, `Api-Key`) and
 /// the common credential names (`token`, `access_token`, `refresh_token`, `id_token`,
-/// `api_key`, `apikey`, `key`, `password`, `secret`, `client_secret`) in query strings, form
-/// bodies (`application/x-www-form-urlencoded`) and JSON bodies at any depth; a program reads
-/// the lists in `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare
-/// without regard to case. A cookie keeps its name; only its value is scrubbed. Opt out of one rule with ``removing(headers:queryParameters:jsonFields:)``:
+/// `api_key`, `apikey`, `password`, `secret`, `client_secret`) in query strings, form bodies
+/// (`application/x-www-form-urlencoded`) and JSON bodies at any depth, and `key` in query
+/// strings and form bodies (where `?key=` is usually an API key; a JSON `"key"` is usually a
+/// feature flag's or a setting's name). A program reads the lists in
+/// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without
+/// regard to case. Requests and responses are scrubbed alike: headers, query and bodies.
+///
+/// A cookie keeps its name; only its value is scrubbed. A JSON body keeps its shape, so a
+/// replayed response still decodes: under a listed name, each string becomes the placeholder and
+/// each number `0`; booleans, `null`, member names and nested objects and arrays stay
+/// (`"token": {"value": "<scrubbed>", "expiresIn": 0}`).
+///
+/// Opt out of a rule with ``removing(headers:queryParameters:jsonFields:)``: each list is one
+/// rule, so a name scrubbed in both the query and JSON bodies is removed from each it names.
 ///
 /// ```swift
-/// // `key` is a public cache key in this API, not a secret.
-/// let scrubbing = Scrubbing.default.removing(queryParameters: ["key"], jsonFields: ["key"])
+/// // `key` is a public cache key in this API, not a secret: kept in the URL, and in a body
+/// // that echoes it.
+/// let scrubbing = Scrubbing.default.removing(queryParameters: ["key"])
 /// ```
 ///
 /// Besides the named headers, query parameters, form fields and JSON members, every copy of
@@ -41,7 +52,8 @@ public struct Scrubbing: Sendable {
     /// (`application/x-www-form-urlencoded`), which uses the query's syntax.
     public var queryParameters: Set<String>
     /// JSON member names (case-insensitive) whose values are scrubbed wherever they appear in a
-    /// body, at any depth.
+    /// body, at any depth, keeping the body's shape (strings become the placeholder, numbers
+    /// `0`).
     public var jsonFields: Set<String>
     /// What replaces a secret.
     public var placeholder: String
@@ -50,11 +62,13 @@ public struct Scrubbing: Sendable {
     @usableFromInline static let defaultHeaders: Set<String> = [
         "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Auth-Token", "Api-Key",
     ]
-    /// The credential names scrubbed by default in query strings, form bodies and JSON bodies:
-    /// ``default``'s ``queryParameters`` and ``jsonFields``.
-    @usableFromInline static let defaultNames: Set<String> = [
-        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret", "client_secret",
+    /// The credential names scrubbed by default in JSON bodies: ``default``'s ``jsonFields``.
+    @usableFromInline static let defaultJSONFields: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "password", "secret", "client_secret",
     ]
+    /// The credential names scrubbed by default in query strings and form bodies: ``default``'s
+    /// ``queryParameters``, the JSON names and `key`.
+    @usableFromInline static let defaultQueryParameters: Set<String> = defaultJSONFields.union(["key"])
 
     /// The credential headers, and the credential names in queries, form bodies and JSON
     /// bodies, listed in the type's overview (``Scrubbing``).
@@ -64,8 +78,8 @@ public struct Scrubbing: Sendable {
 
     /// A policy; each list starts from ``default``'s unless you pass another.
     public init(
-        headers: Set<String> = Scrubbing.defaultHeaders, queryParameters: Set<String> = Scrubbing.defaultNames,
-        jsonFields: Set<String> = Scrubbing.defaultNames, placeholder: String = "<scrubbed>"
+        headers: Set<String> = Scrubbing.defaultHeaders, queryParameters: Set<String> = Scrubbing.defaultQueryParameters,
+        jsonFields: Set<String> = Scrubbing.defaultJSONFields, placeholder: String = "<scrubbed>"
     ) {
         self.headers = Set(headers.map { $0.lowercased() })
         self.queryParameters = queryParameters
@@ -83,10 +97,13 @@ public struct Scrubbing: Sendable {
     }
 
     /// This policy without some of its rules (names compare without regard to case): the way to
-    /// keep one value the defaults scrub.
+    /// keep one value the defaults scrub. Each list is one rule: a name removed from the query
+    /// parameters is still scrubbed in JSON bodies if ``jsonFields`` lists it.
     ///
     /// ```swift
-    /// registry.scrubbing = .default.removing(queryParameters: ["key"])   // ?key= is not a secret here
+    /// // ?key= is a public cache key here, not a secret: the URL keeps it, and so does a body
+    /// // that echoes it.
+    /// registry.scrubbing = .default.removing(queryParameters: ["key"])
     /// ```
     public func removing(headers: Set<String> = [], queryParameters: Set<String> = [], jsonFields: Set<String> = []) -> Scrubbing {
         var copy = self
@@ -147,9 +164,9 @@ public struct Scrubbing: Sendable {
         return components.url ?? url
     }
 
-    /// The body with its secret JSON members (or, for a form body, its secret parameters)
-    /// replaced; byte for byte the same body when it holds none (a replay then serves exactly
-    /// what the server sent).
+    /// The body with its secret JSON members (their shape kept) or,
+    /// for a form body, its secret parameters replaced; byte for byte the same body when it
+    /// holds none (a replay then serves exactly what the server sent).
     func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
         guard let body else { return nil }
         if Self.isForm(mimeType) { return scrubForm(body) }
@@ -157,23 +174,6 @@ public struct Scrubbing: Sendable {
         guard Self.mayHoldMember(of: names, in: body), let json = try? JSONValue(data: body) else { return body }
         let scrubbed = scrub(json, names: names)
         return scrubbed == json ? body : scrubbed.serialized()
-    }
-
-    /// `false` when `body` cannot hold a member named one of `names` (lower-cased): none of them
-    /// appears in double quotes, in any case, and no `\u` escape could spell one. It spares
-    /// parsing every body that passes through replay and reports.
-    static func mayHoldMember(of names: Set<String>, in body: Data) -> Bool {
-        guard !names.isEmpty, !body.isEmpty else { return false }
-        var lowered = body
-        var sawEscape = false
-        lowered.withUnsafeMutableBytes { bytes in
-            for index in bytes.indices {
-                let byte = bytes[index]
-                if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") { bytes[index] = byte + 32 }
-                if byte == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") { sawEscape = true }
-            }
-        }
-        return sawEscape || names.contains { lowered.range(of: Data("\"\($0)\"".utf8)) != nil }
     }
 
     static func isForm(_ mimeType: String?) -> Bool {
@@ -205,21 +205,6 @@ public struct Scrubbing: Sendable {
                 part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part)
             }
             return (decoded(pair[..<equals]), decoded(pair[pair.index(after: equals)...]))
-        }
-    }
-
-    private func scrub(_ value: JSONValue, names: Set<String>) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(
-                Dictionary(
-                    uniqueKeysWithValues: members.map { key, member in
-                        (key, names.contains(key.lowercased()) ? .string(placeholder) : scrub(member, names: names))
-                    }))
-        case .array(let elements):
-            return .array(elements.map { scrub($0, names: names) })
-        default:
-            return value
         }
     }
 
@@ -273,7 +258,7 @@ public struct Scrubbing: Sendable {
         Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder)
     }
 
-    private static func entry(of request: StubRequest) -> HAREntry {
+    static func entry(of request: StubRequest) -> HAREntry {
         let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
         return HAREntry(
             method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
@@ -324,26 +309,5 @@ public struct Scrubbing: Sendable {
             }
         }
         return secrets.filter { !$0.isEmpty && $0 != placeholder }
-    }
-
-    private func collectJSONSecrets(_ value: JSONValue, names: Set<String>, into secrets: inout Set<String>) {
-        switch value {
-        case .object(let members):
-            for (key, member) in members {
-                if names.contains(key.lowercased()) {
-                    switch member {
-                    case .string(let text): secrets.insert(text)
-                    case .integer(let number): secrets.insert(String(number))
-                    default: break
-                    }
-                } else {
-                    collectJSONSecrets(member, names: names, into: &secrets)
-                }
-            }
-        case .array(let elements):
-            for element in elements { collectJSONSecrets(element, names: names, into: &secrets) }
-        default:
-            break
-        }
     }
 }

@@ -87,6 +87,14 @@ extension StubRegistry {
 
     /// The near-miss report for a request no stub matched.
     func nearMissReport(for request: StubRequest) -> String {
-        UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text
+        addingCassetteNote(to: UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text)
+    }
+
+    /// `report` with the note of the cassette this registry replays (``replayedCassetteNote``)
+    /// under its headline: a request the cassette lacks is fixed by recording, not by a stub.
+    func addingCassetteNote(to report: String) -> String {
+        guard let note = replayedCassetteNote else { return report }
+        guard let headlineEnd = report.firstIndex(of: "\n") else { return report + "\n" + note }
+        return report[..<headlineEnd] + "\n" + note + report[headlineEnd...]
     }
 }

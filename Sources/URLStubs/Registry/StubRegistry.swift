@@ -58,6 +58,7 @@ public final class StubRegistry: @unchecked Sendable {
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private var refusedInstallations: [StubError] = []
+    private var cassetteNote: String?
     private let slotIndex: Int?
 
     /// Every request this registry saw (``journal``).
@@ -281,6 +282,13 @@ public final class StubRegistry: @unchecked Sendable {
     var journalSettings: (scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) {
         lock.lock(); defer { lock.unlock() }
         return (scrubbingRules, enabled && policy == .passthrough)
+    }
+
+    /// What a near-miss report says of the cassette this registry replays: which one, and
+    /// how to record what it lacks (set by a ``HARRecorder`` that replays).
+    var replayedCassetteNote: String? {
+        get { lock.lock(); defer { lock.unlock() }; return cassetteNote }
+        set { lock.lock(); cassetteNote = newValue; lock.unlock() }
     }
 
     /// The configuration this registry was last installed into.

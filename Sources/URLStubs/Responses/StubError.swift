@@ -82,6 +82,11 @@ public enum StubError: Error, Sendable, Equatable {
     case cassetteInUse(path: String, heldBy: String, requestedBy: String)
     /// A stub's ``DownloadSpeed`` is not a positive, finite number of KB/s.
     case invalidDownloadSpeed(kilobytesPerSecond: Double, stub: String)
+    /// A recording into the cassette at `path` was not saved: `failedExchanges` of its
+    /// exchanges failed at the network (`firstFailure` is the first, scrubbed), and a cassette
+    /// without them would fail every later run. `previousKept` says a cassette was there and
+    /// was left as it was; `command` records it again.
+    case recordingFailed(path: String, failedExchanges: Int, firstFailure: String, previousKept: Bool, command: String)
 
     var message: String {
         switch self {
@@ -149,6 +154,15 @@ public enum StubError: Error, Sendable, Equatable {
                 + "Use .downloadSpeed(.threeG) (400 KB/s; .gprs 7, .edge 16, .threeGPlus 900, .wifi 1500) or "
                 + ".downloadSpeed(.kilobytesPerSecond(400)); OHHTTPStubs' .responseTime(-400) is .downloadSpeed(.threeG). "
                 + "A response that never comes is .neverResponding()."
+        case .recordingFailed(let path, let count, let first, let previousKept, let command):
+            let exchanges = count == 1 ? "1 exchange" : "\(count) exchanges"
+            let kept =
+                previousKept
+                ? "The previous cassette was kept as it was; nothing of this run was written."
+                : "No cassette was written."
+            return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
+                + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
+                + "Once the server can be reached, record again with:\n    \(command)"
         }
     }
 }
@@ -186,6 +200,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidRecordMode: return 21
         case .cassetteInUse: return 22
         case .invalidDownloadSpeed: return 23
+        case .recordingFailed: return 24
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
