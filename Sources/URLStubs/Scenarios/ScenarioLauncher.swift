@@ -6,9 +6,9 @@ import Foundation
 /// ```swift
 /// // App start, DEBUG builds only:
 /// #if DEBUG
-/// try ScenarioLauncher.activate(from: .processInfo,
-///                               available: try Scenario.folders(in: Bundle.main.url(forResource: "Scenarios", withExtension: nil)!),
-///                               into: .shared)
+/// if let folder = Bundle.main.url(forResource: "Scenarios", withExtension: nil) {  // an app bundle's folder
+///     try ScenarioLauncher.activate(from: .processInfo, available: try Scenario.folders(in: folder), into: .shared)
+/// }
 /// #endif
 ///
 /// // UI test:
