@@ -14,12 +14,19 @@ struct AppBackendLinkTests {
     /// The app's end, connected as an app's launch would: on a thread of its own, since it
     /// blocks until the first stubs arrive.
     private func connectApp(
-        _ environment: [String: String], registry: StubRegistry, timeout: TimeInterval = 10
+        _ environment: [String: String], registry: StubRegistry, timeout: TimeInterval = 30
     ) async throws -> TestRunnerLink? {
+        try await startApp(environment, registry: registry, timeout: timeout).value
+    }
+
+    /// The app's end, connecting from now on while the test speaks the runner's end by hand.
+    private func startApp(
+        _ environment: [String: String], registry: StubRegistry, timeout: TimeInterval = 30
+    ) -> StartedOnItsOwnThread<TestRunnerLink?> {
         let scenarios = [
             Scenario("sold-out") { stubs in stubs.stub(isPath("/api/cart")) { _ in StubResponse(string: "sold out", statusCode: 409) } }
         ]
-        return try await onItsOwnThread {
+        return StartedOnItsOwnThread {
             try TestRunnerLink.connectIfLaunchedByTest(
                 into: registry, scenarios: scenarios, fixtures: .folder(fixturesFolder), timeout: timeout, environment: environment)
         }
@@ -347,7 +354,7 @@ struct AppBackendLinkTests {
         // A test runner speaking another version, to the app.
         let runner = try FakeTestRunner()
         let registry = StubRegistry()
-        async let app = errorText { _ = try await connectApp(runner.environment, registry: registry) }
+        let app = startApp(runner.environment, registry: registry)
         let hello = try await onItsOwnThread {
             let peer = try runner.accept()
             let hello = try peer.receive()
@@ -356,7 +363,7 @@ struct AppBackendLinkTests {
         }
         #expect(hello["protocolVersion"] == "\(WireMessage.protocolVersion)")
         #expect(hello["token"] == "fake-token")
-        let text = await app
+        let text = await errorText { _ = try await app.value }
         #expect(text.contains("this app speaks version 1 of the test-runner link, the test runner version 99"), "\(text)")
         #expect(await fetch("https://app.test/", from: registry).error?.localizedDescription.contains("protocol version mismatch") == true)
     }
@@ -364,7 +371,7 @@ struct AppBackendLinkTests {
     @Test func malformedAndUnknownCommandsAreAnsweredNamingTheField() async throws {
         let runner = try FakeTestRunner()
         let registry = StubRegistry()
-        async let link = connectApp(runner.environment, registry: registry)
+        let link = startApp(runner.environment, registry: registry)
         let replies = try await onItsOwnThread { () -> [String] in
             let peer = try runner.accept()
             _ = try peer.receive()
@@ -387,7 +394,7 @@ struct AppBackendLinkTests {
             }
             return replies
         }
-        _ = try await link
+        _ = try await link.value
         #expect(replies[0] == #"setOffline: a "setOffline" message needs the field "offline""#)
         #expect(replies[1].hasPrefix(#"failed 1 unknown message type "explode" in the field "type" (known: hello, welcome"#), "\(replies[1])")
         #expect(replies[2] == #"failed 2 a "addStub" message needs the field "stub""#)
@@ -426,9 +433,9 @@ struct AppBackendLinkTests {
         // Accepts, then says nothing.
         let silent = try FakeTestRunner()
         let registry = StubRegistry()
-        async let silence = errorText { _ = try await connectApp(silent.environment, registry: registry, timeout: 0.5) }
+        let silence = startApp(silent.environment, registry: registry, timeout: 0.5)
         let peer = try await onItsOwnThread { try silent.accept() }
-        let text = await silence
+        let text = await errorText { _ = try await silence.value }
         #expect(text.contains("the test runner at 127.0.0.1:\(silent.port) sent no stubs within 0.50 s"), "\(text)")
         #expect(text.contains("Check that \(TestRunnerLink.addressVariable) names this test's AppBackend"))
         #expect(await fetch("https://app.test/", from: registry).error?.localizedDescription.contains("sent no stubs") == true)

@@ -78,8 +78,10 @@ import Foundation
                     systemConnect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
+            // A connect interrupted by a signal goes on in the kernel: calling it again waits for
+            // it, and answers EISCONN when it completed in between.
         } while result != 0 && errno == EINTR
-        guard result == 0 else { throw LoopbackSocketError("connect to 127.0.0.1:\(port)") }
+        guard result == 0 || errno == EISCONN else { throw LoopbackSocketError("connect to 127.0.0.1:\(port)") }
         socket.disableCoalescing()
         return socket
     }
@@ -87,15 +89,19 @@ import Foundation
     /// The next connection, or `nil` when none came within `timeout` seconds or the socket was
     /// shut down.
     @_spi(TestRunnerLink) public func accept(timeout: TimeInterval) throws -> LoopbackSocket? {
-        guard try waitUntilReadable(timeout: timeout) else { return nil }
-        let accepted = systemAccept(descriptor)
-        guard accepted >= 0 else {
-            if errno == EINTR || errno == EAGAIN || errno == ECONNABORTED { return nil }
-            throw LoopbackSocketError("accept")
-        }
-        let socket = LoopbackSocket(descriptor: accepted)
-        socket.disableCoalescing()
-        return socket
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            guard try waitUntilReadable(timeout: deadline.timeIntervalSinceNow) else { return nil }
+            let accepted = systemAccept(descriptor)
+            if accepted >= 0 {
+                let socket = LoopbackSocket(descriptor: accepted)
+                socket.disableCoalescing()
+                return socket
+            }
+            // A signal, or a client that gave up between the wake-up and the accept: wait on.
+            guard errno == EINTR || errno == EAGAIN || errno == ECONNABORTED else { throw LoopbackSocketError("accept") }
+        } while deadline.timeIntervalSinceNow > 0
+        return nil
     }
 
     /// Reads exactly `count` bytes.
@@ -185,15 +191,19 @@ import Foundation
 
     // MARK: Platform details
 
+    /// Whether the socket became readable within `timeout`. A signal that interrupts the wait
+    /// resumes it for the time left, so `false` always means the whole timeout passed (or the
+    /// socket was shut down).
     private func waitUntilReadable(timeout: TimeInterval) throws -> Bool {
-        if isShutDown { return false }
-        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&waiting, 1, Int32(max(0, min(timeout, 3600)) * 1000))
-        if ready < 0 {
-            if errno == EINTR { return false }
-            throw LoopbackSocketError("poll")
+        let deadline = Date().addingTimeInterval(max(0, min(timeout, 3600)))
+        while !isShutDown {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Int32((max(0, deadline.timeIntervalSinceNow) * 1000).rounded(.up)))
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            if errno != EINTR { throw LoopbackSocketError("poll") }
         }
-        return ready > 0
+        return false
     }
 
     /// Small frames go out at once, not after the peer's delayed acknowledgement (Nagle).

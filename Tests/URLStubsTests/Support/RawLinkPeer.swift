@@ -17,7 +17,7 @@ final class RawLinkPeer: @unchecked Sendable {
     }
 
     /// The next frame: each top-level field's value as text (`"99"`, `"refused"`).
-    func receive(timeout: TimeInterval = 10) throws -> [String: String] {
+    func receive(timeout: TimeInterval = 60) throws -> [String: String] {
         let frame = try WireFrame.read(from: socket, timeout: timeout)
         let object = try JSONSerialization.jsonObject(with: frame) as? [String: Any] ?? [:]
         return object.mapValues { "\($0)" }
@@ -39,7 +39,7 @@ final class FakeTestRunner: @unchecked Sendable {
     }
 
     /// Waits for the app to connect (blocking).
-    func accept(timeout: TimeInterval = 10) throws -> RawLinkPeer {
+    func accept(timeout: TimeInterval = 60) throws -> RawLinkPeer {
         guard let socket = try listener.accept(timeout: timeout) else { throw ProbeError("no app connected within \(timeout) s") }
         return RawLinkPeer(socket)
     }
