@@ -7,11 +7,7 @@ import Foundation
 /// `await` (under AddressSanitizer one such test once held both threads of a 2-core machine for
 /// 85 s). Record expectations after it returns, in the test's own task.
 func onItsOwnThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
-        thread.stackSize = 8 << 20  // a parser's recursion, as on a main thread
-        thread.start()
-    }
+    try await StartedOnItsOwnThread(work).value
 }
 
 /// Work already running on a thread of its own, whose result a test awaits later.
@@ -26,7 +22,7 @@ final class StartedOnItsOwnThread<Value: Sendable>: @unchecked Sendable {
 
     init(_ work: @escaping @Sendable () throws -> Value) {
         let thread = Thread { [self] in finish(Result { try work() }) }
-        thread.stackSize = 8 << 20
+        thread.stackSize = 8 << 20  // a parser's recursion, as on a main thread
         thread.start()
     }
 
