@@ -14,10 +14,6 @@ import LoopbackTestServer
 struct DefaultScrubbingTests {
     let server = TestServer.shared
 
-    private func temporaryHAR() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-default-scrub-\(UUID().uuidString)/session.har")
-    }
-
     private static let names = [
         "token", "access_token", "refresh_token", "id_token", "api_key", "apikey", "key", "password", "secret", "client_secret",
     ]

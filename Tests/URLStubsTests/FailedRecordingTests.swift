@@ -14,10 +14,6 @@ import LoopbackTestServer
 struct FailedRecordingTests {
     let server = TestServer.shared
 
-    private func temporaryHAR(_ name: String = "fetchUser") -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-failed-recording-\(UUID().uuidString)/\(name).har")
-    }
-
     /// A URL of a loopback port nothing listens on, carrying a secret.
     private static func downURL() throws -> URL {
         URL(string: "http://127.0.0.1:\(try closedLoopbackPort())/users/1?token=SECRET-RECORDING-TOKEN&page=1")!
@@ -34,7 +30,7 @@ struct FailedRecordingTests {
 
     @Test(arguments: [RecordMode.all, .newEpisodes])
     func aReRecordWithTheServerDownKeepsTheCassetteAndSaysHowToRetry(mode: RecordMode) async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let good = try await recordGoodCassette(file)
         let registry = StubRegistry()
@@ -67,7 +63,7 @@ struct FailedRecordingTests {
     }
 
     @Test func aFirstRecordingWithAFailedExchangeWritesNoCassette() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let registry = StubRegistry()
         let recorder = try registry.record(to: file, mode: .once, environment: [:], testName: "fetchUser()")
@@ -84,7 +80,7 @@ struct FailedRecordingTests {
     }
 
     @Test func aRequestTheAppCancelsIsNoFailure() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let registry = StubRegistry()
         let recorder = try registry.record(to: file, mode: .all, environment: [:])
@@ -102,7 +98,7 @@ struct FailedRecordingTests {
     }
 
     @Test func aDeadRunWhoseExchangeFailedIsNotFoldedIn() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let good = try await recordGoodCassette(file)
         // A run in `all` mode that dies before its save: one exchange recorded, one failed.
@@ -131,7 +127,7 @@ struct FailedRecordingTests {
     }
 
     @Test func aReplayingRegistrysNearMissReportNamesTheCassetteAndHowToRecordIt() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         _ = try await recordGoodCassette(file)
         let registry = StubRegistry()

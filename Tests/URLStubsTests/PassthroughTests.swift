@@ -189,10 +189,6 @@ struct PassthroughTests {
 
     // MARK: Recording
 
-    private func temporaryHAR() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-rec-\(UUID().uuidString)/session.har")
-    }
-
     @Test func onceRecordsThenReplaysWithoutTheNetwork() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

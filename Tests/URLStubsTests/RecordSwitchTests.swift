@@ -13,12 +13,8 @@ import LoopbackTestServer
 struct RecordSwitchTests {
     let server = TestServer.shared
 
-    private func temporaryHAR() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-switch-\(UUID().uuidString)/fetchUser.har")
-    }
-
     @Test func theVariableOverridesTheModeInCode() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let tag = UUID().uuidString
         let recording = StubRegistry()
@@ -39,7 +35,7 @@ struct RecordSwitchTests {
     }
 
     @Test func aMissingRecordingUnderCINamesTheCommandThatRecordsIt() throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         let error = #expect(throws: StubError.self) { try StubRegistry().record(to: file, mode: .once, environment: ["CI": "true"]) }
         let message = String(describing: try #require(error))
         #expect(message.contains("URLSTUBS_RECORD=once swift test --filter aMissingRecordingUnderCINamesTheCommandThatRecordsIt"), "\(message)")
@@ -73,7 +69,7 @@ struct RecordSwitchTests {
 
     @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
     func aCIRunWithoutTheRecordingFailsWithTheCommandAndTheSwitchRecordsIt() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("fetchUser")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let onCI = try await runChild(["CI": "true", Self.childFileVariable: file.path])
         #expect(onCI.status != 0, "\(onCI.output)")

@@ -14,10 +14,6 @@ import LoopbackTestServer
 struct RecorderAndStubsTests {
     let server = TestServer.shared
 
-    private func temporaryHAR(_ name: String = "session") -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-recorder-stubs-\(UUID().uuidString)/\(name).har")
-    }
-
     @Test func aStubAddedAfterRecordToAnswersFirstAndIsNotRecorded() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

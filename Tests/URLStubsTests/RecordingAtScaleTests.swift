@@ -15,10 +15,6 @@ import LoopbackTestServer
 struct RecordingAtScaleTests {
     let server = TestServer.shared
 
-    private func temporaryHAR(_ name: String = "session") -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-scale-\(UUID().uuidString)/\(name).har")
-    }
-
     @Test func theResponseReachesTheAppBeforeTheFileIsWritten() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }

@@ -14,10 +14,6 @@ import LoopbackTestServer
 struct ScrubbedJSONShapeTests {
     let server = TestServer.shared
 
-    private func temporaryHAR() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-json-shape-\(UUID().uuidString)/account.har")
-    }
-
     /// The app's model of `/account`: strict types, as `Decodable` models are.
     struct Account: Decodable, Equatable {
         struct Flag: Decodable, Equatable {
@@ -50,7 +46,7 @@ struct ScrubbedJSONShapeTests {
 
     @Test(arguments: [FetchAPI.completionHandler, .asyncData])
     func aReplayedResponseStillDecodesAndHoldsNoSecret(api: FetchAPI) async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("account")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let recording = StubRegistry()
         let recorder = try recording.record(to: file, mode: .all, environment: [:])
@@ -88,7 +84,7 @@ struct ScrubbedJSONShapeTests {
     /// A request body is scrubbed the same way, and the live request still replays from it,
     /// also when all it scrubbed is numbers (which leave no placeholder to say so).
     @Test func aScrubbedRequestBodyStillReplays() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("account")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let body = Data(#"{"user":"ada","credentials":{"pin":4711,"recovery":[1234,5678]},"token":98765432,"remember":true}"#.utf8)
         let login = request(server.url("/echo").absoluteString, method: "POST", body: body, headers: ["Content-Type": "application/json"])
@@ -119,7 +115,7 @@ struct ScrubbedJSONShapeTests {
     /// The articles' opt-out for a public `?key=`: the URL keeps it, and so does a body that
     /// echoes it, while a real secret beside it is still scrubbed.
     @Test func optingOutOfTheKeyQueryParameterKeepsItInTheURLAndTheBody() async throws {
-        let file = temporaryHAR()
+        let file = temporaryHAR("account")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let search = URLRequest(url: server.url("/echo?key=PUBLICCACHEKEY&token=tok-private-999"))
         let scrubbing = Scrubbing.default.removing(queryParameters: ["key"])

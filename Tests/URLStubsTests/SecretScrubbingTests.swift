@@ -13,10 +13,6 @@ import LoopbackTestServer
 struct SecretScrubbingTests {
     let server = TestServer.shared
 
-    private func temporaryHAR() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-secrets-\(UUID().uuidString)/session.har")
-    }
-
     /// The values a request below carries, each in a place a report prints.
     private let secrets = ["header-secret-value", "cookie-secret-value", "query-secret-value", "body-secret-value", "proxy-secret-value"]
 

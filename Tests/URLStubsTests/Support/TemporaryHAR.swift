@@ -1,0 +1,7 @@
+import Foundation
+
+/// A cassette path in a folder of its own under the temporary directory, not yet written:
+/// parallel tests never share one. Remove `deletingLastPathComponent()` when done.
+func temporaryHAR(_ name: String = "session") -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-\(UUID().uuidString)/\(name).har")
+}
