@@ -11,12 +11,6 @@ import Testing
 /// opened); a missing one is `.notFound`. The 0.1 spellings keep their `StubError`.
 @Suite("Fixture files that cannot be read")
 struct FixtureFileProblemTests {
-    private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-fixture-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     /// What `work` threw (or "no error"), or `nil` when it had not finished within `seconds`:
     /// run on a thread of its own, so a read that waits forever fails the test instead of
     /// hanging it.

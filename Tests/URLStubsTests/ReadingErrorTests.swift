@@ -10,12 +10,6 @@ import Testing
 /// to do, in the library's own error (never a raw `NSError`, never a hang on a FIFO).
 @Suite("Reading errors name their cause")
 struct ReadingErrorTests {
-    private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-reading-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
-
     private static func nested(_ depth: Int) -> Data {
         Data((String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)).utf8)
     }

@@ -5,3 +5,10 @@ import Foundation
 func temporaryHAR(_ name: String = "session") -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-\(UUID().uuidString)/\(name).har")
 }
+
+/// A new, empty folder of its own under the temporary directory. Remove it when done.
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
