@@ -40,11 +40,11 @@ final class BodyReader: @unchecked Sendable {
     let length: Int?
     /// `true` for a body held in memory: reads answer at once, with no hop.
     let isInMemory: Bool
-    /// Where opening and reading happen.
-    private let lane: UserCodeRunner.Lane
+    /// Runs opening and reading off the loading context (``ExchangeHost/runUserCode(_:)``).
+    private let runUserCode: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-    init(_ body: StubBody, lane: UserCodeRunner.Lane) {
-        self.lane = lane
+    init(_ body: StubBody, runUserCode: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.runUserCode = runUserCode
         isInMemory = body.data != nil
         if let data = body.data {
             source = .memory(data, offset: 0)
@@ -68,7 +68,7 @@ final class BodyReader: @unchecked Sendable {
             completion(nil)
             return
         }
-        UserCodeRunner.shared.run(in: lane) { [self] in
+        runUserCode { [self] in
             let chunk = readFromStream(upTo: 0, openOnly: true)
             scheduler.async {
                 if case .unopenable(let failure) = chunk { completion(failure.error) } else { completion(nil) }
@@ -82,7 +82,7 @@ final class BodyReader: @unchecked Sendable {
             completion(chunk)
             return
         }
-        UserCodeRunner.shared.run(in: lane) { [self] in
+        runUserCode { [self] in
             let chunk = readFromStream(upTo: maximum)
             scheduler.async { completion(chunk) }
         }

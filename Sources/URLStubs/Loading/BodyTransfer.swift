@@ -40,9 +40,9 @@ final class BodyTransfer: @unchecked Sendable {
             chunkSize = Int.max
         } else if deliversChunks, let bytesPerSecond {
             // Paced chunks to a consumer that sees them go out about every pacing interval.
-            chunkSize = max(1, min(ResponsePlayer.maximumChunkSize, Int(bytesPerSecond * ResponsePlayer.pacingInterval)))
+            chunkSize = max(1, min(ExchangePlayer.maximumChunkSize, Int(bytesPerSecond * ExchangePlayer.pacingInterval)))
         } else {
-            chunkSize = ResponsePlayer.maximumChunkSize
+            chunkSize = ExchangePlayer.maximumChunkSize
         }
     }
 

@@ -3,7 +3,7 @@ import Dispatch
 
 /// Runs a loading request's steps, one at a time, where the platform allows client
 /// callbacks: on Linux the task's serial work queue, on Apple platforms the thread that
-/// started loading. Every step of a ``ResponsePlayer`` goes through one of these, so the
+/// started loading. Every step of a ``ExchangePlayer`` goes through one of these, so the
 /// player never needs a lock around a callback and never blocks a thread while it waits.
 protocol DeliveryScheduler: Sendable {
     /// Runs `work` as soon as possible, after whatever is already queued.

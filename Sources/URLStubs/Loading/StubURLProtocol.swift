@@ -21,7 +21,7 @@ open class StubURLProtocol: URLProtocol {
     /// The loading system that drives this instance: the platform's own. The test suite's
     /// model of Apple's loading client sets ``ApplePlatform`` here before it starts loading.
     var platform: any LoadingPlatform = nativeLoadingPlatform
-    private var player: ResponsePlayer?
+    private var player: ExchangePlayer?
     /// Set by `stopLoading`: not one client callback after it.
     private var stopped = false
     /// Apple: where the task's redirect count is kept between protocol instances.
@@ -99,21 +99,23 @@ open class StubURLProtocol: URLProtocol {
             return
         }
         let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
-        var redirectsSoFar = 0
+        var traits = TransportTraits(
+            scheduler: environment.scheduler, deliversChunks: environment.deliversChunks,
+            redirects: environment.handsRedirectsToSession ? .handedToClient : .followedByPlayer(ask: environment.approveRedirect),
+            consumerQueue: environment.delegateQueue, cookies: cookies, timeout: environment.timeout(for: request))
+        traits.answersInline = environment.preparesInline
         if environment.handsRedirectsToSession, let task {
             taskLedger = registry.tasks
-            redirectsSoFar = registry.tasks.redirectCount(of: task)
+            traits.redirectsSoFar = registry.tasks.redirectCount(of: task)
         }
-        let player = ResponsePlayer(
-            url: request.url, environment: environment, timeout: environment.timeout(for: request), sink: self,
-            cookies: cookies, redirectsSoFar: redirectsSoFar, host: registry)
+        let player = ExchangePlayer(url: request.url, traits: traits, transport: self, host: registry)
         self.player = player
         // The request as a server would see it: the session's cookies and its configuration's
         // headers (neither loading system adds them for a custom protocol).
         var seen = request
         if !environment.addsCookiesToFirstRequest { cookies.attach(to: &seen) }
         environment.addingConfigurationHeaders(to: &seen)
-        player.start(seen)
+        player.start(seen, uploadBody: environment.uploadBody, hidesUploadBody: environment.hidesUploadBody)
     }
 
     override open func stopLoading() {
@@ -128,41 +130,42 @@ open class StubURLProtocol: URLProtocol {
         nonisolated(unsafe) let unsafeSelf = self
         let failure = SendableError(error: error)
         scheduler.async {
-            guard !unsafeSelf.stopped, !unsafeSelf.isBeingCancelled else { return }
+            guard !unsafeSelf.stopped, !unsafeSelf.isClientGone else { return }
             unsafeSelf.client?.urlProtocol(unsafeSelf, didFailWithError: failure.error)
         }
     }
 }
 
-extension StubURLProtocol: PlaybackSink {
-    var isStopped: Bool { stopped }
-
-    var isBeingCancelled: Bool {
+/// The URL loading system's client as a transport: each delivery is one client callback.
+extension StubURLProtocol: ExchangeTransport {
+    var isClientGone: Bool {
         guard let task else { return false }
         return platform.isBeingCancelled(task)
     }
 
-    func playerDidReceive(_ response: HTTPURLResponse) {
+    func deliver(head: ResponseHead) {
+        guard let response = head.httpURLResponse else { return }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
     }
 
-    func playerDidLoad(_ data: Data) {
-        client?.urlProtocol(self, didLoad: data)
+    func deliver(body: Data) {
+        client?.urlProtocol(self, didLoad: body)
     }
 
-    func playerDidFinish() {
+    func deliverFinish() {
         client?.urlProtocolDidFinishLoading(self)
         player = nil
     }
 
-    func playerDidFail(_ error: any Error) {
+    func deliverFailure(_ error: any Error) {
         client?.urlProtocol(self, didFailWithError: error)
         player = nil
     }
 
-    func playerWasRedirected(to request: URLRequest, by response: HTTPURLResponse) {
-        // The player goes on with the 3xx itself (see ResponsePlayer.redirect), so it stays.
+    func handOver(redirectTo next: URLRequest, head: ResponseHead) {
+        // The player goes on with the 3xx itself (see ExchangePlayer.redirect), so it stays.
+        guard let response = head.httpURLResponse else { return }
         if let task { taskLedger?.recordRedirect(of: task) }
-        client?.urlProtocol(self, wasRedirectedTo: request, redirectResponse: response)
+        client?.urlProtocol(self, wasRedirectedTo: next, redirectResponse: response)
     }
 }

@@ -17,7 +17,7 @@ final class TimeoutMonitor: @unchecked Sendable {
     private struct Entry {
         let due: UInt64
         /// Weak: a finished request (with its body and registry) is not kept for its check.
-        weak var player: ResponsePlayer?
+        weak var player: ExchangePlayer?
     }
 
     private let lock = NSLock()
@@ -39,7 +39,7 @@ final class TimeoutMonitor: @unchecked Sendable {
 
     /// Asks for `player.timeoutCheckDue()` at `moment` (or soon after), if the player still
     /// exists then.
-    func check(_ player: ResponsePlayer, at moment: DispatchTime) {
+    func check(_ player: ExchangePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
         lock.lock()
         if inOrder.last.map({ due >= $0.due }) ?? true {
@@ -55,7 +55,7 @@ final class TimeoutMonitor: @unchecked Sendable {
 
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
-        var due: [ResponsePlayer] = []
+        var due: [ExchangePlayer] = []
         lock.lock()
         while let first = inOrder.first, first.due <= now {
             if let player = first.player { due.append(player) }

@@ -11,16 +11,26 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public private(set) var request: StubRequest
     /// The stub that answered, or `nil` when none matched.
     public let stub: StubDescriptor?
-    /// The status code answered, `nil` for an error or an unmatched request. A request passed
-    /// through to the network gets the real status once the server answered.
+    /// The status of the response head the app received: `nil` while the request is in flight,
+    /// and for a request that ended before any head reached the app (it failed, timed out, was
+    /// cancelled, or no stub matched). A request passed through to the network gets the real
+    /// status once the server answered.
     public internal(set) var statusCode: Int?
-    /// The error the request was answered with, if any.
+    /// The error the app's request ended with, if any: the stub's error, a timeout
+    /// (`URLError(-1001)`), a cancel (`URLError(-999)`), a body cut short, a network failure.
+    /// A request can have both a ``statusCode`` and an error: the head arrived, then the body
+    /// failed.
     public internal(set) var errorDescription: String?
+    /// The body bytes the app received (`0` while in flight).
+    public internal(set) var bodyBytesDelivered = 0
     /// When the request was seen.
     public let date: Date
-    /// Set by the registry when the request goes to the real network: no stub matched and the
-    /// registry passes unmatched requests through, or the stub answered with a passthrough.
+    /// Set by the registry when it records the request, as its exchange goes to the real
+    /// network: no stub matched and the registry passes unmatched requests through, or the stub
+    /// answered with a passthrough.
     var wentToNetwork = false
+    /// `true` from the moment a stub took the request until its exchange ended.
+    var isInFlight = false
     /// The registry's number for this entry (set when it is recorded), to complete it later.
     var sequence: UInt64 = 0
     /// The registry's ``StubRegistry/scrubbing`` when the request came: what ``description``
@@ -57,6 +67,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// ```text
     /// GET https://api.test/users -> 200 from "users" (MyAppTests/UserTests.swift:12)
     /// GET https://api.test/down -> error from "outage" (MyAppTests/UserTests.swift:14): URLError(-1009)
+    /// GET https://api.test/cut -> 200 from "cut" (MyAppTests/UserTests.swift:15), then URLError(-1005) after 512 bytes
+    /// GET https://api.test/slow -> in flight, answered by "slow" (MyAppTests/UserTests.swift:17)
     /// GET https://api.test/live -> 200 from the network (passed through by "live data" (MyAppTests/UserTests.swift:16))
     /// GET https://api.test/other -> passed through to the network (no stub matched)
     /// GET https://api.test/missing -> unmatched
@@ -76,7 +88,14 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
                 outcome = "passed through to the network (\(how))"
             }
         } else if let stub {
-            outcome = statusCode.map { "\($0) from \(stub)" } ?? "error from \(stub): \(errorDescription ?? "")"
+            if isInFlight {
+                outcome = "in flight, answered by \(stub)"
+            } else if let statusCode {
+                let failure = errorDescription.map { ", then \($0) after \(bodyBytesDelivered) bytes" } ?? ""
+                outcome = "\(statusCode) from \(stub)\(failure)"
+            } else {
+                outcome = "error from \(stub): \(errorDescription ?? "")"
+            }
         } else {
             outcome = "unmatched"
         }

@@ -50,18 +50,11 @@ final class RequestJournal: @unchecked Sendable {
 
     /// Adds `entry`; returns its number, for ``complete(_:_:)``.
     ///
-    /// - Parameters:
-    ///   - scrubbing: What the entry's description hides.
-    ///   - unmatchedGoesToNetwork: Whether an unmatched request is passed to the network (the
-    ///     registry's policy), so the entry says it went there.
+    /// - Parameter scrubbing: What the entry's description hides.
     @discardableResult
-    func record(_ entry: JournalEntry, scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) -> UInt64 {
+    func record(_ entry: JournalEntry, scrubbing: Scrubbing) -> UInt64 {
         var entry = entry
         entry.scrubbing = scrubbing
-        // A stub's answer with neither a status nor an error is a passthrough's.
-        if entry.stub == nil ? unmatchedGoesToNetwork : (entry.statusCode == nil && entry.errorDescription == nil) {
-            entry.wentToNetwork = true
-        }
         lock.lock()
         lastSequence += 1
         entry.sequence = lastSequence
@@ -80,9 +73,8 @@ final class RequestJournal: @unchecked Sendable {
         return sequence
     }
 
-    /// Changes the entry numbered `sequence`, if still in the ring (a passed-through request
-    /// learns its status when the server answers). Searches from the newest entry: the one
-    /// wanted is recent.
+    /// Changes the entry numbered `sequence`, if still in the ring (an exchange that ended says
+    /// what its client saw). Searches from the newest entry: the one wanted is recent.
     func complete(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
         lock.lock(); defer { lock.unlock() }
         let count = entries.count

@@ -36,8 +36,7 @@ extension StubRegistry {
     /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
     @discardableResult
     func record(_ entry: JournalEntry) -> UInt64 {
-        let settings = journalSettings
-        return requests.record(entry, scrubbing: settings.scrubbing, unmatchedGoesToNetwork: settings.unmatchedGoesToNetwork)
+        requests.record(entry, scrubbing: scrubbing)
     }
 
     /// Changes the entry numbered `sequence`, if still in the journal.

@@ -19,15 +19,16 @@ extension StubRegistry {
     /// `true` when the registry takes every request without looking at it: it is enabled and
     /// an unmatched request fails with a report instead of going to the network.
     var claimsEveryRequest: Bool {
-        let (_, enabled, policy) = snapshot()
-        return enabled && policy == .fail
+        let state = snapshot()
+        return state.enabled && state.policy == .fail
     }
 
     /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
     func claims(_ request: StubRequest) -> Bool {
-        let (table, enabled, policy) = snapshot()
-        guard enabled else { return false }
-        if policy == .fail { return true }
+        let state = snapshot()
+        guard state.enabled else { return false }
+        if state.policy == .fail { return true }
+        let table = state.table
         if Self.hasCandidate(for: request, in: table) { return true }
         // A GraphQL batch is answered operation by operation.
         guard case .batch(let operations) = GraphQLRequest.read(request) else { return false }
@@ -46,7 +47,7 @@ extension StubRegistry {
 
     /// Finds the stub that answers `request` and takes one of its activations.
     func resolve(_ request: StubRequest) -> Resolution {
-        let table = snapshot().0
+        let table = snapshot().table
         let resolution = Self.firstMatch(for: request, in: table)
         if case .unmatched = resolution, let batch = resolveGraphQLBatch(request, in: table) {
             return batch

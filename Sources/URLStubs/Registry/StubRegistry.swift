@@ -271,17 +271,25 @@ public final class StubRegistry: @unchecked Sendable {
 
     // MARK: State the loading core reads
 
-    /// The stub table, whether the registry is enabled, and its policy, read at once.
-    func snapshot() -> (table: StubTable, enabled: Bool, policy: UnmatchedRequestPolicy) {
-        lock.lock(); defer { lock.unlock() }
-        return (table, enabled, policy)
+    /// What answering a request reads of the registry, taken at once under its lock.
+    struct State {
+        let table: StubTable
+        let enabled: Bool
+        let policy: UnmatchedRequestPolicy
+        let scrubbing: Scrubbing
     }
 
-    /// What a journal entry needs of the settings: the scrubbing rules, and whether an
-    /// unmatched request goes to the network.
-    var journalSettings: (scrubbing: Scrubbing, unmatchedGoesToNetwork: Bool) {
+    /// The stub table and the settings a request is answered by, read at once.
+    func snapshot() -> State {
         lock.lock(); defer { lock.unlock() }
-        return (scrubbingRules, enabled && policy == .passthrough)
+        return State(table: table, enabled: enabled, policy: policy, scrubbing: scrubbingRules)
+    }
+
+    /// Whether an unmatched request goes to the network (the registry is enabled and its
+    /// policy says so).
+    var unmatchedGoesToNetwork: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return enabled && policy == .passthrough
     }
 
     /// What a near-miss report says of the cassette this registry replays: which one, and

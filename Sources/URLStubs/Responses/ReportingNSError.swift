@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The `NSError` inside the `URLError` of a request that no stub matched: prints the near-miss
-/// report once, readably.
+/// The `NSError` inside a `URLError` that URLStubs makes (a request no stub matched, a
+/// timeout): prints its report once, readably.
 ///
 /// App code handles `URLError`, so an unmatched request must stay one. But the description
 /// Foundation builds for an `NSError` dumps its whole `userInfo`: on Linux
@@ -30,9 +30,10 @@ final class ReportingNSError: NSError, @unchecked Sendable {
     /// description is `report`, carrying `underlying` under `NSUnderlyingErrorKey`.
     static func urlError(
         _ code: URLError.Code, named codeName: String, report: String,
-        underlying: any Error, url: URL?
+        underlying: (any Error)?, url: URL?
     ) -> URLError {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: report, NSUnderlyingErrorKey: underlying]
+        var info: [String: Any] = [NSLocalizedDescriptionKey: report]
+        if let underlying { info[NSUnderlyingErrorKey] = underlying }
         if let url { info[NSURLErrorFailingURLErrorKey] = url }
         let object = ReportingNSError(domain: NSURLErrorDomain, code: code.rawValue, userInfo: info, codeName: codeName, report: report)
         return URLError(_nsError: object)
@@ -51,10 +52,20 @@ final class ReportingNSError: NSError, @unchecked Sendable {
         super.init(coder: coder)
     }
 
-    /// `URLError(.resourceUnavailable): ` then the report, each line once.
+    /// `URLError(.resourceUnavailable): ` (or the code it is) then the report, each line once.
     override var description: String {
         report.isEmpty ? super.description : "URLError(\(codeName)): \(report)"
     }
 
     override var debugDescription: String { description }
+}
+
+extension URLError {
+    /// The error of a request that made no progress for `seconds`: the `URLError(.timedOut)` a
+    /// real session gives, printed as `URLError(.timedOut): URLStubs: nothing for 2.0 s before
+    /// the response`, like the other errors URLStubs makes.
+    static func stubTimedOut(url: URL, seconds: TimeInterval, gap: String) -> URLError {
+        ReportingNSError.urlError(
+            .timedOut, named: ".timedOut", report: "URLStubs: nothing for \(seconds) s \(gap)", underlying: nil, url: url)
+    }
 }

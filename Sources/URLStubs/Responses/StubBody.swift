@@ -67,7 +67,7 @@ public struct StubBody: Sendable {
         case .stream(let length, let open):
             return (try open(), length)
         case .live, .script:
-            // Played write by write (ResponsePlayer+Stream), never read as a stream.
+            // Played write by write (ExchangePlayer+Stream), never read as a stream.
             return (InputStream(data: Data()), nil)
         }
     }

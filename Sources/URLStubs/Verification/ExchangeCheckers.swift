@@ -43,17 +43,17 @@ final class ExchangeCheckers: @unchecked Sendable {
         return checkers
     }
 
-    /// Tells every checker that `item`'s hop finished with `response`. On the loading context.
-    func finished(_ item: PlaybackItem, with response: StubResponse) {
+    /// Tells every checker that `exchange` delivered its response. On the loading context.
+    func finished(_ exchange: Exchange) {
         lock.lock()
         let current = checkers
         lock.unlock()
         guard !current.isEmpty else { return }
-        let isNetwork = item.descriptor === StubDescriptor.network
-        let exchange = FinishedExchange(
-            request: item.request, stub: isNetwork ? nil : item.descriptor, response: response,
-            cameFromNetwork: item.cameFromNetwork || isNetwork, isRequestBodyKnown: item.request.isBodyKnown)
-        for checker in current { checker.exchangeFinished(exchange) }
+        let isNetwork = exchange.stub === StubDescriptor.network
+        let finished = FinishedExchange(
+            request: exchange.request, stub: isNetwork ? nil : exchange.stub, response: exchange.response,
+            cameFromNetwork: exchange.cameFromNetwork || isNetwork, isRequestBodyKnown: exchange.request.isBodyKnown)
+        for checker in current { checker.exchangeFinished(finished) }
     }
 
     /// Every checker's problems, in the order they were bound.

@@ -1,0 +1,43 @@
+import Foundation
+import Dispatch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The request's timeout: the longest wait before the head, and the longest gap between parts
+/// of the body, applied here because neither loading system applies it to a custom protocol.
+extension ExchangePlayer {
+    /// Watches the gap since the last progress. The first check comes after at most a second,
+    /// so a request that ended at once is let go soon; later checks come when the gap would
+    /// reach the timeout.
+    func armTimeout() {
+        let timeout = traits.timeout
+        guard timeout > 0, timeout.isFinite else { return }
+        TimeoutMonitor.shared.check(self, at: min(lastProgress + timeout, .now() + 1.0))
+    }
+
+    /// Called by the ``TimeoutMonitor`` when a check is due, on its queue.
+    func timeoutCheckDue() {
+        scheduler.async(
+            asStep { player in
+                let now = DispatchTime.now()
+                var progress = player.lastProgress
+                if let promised = player.progressPromisedUntil { progress = max(progress, min(now, promised)) }
+                let deadline = progress + player.traits.timeout
+                if deadline <= now {
+                    player.timeoutElapsed()
+                } else {
+                    TimeoutMonitor.shared.check(player, at: deadline)
+                }
+            })
+    }
+
+    private func timeoutElapsed() {
+        let gap: String
+        switch phase {
+        case .held(_, let gate, _): gap = "while held by the \(gate); release it sooner or give the request a longer timeout"
+        default: gap = current?.deliveredStatus != nil ? "between two parts of the body" : "before the response"
+        }
+        fail(URLError.stubTimedOut(url: current?.url ?? requestURL, seconds: traits.timeout, gap: gap))
+    }
+}

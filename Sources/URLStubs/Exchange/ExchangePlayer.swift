@@ -1,0 +1,398 @@
+import Foundation
+import Dispatch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Plays one request for its transport, from the registry's answer to the client's last
+/// callback. Every state it can be in is a case of ``Phase``, each carrying what it needs, and
+/// every change of phase is in this file; the body, streams, redirects, passthrough and the
+/// timeout are beside it (`ExchangePlayer+….swift`).
+///
+/// ```text
+/// idle ─> answering ─> held ─> waiting ─┬─> openingBody ─> sendingBody ──┐
+///             ▲                         ├─> streaming ───────────────────┤
+///             │                         ├─> passingThrough ─> (head) ... ├─> finishing ─> ended
+///             └── askingAboutRedirect <─┘   (a redirect: the next hop)   │
+///                 any phase ── cancel, timeout, failure ─────────────────┘
+/// ```
+///
+/// Steps run one at a time on the transport's ``DeliveryScheduler`` (a serial context), as do
+/// `start` and `cancel`: so state needs no lock and no callback is made while holding one. Each
+/// asynchronous step enters through ``asStep(_:)``, which runs nothing once the player is
+/// ``Phase/finishing`` or ``Phase/ended`` and ends it when the client is gone: that one check
+/// is the only answer to "may I still call the client?".
+///
+/// That context is shared by the whole process (corelibs' work queues all target one serial
+/// queue; Apple loads every custom protocol on one thread), so nothing slow runs there: response
+/// closures, passthrough transforms, opening and reading file or stream bodies run through the
+/// host's ``ExchangeHost/runUserCode(_:)`` and come back with their result. A stub whose answer
+/// is a value with a body in memory is played in the very step that started it. The request's
+/// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
+/// the head is sent it bounds the gap between parts of the body.
+final class ExchangePlayer: @unchecked Sendable {
+    // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
+
+    /// Body chunks are read in at most this many bytes.
+    static let maximumChunkSize = 256 * 1024
+    /// A paced body is sent in chunks about this far apart.
+    static let pacingInterval = 0.05
+
+    enum Phase {
+        /// Not started.
+        case idle
+        /// The registry builds the answer (a closure runs off the loading context).
+        case answering
+        /// Held at a ``ResponseGate`` until the test releases it.
+        case held(Exchange, ResponseGate, HeldRequest)
+        /// Before the head: the request time elapsing, a failure's delay, a response that never
+        /// comes; or the step that sends a head and a body in memory at once.
+        case waiting(Exchange)
+        /// Fetching the response from the real network.
+        case passingThrough(Exchange, NetworkLoader.Handle)
+        /// The client decides whether to follow a redirect (corelibs' task delegate).
+        case askingAboutRedirect(Exchange)
+        /// A file or stream body being opened.
+        case openingBody(Exchange, BodyReader)
+        /// The head is sent; the body is read and sent, paced.
+        case sendingBody(Exchange, BodyTransfer)
+        /// The head is sent; a live stream's or a script's writes go out as they come.
+        case streaming(Exchange, StreamPlayback)
+        /// The outcome is known and reported; the client's last callback waits for the hooks.
+        case finishing
+        /// Nothing more will happen.
+        case ended
+    }
+
+    var phase = Phase.idle
+    let traits: TransportTraits
+    /// Weak: the transport owns its player; a transport released is a client gone.
+    private(set) weak var transport: (any ExchangeTransport)?
+    /// Weak: a session must not keep its registry alive (a released registry fails its
+    /// sessions' requests clearly instead).
+    private(set) weak var host: (any ExchangeHost)?
+    /// Redirects that led here, counted across hops and protocol instances.
+    var redirectCount: Int
+    /// The last moment the request made progress (started, got its head, delivered a part).
+    var lastProgress = DispatchTime.now()
+    /// A body withheld for a client that gets it whole: the parts it would have received keep
+    /// arriving until this moment, as far as the timeout is concerned.
+    var progressPromisedUntil: DispatchTime?
+    /// How the player ended while the registry was still answering: the late exchange ends so.
+    private var endingBeforeExchange: Exchange.Ending?
+    /// The URL the client asked for, named in errors before any exchange exists.
+    let requestURL: URL
+
+    init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
+        requestURL = url ?? URL(fileURLWithPath: "/")
+        self.traits = traits
+        self.transport = transport
+        self.host = host
+        redirectCount = traits.redirectsSoFar
+    }
+
+    var scheduler: any DeliveryScheduler { traits.scheduler }
+
+    /// The exchange being played, if any.
+    var current: Exchange? {
+        switch phase {
+        case .held(let exchange, _, _), .waiting(let exchange), .passingThrough(let exchange, _),
+            .askingAboutRedirect(let exchange), .openingBody(let exchange, _), .sendingBody(let exchange, _),
+            .streaming(let exchange, _):
+            return exchange
+        case .idle, .answering, .finishing, .ended:
+            return nil
+        }
+    }
+
+    // MARK: Steps
+
+    /// `work` as a step of this player: it runs only while the player goes on, and ends the
+    /// player instead when the client is gone. Call the result on the scheduler.
+    func asStep(_ work: @escaping @Sendable (ExchangePlayer) -> Void) -> @Sendable () -> Void {
+        { [self] in
+            guard enterStep() else { return }
+            work(self)
+        }
+    }
+
+    private func enterStep() -> Bool {
+        switch phase {
+        case .ended, .finishing: return false
+        default: break
+        }
+        guard let transport, !transport.isClientGone else {
+            end(.cancelled)
+            return false
+        }
+        return true
+    }
+
+    /// Runs `work` as a later step, at `due` (as soon as possible when `nil`).
+    func step(at due: DispatchTime? = nil, _ work: @escaping @Sendable (ExchangePlayer) -> Void) {
+        if let due {
+            scheduler.at(due, asStep(work))
+        } else {
+            scheduler.async(asStep(work))
+        }
+    }
+
+    /// Runs `work` now when `due` has passed (this is a step already), else as a step at `due`.
+    func continueAt(_ due: DispatchTime, _ work: @escaping @Sendable (ExchangePlayer) -> Void) {
+        if due <= .now() {
+            work(self)
+        } else {
+            step(at: due, work)
+        }
+    }
+
+    /// Runs `work` (user code) off the loading context, then plays its answer as a step.
+    private func answerOffContext(_ work: @escaping @Sendable () -> ExchangeAnswer) {
+        guard let host, !traits.answersInline else {
+            answered(work())
+            return
+        }
+        let scheduler = scheduler
+        host.runUserCode { [self] in
+            let answer = work()
+            scheduler.async { [self] in answered(answer) }
+        }
+    }
+
+    // MARK: Start and cancel
+
+    /// Starts the request (as a server would see it: cookies and configuration headers
+    /// included), on the scheduler. A body stream is read off the loading context.
+    func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
+        lastProgress = .now()
+        armTimeout()
+        phase = .answering
+        guard let host else {
+            fail(StubError.registryReleased(url: requestURL.absoluteString))
+            return
+        }
+        guard request.httpBodyStream == nil, !traits.answersInline else {
+            answerOffContext {
+                let body = RequestBodyReader.fullBody(of: request, uploadBody: uploadBody)
+                let answer = host.answer(StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody))
+                if case .needsUserCode(let work) = answer { return work() }
+                return answer
+            }
+            return
+        }
+        let body = request.httpBody ?? uploadBody
+        answer(StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody))
+    }
+
+    /// Asks the host for `request`'s answer; user code it needs runs off the loading context.
+    func answer(_ request: StubRequest) {
+        phase = .answering
+        guard let host else {
+            fail(StubError.registryReleased(url: requestURL.absoluteString))
+            return
+        }
+        answered(host.answer(request))
+    }
+
+    /// Stops at once: closes what the phase holds, makes no further callback. Called on the
+    /// scheduler, by the transport.
+    func cancel() {
+        switch phase {
+        case .ended:
+            return
+        case .finishing:
+            // The outcome is reported; the last callback is not made now.
+            phase = .ended
+        default:
+            if let exchange = current, let target = exchange.handedToSessionTarget {
+                // Apple stops the protocol of a redirect its session follows.
+                end(.redirected(to: target))
+            } else {
+                end(.cancelled)
+            }
+        }
+    }
+
+    /// The registry's answer came back (a step, or part of the current one).
+    private func answered(_ answer: ExchangeAnswer) {
+        switch answer {
+        case .needsUserCode(let work):
+            answerOffContext(work)
+        case .failure(let failure):
+            guard case .answering = phase, enterStep() else { return }
+            fail(failure.error)
+        case .exchange(let exchange):
+            guard case .answering = phase else {
+                // Ended meanwhile (a timeout, a cancel): the late exchange ends the same way.
+                exchange.end(endingBeforeExchange ?? .cancelled)
+                host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+                return
+            }
+            guard enterStep() else {
+                exchange.end(.cancelled)
+                host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+                return
+            }
+            play(exchange)
+        }
+    }
+
+    // MARK: Head
+
+    /// Plays `exchange`: held at its gate, or after its request time, or at once.
+    func play(_ exchange: Exchange) {
+        phase = .waiting(exchange)
+        if !exchange.passedGate, let gate = exchange.response.gate ?? exchange.stub.gate {
+            let held = HeldRequest(request: exchange.request) { [self] release in
+                step { $0.released(exchange, release) }
+            }
+            phase = .held(exchange, gate, held)
+            gate.hold(held)
+            return
+        }
+        let requestTime = exchange.response.pacing.requestTime
+        if requestTime > 0 {
+            step(at: exchange.startTime + requestTime) { $0.sendHead(of: exchange) }
+        } else {
+            sendHead(of: exchange)
+        }
+    }
+
+    private func released(_ exchange: Exchange, _ release: GateRelease) {
+        exchange.passedGate = true
+        // The response goes out now: its request time, and the timeout, count from here.
+        exchange.startTime = .now()
+        lastProgress = exchange.startTime
+        switch release {
+        case .asStubbed:
+            break
+        case .response(let replacement):
+            exchange.response = replacement
+        case .failure(let failure):
+            exchange.response = StubResponse(error: failure.error)
+            fail(failure.error)
+            return
+        }
+        play(exchange)
+    }
+
+    /// Does what the response says: fail, wait for ever, pass through, redirect, or send.
+    func sendHead(of exchange: Exchange) {
+        let response = exchange.response
+        switch response.action {
+        case .neverRespond:
+            phase = .waiting(exchange)
+            return
+        case .fail(let failure):
+            // A failure takes as long as the response would have (OHHTTPStubs' timing).
+            phase = .waiting(exchange)
+            continueAt(.now() + response.pacing.failureDelay) { $0.fail(failure.error) }
+            return
+        case .passThrough(let transforms):
+            startPassthrough(of: exchange, transforms)
+            return
+        case .respond, .failAfterBytes:
+            break
+        }
+        do {
+            try response.validate(stubName: exchange.stubDescription)
+        } catch {
+            fail(error)
+            return
+        }
+        if !exchange.playsRedirectAsFinal, let location = response.redirectLocation {
+            redirect(exchange, to: location)
+        } else if response.body.isStreamed {
+            startStream(of: exchange)
+        } else if let data = response.body.data, sendAtOnce(data, of: exchange) {
+            return
+        } else {
+            sendBody(of: exchange)
+        }
+    }
+
+    /// Stores the response's cookies and hands the head to the client; `false` when there is
+    /// no client left (the player has ended).
+    func deliver(_ head: ResponseHead, of exchange: Exchange) -> Bool {
+        guard let transport else {
+            end(.cancelled)
+            return false
+        }
+        // A redirect played as final already stored its cookies when it was announced.
+        if !exchange.playsRedirectAsFinal {
+            traits.cookies?.store(exchange.response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
+        }
+        exchange.headDelivered(status: head.statusCode)
+        lastProgress = .now()
+        transport.deliver(head: head)
+        return true
+    }
+
+    /// Hands body bytes to the client.
+    func deliver(_ body: Data, of exchange: Exchange) {
+        guard let transport, !body.isEmpty else { return }
+        exchange.bodyDelivered(body.count)
+        transport.deliver(body: body)
+    }
+
+    // MARK: End
+
+    /// Ends the current exchange with a failure the client gets.
+    func fail(_ error: any Error) {
+        let failure = SendableError(error: error)
+        end(.failed(failure)) { $0.deliverFailure(failure.error) }
+    }
+
+    /// Ends the current exchange normally.
+    func finish() {
+        end(.finished) { $0.deliverFinish() }
+    }
+
+    /// Ends `exchange`, which is not the player's last (a hop that redirected), without a
+    /// last callback.
+    func close(_ exchange: Exchange, _ ending: Exchange.Ending) {
+        exchange.end(ending)
+        host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+    }
+
+    /// Lets go of what the phase holds, ends the current exchange with `ending` and tells the
+    /// host; then makes `lastCallback` (when there is one) once the hooks the request called
+    /// have run.
+    func end(_ ending: Exchange.Ending, lastCallback: (@Sendable (any ExchangeTransport) -> Void)? = nil) {
+        let exchange = current
+        switch phase {
+        case .held(_, let gate, let held): gate.abandon(held)
+        case .passingThrough(_, let handle): handle.cancel()
+        case .openingBody(_, let reader): reader.close()
+        case .sendingBody(_, let transfer): transfer.reader.close()
+        case .streaming(_, let playback): playback.stop(reason: Self.departure(for: ending))
+        case .ended, .finishing: return
+        case .idle, .answering, .waiting, .askingAboutRedirect: break
+        }
+        if exchange == nil { endingBeforeExchange = ending }
+        exchange?.end(ending)
+        guard let lastCallback, let host else {
+            phase = .ended
+            if let exchange { host?.exchange(exchange, reached: .ended, on: scheduler, then: nil) }
+            if let lastCallback, let transport { lastCallback(transport) }
+            return
+        }
+        phase = .finishing
+        host.exchange(exchange, reached: .ended, on: scheduler) { [self] in
+            // A cancel may have come in between: then it has the last word.
+            guard case .finishing = phase else { return }
+            phase = .ended
+            guard let transport, !transport.isClientGone else { return }
+            lastCallback(transport)
+        }
+    }
+
+    /// Why a request left before its stream's end, as a live stream's next write reports it.
+    private static func departure(for ending: Exchange.Ending) -> String {
+        switch ending {
+        case .cancelled: return "the app cancelled the request that was reading it"
+        case .failed(let failure): return "the request that was reading it failed (\(describeError(failure.error)))"
+        case .finished, .redirected: return "the request that was reading it finished"
+        }
+    }
+}
