@@ -30,7 +30,7 @@ import FoundationNetworking
 /// is a value with a body in memory is played in the very step that started it. The request's
 /// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
 /// the head is sent it bounds the gap between parts of the body.
-final class ExchangePlayer: @unchecked Sendable {
+package final class ExchangePlayer: @unchecked Sendable {
     // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
 
     /// Body chunks are read in at most this many bytes.
@@ -83,7 +83,7 @@ final class ExchangePlayer: @unchecked Sendable {
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
 
-    init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
+    package init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
         requestURL = url ?? URL(fileURLWithPath: "/")
         self.traits = traits
         self.transport = transport
@@ -163,7 +163,7 @@ final class ExchangePlayer: @unchecked Sendable {
 
     /// Starts the request (as a server would see it: cookies and configuration headers
     /// included), on the scheduler. A body stream is read off the loading context.
-    func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
+    package func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
         lastProgress = .now()
         armTimeout()
         phase = .answering
@@ -196,7 +196,7 @@ final class ExchangePlayer: @unchecked Sendable {
 
     /// Stops at once: closes what the phase holds, makes no further callback. Called on the
     /// scheduler, by the transport.
-    func cancel() {
+    package func cancel() {
         switch phase {
         case .ended:
             return

@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   that learns of it only by asking answers ``isClientGone`` (corelibs marks a task cancelled
 ///   a step before it stops the protocol), which the player reads at the start of each step.
 /// - The player holds its transport weakly: a transport that is released is a client gone.
-protocol ExchangeTransport: AnyObject {
+package protocol ExchangeTransport: AnyObject {
     /// Sends the response head (status and header fields, in order, repeats kept).
     func deliver(head: ResponseHead)
     /// Sends body bytes, in order; each byte is handed over once.
@@ -41,11 +41,11 @@ protocol ExchangeTransport: AnyObject {
 }
 
 /// What a transport can do, told to the player once, when it starts.
-struct TransportTraits: @unchecked Sendable {
+package struct TransportTraits: @unchecked Sendable {
     // @unchecked: the operation queue is thread-safe.
 
     /// Who follows a redirect a stub answers with.
-    enum RedirectHandling: Sendable {
+    package enum RedirectHandling: Sendable {
         /// The player does, matching the next hop itself; `ask` (when set) asks the client
         /// whether to follow (corelibs' task delegate): its answer (`nil`: do not follow, send
         /// the 3xx) comes back on any queue.
@@ -57,46 +57,58 @@ struct TransportTraits: @unchecked Sendable {
     }
 
     /// Where the player's steps run and every transport call is made (a serial context).
-    let scheduler: any DeliveryScheduler
+    package let scheduler: any DeliveryScheduler
     /// `true` when the client sees every body chunk; `false` when it keeps only the last one
     /// (corelibs' completion handlers and `async` calls): the body then goes out whole, when its
     /// last paced byte would have arrived.
-    let deliversChunks: Bool
+    package let deliversChunks: Bool
     /// Who follows redirects.
-    var redirects: RedirectHandling
+    package var redirects: RedirectHandling
     /// Where a delivered chunk is taken by the client (a session delegate's queue): the next
     /// chunk is read once the client has run the callbacks made so far, so a fast body to a
     /// slow client does not pile up in memory. `nil` when delivering is taking.
-    let consumerQueue: OperationQueue?
+    package let consumerQueue: OperationQueue?
     /// The cookie store of the client's session, which the engine reads and writes the way a
     /// session treats an HTTP response; `nil` when the client keeps its own cookies (it gets
     /// `Set-Cookie` in the head, as from a server).
-    let cookies: SessionCookies?
+    package let cookies: SessionCookies?
     /// The longest wait before the head and the longest gap between parts of the body;
     /// `.infinity` for none.
-    let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// Redirects that led to this request before the player started (Apple: each hop is a new
     /// protocol instance, and the count is kept per task).
-    var redirectsSoFar = 0
+    package var redirectsSoFar = 0
     /// `true` when everything must happen within the call that starts the player (corelibs'
     /// fallback when no other place is known to be safe for callbacks).
-    var answersInline = false
+    package var answersInline = false
+
+    package init(
+        scheduler: any DeliveryScheduler, deliversChunks: Bool, redirects: RedirectHandling, consumerQueue: OperationQueue?,
+        cookies: SessionCookies?, timeout: TimeInterval
+    ) {
+        self.scheduler = scheduler
+        self.deliversChunks = deliversChunks
+        self.redirects = redirects
+        self.consumerQueue = consumerQueue
+        self.cookies = cookies
+        self.timeout = timeout
+    }
 }
 
 /// A response head as a transport sends it: a response's status, version and headers, with
 /// the `Content-Length` of the body that follows.
-struct ResponseHead: Sendable {
-    let url: URL
+package struct ResponseHead: Sendable {
+    package let url: URL
     /// The response whose head this is.
-    let response: StubResponse
+    package let response: StubResponse
     /// The length of the body that follows, when known.
-    let bodyLength: Int?
+    package let bodyLength: Int?
 
-    var statusCode: Int { response.statusCode }
+    package var statusCode: Int { response.statusCode }
 
     /// The body length the head announces: the stub's own `Content-Length`, else the body's
     /// length unless the stub sends `Transfer-Encoding`; `nil` when nothing is announced.
-    var announcedLength: Int? {
+    package var announcedLength: Int? {
         if let declared = response.declaredContentLength { return declared }
         if response.headers.isEmpty { return bodyLength }
         if response.value(forHeader: "Transfer-Encoding") != nil { return nil }
@@ -104,7 +116,7 @@ struct ResponseHead: Sendable {
     }
 
     /// The header fields in the order a server writes them, one `Set-Cookie` field per cookie.
-    var fields: [(name: String, value: String)] {
+    package var fields: [(name: String, value: String)] {
         var fields = response.headers.sorted { $0.key < $1.key }.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
             .map { (name: $0.key, value: $0.value) }
         fields += response.cookieLines.map { (name: "Set-Cookie", value: $0) }
@@ -116,5 +128,5 @@ struct ResponseHead: Sendable {
 
     /// The head as Foundation's loading system takes it (cookies joined in one field);
     /// `nil` when `HTTPURLResponse` refuses the status.
-    var httpURLResponse: HTTPURLResponse? { response.head(for: url, bodyLength: bodyLength) }
+    package var httpURLResponse: HTTPURLResponse? { response.head(for: url, bodyLength: bodyLength) }
 }

@@ -5,7 +5,7 @@ import Dispatch
 /// callbacks: on Linux the task's serial work queue, on Apple platforms the thread that
 /// started loading. Every step of a ``ExchangePlayer`` goes through one of these, so the
 /// player never needs a lock around a callback and never blocks a thread while it waits.
-protocol DeliveryScheduler: Sendable {
+package protocol DeliveryScheduler: Sendable {
     /// Runs `work` as soon as possible, after whatever is already queued.
     func async(_ work: @escaping @Sendable () -> Void)
     /// Runs `work` at `deadline` (or as soon as possible if it has passed).
@@ -15,14 +15,16 @@ protocol DeliveryScheduler: Sendable {
 /// Delivers on a serial dispatch queue (Linux: the task's work queue, found in
 /// ``CorelibsTaskState``). Waiting is `asyncAfter`, so a paced body never occupies the
 /// process-wide queue that every session's work queue targets.
-struct DispatchQueueScheduler: DeliveryScheduler {
-    let queue: DispatchQueue
+package struct DispatchQueueScheduler: DeliveryScheduler {
+    package let queue: DispatchQueue
 
-    func async(_ work: @escaping @Sendable () -> Void) {
+    package init(queue: DispatchQueue) { self.queue = queue }
+
+    package func async(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
 
-    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+    package func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
         if deadline <= .now() {
             queue.async(execute: work)
         } else {

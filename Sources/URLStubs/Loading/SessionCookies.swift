@@ -14,7 +14,7 @@ import FoundationNetworking
 /// (``StubRegistry/storesCookiesInSharedStorage``): it is the test runner's real cookie jar
 /// (a file in the home directory on Linux), and parallel tests would leak cookies into each
 /// other through it.
-struct SessionCookies: Sendable {
+package struct SessionCookies: Sendable {
     private let configuration: @Sendable () -> URLSessionConfiguration?
     private let allowsSharedStorage: Bool
 

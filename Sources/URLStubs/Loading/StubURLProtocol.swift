@@ -138,31 +138,31 @@ open class StubURLProtocol: URLProtocol {
 
 /// The URL loading system's client as a transport: each delivery is one client callback.
 extension StubURLProtocol: ExchangeTransport {
-    var isClientGone: Bool {
+    package var isClientGone: Bool {
         guard let task else { return false }
         return platform.isBeingCancelled(task)
     }
 
-    func deliver(head: ResponseHead) {
+    package func deliver(head: ResponseHead) {
         guard let response = head.httpURLResponse else { return }
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
     }
 
-    func deliver(body: Data) {
+    package func deliver(body: Data) {
         client?.urlProtocol(self, didLoad: body)
     }
 
-    func deliverFinish() {
+    package func deliverFinish() {
         client?.urlProtocolDidFinishLoading(self)
         player = nil
     }
 
-    func deliverFailure(_ error: any Error) {
+    package func deliverFailure(_ error: any Error) {
         client?.urlProtocol(self, didFailWithError: error)
         player = nil
     }
 
-    func handOver(redirectTo next: URLRequest, head: ResponseHead) {
+    package func handOver(redirectTo next: URLRequest, head: ResponseHead) {
         // The player goes on with the 3xx itself (see ExchangePlayer.redirect), so it stays.
         guard let response = head.httpURLResponse else { return }
         if let task { taskLedger?.recordRedirect(of: task) }

@@ -7,13 +7,13 @@ import FoundationNetworking
 /// exchange checkers. An ``ExchangePlayer`` plays what this answers and reports here how it
 /// ended, once, from the ``Exchange`` itself.
 extension StubRegistry: ExchangeHost {
-    func runUserCode(_ work: @escaping @Sendable () -> Void) {
+    package func runUserCode(_ work: @escaping @Sendable () -> Void) {
         UserCodeRunner.shared.run(in: userCode, work)
     }
 
     /// Matches on the loading context as long as no matcher met is user code, and answers at
     /// once when the stub's answer is a value; the rest is handed back to run off it.
-    func answer(_ request: StubRequest) -> ExchangeAnswer {
+    package func answer(_ request: StubRequest) -> ExchangeAnswer {
         let state = snapshot()
         guard state.enabled else {
             // A redirect hop of a registry disabled meanwhile goes where unclaimed requests go.
@@ -92,7 +92,7 @@ extension StubRegistry: ExchangeHost {
         return sequence
     }
 
-    func exchange(
+    package func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
     ) {
         if let exchange {

@@ -232,6 +232,8 @@ extension StubError {
 }
 
 /// Carries any error across threads. Errors handed to a stub are treated as immutable values.
-struct SendableError: Error, @unchecked Sendable {
-    let error: any Error
+package struct SendableError: Error, @unchecked Sendable {
+    package let error: any Error
+
+    package init(error: any Error) { self.error = error }
 }
