@@ -26,7 +26,8 @@ classes run); a fragment runs inside `@Test(.stubbed)`, with `registry` being
 `resources: [.copy("Fixtures")]` holding `users.json` and `avatar.png`, and Tests/Docs/openapi.yaml
 beside the test files (excluded from the target). A block that shows a failure on purpose ends
 with a comment `// Fails …:` followed by the message: it runs on its own, must fail, and its
-output must hold that message (a `(File.swift:12)` location in it stands for any location).
+output must hold that message; a `(File.swift:12)` location in it stands for line 12 of the
+block in whatever file (the line is checked when the block has its own imports).
 
 Blocks fenced as ```swift-nocompile are skipped (a package manifest excerpt, or code that needs
 a dependency the package does not take); other fences (```text, ```sh) are not Swift.
@@ -97,14 +98,16 @@ def split_imports(block):
 
 
 def expected_failure(block):
-    """The message a block shows failing on purpose, as the parts between its locations; or None."""
+    """The message a block shows failing on purpose, as the parts between its locations, and the
+    lines of the block those locations name; or None."""
     lines = block.splitlines()
     starts = [i for i, l in enumerate(lines) if re.match(r"\s*// Fails\b.*:\s*$", l)]
     if not starts:
         return None
     message = " ".join(l.strip()[2:].strip() for l in lines[starts[-1] + 1:] if l.strip().startswith("//"))
     parts = [" ".join(p.split()) for p in re.split(r"\([\w./-]+\.swift:\d+\)", message)]
-    return [p.strip('"') for p in parts if p.strip('"').strip()]
+    named_lines = [int(n) for n in re.findall(r"\([\w./-]+\.swift:(\d+)\)", message)]
+    return [p.strip('"') for p in parts if p.strip('"').strip()], named_lines
 
 
 # Under .build, so a second run builds only what changed.
@@ -121,7 +124,13 @@ for index, (document, line, block, runs) in enumerate(blocks):
     origins[name] = f"{document}:{line}"
     used.add(target)
     if failing:
-        expected_messages[name] = failing
+        parts, named_lines = failing
+        # A block with its own imports is written line for line below the origin comment, so
+        # line n of the block is line n + 1 of the file; otherwise the lines are not checked.
+        own_imports = is_complete(block) and split_imports(block)[0] != HEADER
+        # (what the output must hold, what to say when it does not)
+        expected_messages[name] = [(p, f"the message the block shows: {p}") for p in parts] + (
+            [(f"{name}.swift:{n + 1})", f"a location at line {n} of the block") for n in named_lines] if own_imports else [])
     os.makedirs(folders[target], exist_ok=True)
     with open(os.path.join(folders[target], name + ".swift"), "w") as f:
         f.write(f"// {document}:{line}\n")
@@ -220,11 +229,11 @@ for target in ("DocRun", "DocRunFailing"):
         continue
     # Each block must fail, with its message; a crash or a time-out is not the failure shown.
     flat = " ".join(output.split())
-    missing = [(name, part) for name, parts in expected_messages.items() for part in parts if part not in flat]
+    missing = [(name, said) for name, expected in expected_messages.items() for text, said in expected if text not in flat]
     if code in (0, None) or missing or "Fatal error" in output:
         print(where("\n".join(failures[:40]) + "\n…\n" + output[-3000:]))
-        for name, part in missing:
-            print(f"[{origins[name]}] the output does not hold the message the block shows: {part}")
+        for name, said in missing:
+            print(f"[{origins[name]}] the output does not hold {said}")
         print(f"README code blocks that fail on purpose: FAILED (exit {code}; sources in {folders[target]})")
         failed = True
 if failed:
