@@ -180,10 +180,18 @@ extension Trait where Self == StubsTrait {
 extension StubRegistry {
     /// The registry of the running test (see the `.stubbed` trait). Outside such a test it
     /// records an issue saying so and returns a fresh registry, rather than crashing.
+    ///
+    /// The issue lands at the running test's `@Test` line, where the trait goes (a property
+    /// cannot learn the line that read it), also when a helper of the test read it.
     public static var current: StubRegistry {
         if let registry = StubScope.registry { return registry }
-        Issue.record(
-            "StubRegistry.current is only set inside a test with the .stubbed or .stubs { } trait: add .stubbed to this @Test (or to its @Suite)")
+        let message: Comment =
+            "StubRegistry.current is only set inside a test with the .stubbed or .stubs { } trait: add .stubbed to this @Test (or to its @Suite)"
+        if let test = Test.current {
+            Issue.record(message, sourceLocation: test.sourceLocation)
+        } else {
+            Issue.record(message)
+        }
         return StubRegistry()
     }
 }

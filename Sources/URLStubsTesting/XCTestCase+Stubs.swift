@@ -9,7 +9,9 @@ extension XCTestCase {
     /// unexpected request at the line of this call, with the closest stubs and a stub to paste).
     ///
     /// A test that throws is verified too (tear-down runs after a thrown error), as with the
-    /// Swift Testing trait: an unexpected request is often why it threw.
+    /// Swift Testing trait: an unexpected request is often why it threw. On Linux, XCTest
+    /// reports the thrown error itself at `<EXPR>:0` (swift-corelibs-xctest gives every thrown
+    /// error that location); the problems recorded here carry their lines.
     ///
     /// ```swift
     /// final class ProfileTests: XCTestCase {
