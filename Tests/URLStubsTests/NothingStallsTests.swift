@@ -177,13 +177,16 @@ struct NothingStallsTests {
         registry.stub(isPath("/ok")) { _ in StubResponse(data: Data()) }
         _ = await fetch("https://api.test/surprise", from: registry)
         // 10,000 matched requests push the unexpected one out of the 10,000-entry journal.
-        // They take the registry's own path for a loaded request (`answer`, and the closure
-        // it hands back, which journal it) without a session: 10,000 real requests would hold
-        // corelibs' shared queue for seconds, delaying every other test of the process.
+        // They take the registry's own path for a loaded request (`answer`, the closure it
+        // hands back, then the exchange's end, which journal it) without a session: 10,000
+        // real requests would hold corelibs' shared queue for seconds, delaying every other
+        // test of the process.
         for index in 0..<10_000 {
-            if case .needsUserCode(let respond) = registry.answer(StubRequest(request("https://api.test/ok?n=\(index)"))) {
-                _ = respond()
-            }
+            var answer = registry.answer(StubRequest(request("https://api.test/ok?n=\(index)")))
+            if case .needsUserCode(let respond) = answer { answer = respond() }
+            guard case .exchange(let exchange) = answer else { continue }
+            exchange.end(.finished)
+            registry.exchange(exchange, reached: .ended, on: InlineScheduler(), then: nil)
         }
         #expect(!registry.journal.contains { $0.isUnmatched }, "the ring no longer holds it")
         let report = registry.verify()

@@ -40,8 +40,14 @@ package final class Exchange: @unchecked Sendable {
     let stub: StubDescriptor
     /// The response being played: the stub's, a gate's replacement, or the network's.
     var response: StubResponse
-    /// The journal entry of this exchange (0: none).
+    /// The journal entry opened when the request arrived; 0 when the exchange is recorded
+    /// whole when it ends (a response played at once).
     let journalSequence: UInt64
+    /// When the request arrived.
+    let arrival: Date
+    /// The gate that holds the response until the test releases it (``StubResponse/held(by:)``
+    /// or ``StubDescriptor/held()``).
+    let gate: ResponseGate?
     /// What a failure of the real network is scrubbed of before the client sees it.
     let scrubbing: Scrubbing
     /// The URL this hop loads, named in errors and given to the response head.
@@ -67,11 +73,16 @@ package final class Exchange: @unchecked Sendable {
     /// How it ended; `nil` while it goes on.
     private(set) var ending: Ending?
 
-    init(request: StubRequest, stub: StubDescriptor, response: StubResponse, journalSequence: UInt64, scrubbing: Scrubbing) {
+    init(
+        request: StubRequest, stub: StubDescriptor, response: StubResponse, gate: ResponseGate?, journalSequence: UInt64,
+        arrival: Date, scrubbing: Scrubbing
+    ) {
         self.request = request
         self.stub = stub
         self.response = response
+        self.gate = gate
         self.journalSequence = journalSequence
+        self.arrival = arrival
         self.scrubbing = scrubbing
         url = request.url ?? URL(fileURLWithPath: "/")
     }

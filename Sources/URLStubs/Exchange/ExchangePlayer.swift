@@ -82,6 +82,9 @@ package final class ExchangePlayer: @unchecked Sendable {
     private var endingBeforeExchange: Exchange.Ending?
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
+    /// Set while ``end(_:lastCallback:)`` reports the ending: a last callback made then is part
+    /// of the step that checked the client, and needs no second check.
+    private var endsWithinThisStep = false
 
     package init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
         requestURL = url ?? URL(fileURLWithPath: "/")
@@ -149,13 +152,13 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// Runs `work` (user code) off the loading context, then plays its answer as a step.
     private func answerOffContext(_ work: @escaping @Sendable () -> ExchangeAnswer) {
         guard let host, !traits.answersInline else {
-            answered(work())
+            answered(work(), inStep: true)
             return
         }
         let scheduler = scheduler
         host.runUserCode { [self] in
             let answer = work()
-            scheduler.async { [self] in answered(answer) }
+            scheduler.async { [self] in answered(answer, inStep: false) }
         }
     }
 
@@ -165,7 +168,10 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// included), on the scheduler. A body stream is read off the loading context.
     package func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
         lastProgress = .now()
-        armTimeout()
+        defer {
+            // A request answered within this call needs no timeout.
+            if !isOver { armTimeout() }
+        }
         phase = .answering
         guard let host else {
             fail(StubError.registryReleased(url: requestURL.absoluteString))
@@ -191,7 +197,15 @@ package final class ExchangePlayer: @unchecked Sendable {
             fail(StubError.registryReleased(url: requestURL.absoluteString))
             return
         }
-        answered(host.answer(request))
+        answered(host.answer(request), inStep: true)
+    }
+
+    /// `true` once the outcome is known.
+    var isOver: Bool {
+        switch phase {
+        case .finishing, .ended: return true
+        default: return false
+        }
     }
 
     /// Stops at once: closes what the phase holds, makes no further callback. Called on the
@@ -213,13 +227,14 @@ package final class ExchangePlayer: @unchecked Sendable {
         }
     }
 
-    /// The registry's answer came back (a step, or part of the current one).
-    private func answered(_ answer: ExchangeAnswer) {
+    /// The registry's answer came back: within the current step (`inStep`), or as a step of
+    /// its own, which checks first that the client is still there.
+    private func answered(_ answer: ExchangeAnswer, inStep: Bool) {
         switch answer {
         case .needsUserCode(let work):
             answerOffContext(work)
         case .failure(let failure):
-            guard case .answering = phase, enterStep() else { return }
+            guard case .answering = phase, inStep || enterStep() else { return }
             fail(failure.error)
         case .exchange(let exchange):
             guard case .answering = phase else {
@@ -228,7 +243,7 @@ package final class ExchangePlayer: @unchecked Sendable {
                 host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
             }
-            guard enterStep() else {
+            guard inStep || enterStep() else {
                 exchange.end(.cancelled)
                 host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
@@ -242,7 +257,7 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// Plays `exchange`: held at its gate, or after its request time, or at once.
     func play(_ exchange: Exchange) {
         phase = .waiting(exchange)
-        if !exchange.passedGate, let gate = exchange.response.gate ?? exchange.stub.gate {
+        if !exchange.passedGate, let gate = exchange.gate {
             let held = HeldRequest(request: exchange.request) { [self] release in
                 step { $0.released(exchange, release) }
             }
@@ -378,11 +393,14 @@ package final class ExchangePlayer: @unchecked Sendable {
             return
         }
         phase = .finishing
+        endsWithinThisStep = true
+        defer { endsWithinThisStep = false }
         host.exchange(exchange, reached: .ended, on: scheduler) { [self] in
             // A cancel may have come in between: then it has the last word.
             guard case .finishing = phase else { return }
             phase = .ended
-            guard let transport, !transport.isClientGone else { return }
+            guard let transport else { return }
+            if !endsWithinThisStep, transport.isClientGone { return }
             lastCallback(transport)
         }
     }

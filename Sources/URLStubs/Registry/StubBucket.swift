@@ -33,24 +33,41 @@ extension MatchKeys {
     }
 }
 
-/// The stubs that share a path (or a host, or neither), filed by their secondary key.
+/// The stubs that share a path (or a host, or neither), filed by their secondary key once
+/// there are enough of them for the index to pay.
 ///
 /// Every list is in sequence order. A lookup returns, for each dimension in use, the list for
 /// the request's own value (or every stub of that dimension when the value cannot be known
 /// yet), plus the stubs without a key: together, every stub that could accept the request,
-/// each exactly once.
+/// each exactly once. A bucket of at most ``indexThreshold`` stubs files none under a key: one
+/// list walked in order costs less than parsing the request to find its keys.
 struct StubBucket: Sendable {
-    /// Stubs whose matcher requires no exact secondary value (closures, `!`, patterns).
+    /// Stubs a small bucket holds before it files them by their secondary keys.
+    static let indexThreshold = 16
+
+    /// Stubs whose matcher requires no exact secondary value (closures, `!`, patterns), and
+    /// every stub while the bucket is small.
     private(set) var unkeyed: [StubDescriptor] = []
     private var keyed: [IndexDimension: [IndexValue: [StubDescriptor]]] = [:]
     /// Every keyed stub of a dimension, for a request whose value there is unknown.
     private var byDimension: [IndexDimension: [StubDescriptor]] = [:]
+    /// `true` once the bucket outgrew ``indexThreshold`` and files stubs by their keys.
+    private var isIndexed = false
 
     var isEmpty: Bool { unkeyed.isEmpty && byDimension.isEmpty }
     /// `true` when a lookup needs only ``unkeyed`` (the common, small registry).
     var hasKeyedStubs: Bool { !byDimension.isEmpty }
 
     mutating func add(_ descriptor: StubDescriptor) {
+        if !isIndexed {
+            Self.insert(descriptor, into: &unkeyed)
+            if unkeyed.count > Self.indexThreshold { buildIndex() }
+            return
+        }
+        file(descriptor)
+    }
+
+    private mutating func file(_ descriptor: StubDescriptor) {
         guard let (dimension, value) = descriptor.matcher.keys.secondaryKey else {
             Self.insert(descriptor, into: &unkeyed)
             return
@@ -59,8 +76,15 @@ struct StubBucket: Sendable {
         Self.insert(descriptor, into: &byDimension[dimension, default: []])
     }
 
+    private mutating func buildIndex() {
+        isIndexed = true
+        let all = unkeyed
+        unkeyed = []
+        for descriptor in all { file(descriptor) }
+    }
+
     mutating func remove(_ descriptor: StubDescriptor) {
-        guard let (dimension, value) = descriptor.matcher.keys.secondaryKey else {
+        guard isIndexed, let (dimension, value) = descriptor.matcher.keys.secondaryKey else {
             unkeyed.removeAll { $0 === descriptor }
             return
         }

@@ -17,59 +17,72 @@ extension StubRegistry: ExchangeHost {
         let state = snapshot()
         guard state.enabled else {
             // A redirect hop of a registry disabled meanwhile goes where unclaimed requests go.
-            return .exchange(networkExchange(for: request, entry: 0, scrubbing: state.scrubbing))
+            return .exchange(networkExchange(for: request, entry: 0, state: state))
         }
         let resolution = Self.firstMatch(for: request, in: state.table, stoppingAtUserCode: true)
         switch resolution {
         case .deferred, .unmatched:
             // A closure matcher, an unmatched request's report and a GraphQL batch run every
             // matcher: off the loading context.
-            return .needsUserCode { [self] in answer(for: resolve(request), of: request) }
+            return .needsUserCode { [self] in answer(for: resolve(request), of: request, state: snapshot()) }
         case .stub(let descriptor, let matched, let activation) where descriptor.answer.runsUserCode:
-            return .needsUserCode { [self] in respond(with: descriptor, to: matched, activation: activation, scrubbing: state.scrubbing) }
+            return .needsUserCode { [self] in respond(with: descriptor, to: matched, activation: activation, state: state) }
         case .stub, .invalid, .bodyUnknown:
-            return answer(for: resolution, of: request)
+            return answer(for: resolution, of: request, state: state)
         }
     }
 
-    /// Builds `descriptor`'s response for `matched`, calls `onActivation` and opens the
-    /// journal entry the exchange completes when it ends.
-    private func respond(with descriptor: StubDescriptor, to matched: StubRequest, activation: Int, scrubbing: Scrubbing)
-        -> ExchangeAnswer
-    {
+    /// Builds `descriptor`'s response for `matched` and calls `onActivation`. The journal
+    /// records the request now when its answer takes time (a test waiting for it sees it
+    /// arrive); a response played at once is recorded whole when it ends, a few calls later.
+    private func respond(with descriptor: StubDescriptor, to matched: StubRequest, activation: Int, state: State) -> ExchangeAnswer {
+        let arrival = Date()
         do {
             let response = try descriptor.response(to: matched, activation: activation)
-            hooks.call(\.activation) { $0(matched, descriptor, response) }
-            var entry = JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: nil, date: Date())
-            entry.wentToNetwork = response.action.passesThrough
-            entry.isInFlight = true
-            let sequence = record(entry)
-            return .exchange(Exchange(request: matched, stub: descriptor, response: response, journalSequence: sequence, scrubbing: scrubbing))
+            if let hook = state.hooks.activation { hooks.run { hook(matched, descriptor, response) } }
+            let gate = response.gate ?? descriptor.gate
+            var sequence: UInt64 = 0
+            if gate != nil || !response.playsAtOnce {
+                var entry = JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: nil, date: arrival)
+                entry.wentToNetwork = response.action.passesThrough
+                entry.isInFlight = true
+                sequence = record(entry, scrubbing: state.scrubbing)
+            }
+            return .exchange(
+                Exchange(
+                    request: matched, stub: descriptor, response: response, gate: gate, journalSequence: sequence, arrival: arrival,
+                    scrubbing: state.scrubbing))
         } catch {
-            record(JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: Date()))
+            record(
+                JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: arrival),
+                scrubbing: state.scrubbing)
             let failure = SendableError(error: error)
-            hooks.call(\.finish) { $0(matched, descriptor, nil, failure.error) }
+            if let hook = state.hooks.finish { hooks.run { hook(matched, descriptor, nil, failure.error) } }
             return .failure(failure)
         }
     }
 
-    private func answer(for resolution: Resolution, of request: StubRequest) -> ExchangeAnswer {
+    private func answer(for resolution: Resolution, of request: StubRequest, state: State) -> ExchangeAnswer {
         switch resolution {
         case .stub(let descriptor, let matched, let activation):
-            return respond(with: descriptor, to: matched, activation: activation, scrubbing: scrubbing)
+            return respond(with: descriptor, to: matched, activation: activation, state: state)
         case .invalid(let descriptor):
             let error = StubError.invalidMatcher(stub: descriptor.description, problems: descriptor.matcher.problems)
-            record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
+            record(
+                JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()),
+                scrubbing: state.scrubbing)
             return .failure(SendableError(error: error))
         case .bodyUnknown(let descriptor):
             let error = StubError.requestBodyUnavailable(stub: descriptor.description, url: request.url?.absoluteString ?? "<no URL>")
-            record(JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()))
-            hooks.call(\.finish) { $0(request, descriptor, nil, error) }
+            record(
+                JournalEntry(request: request, stub: descriptor, statusCode: nil, errorDescription: "\(error)", date: Date()),
+                scrubbing: state.scrubbing)
+            if let hook = state.hooks.finish { hooks.run { hook(request, descriptor, nil, error) } }
             return .failure(SendableError(error: error))
         case .unmatched, .deferred:
-            let entry = reportMissing(request)
-            if unmatchedRequestPolicy == .passthrough {
-                return .exchange(networkExchange(for: request, entry: entry, scrubbing: scrubbing))
+            let entry = reportMissing(request, state: state)
+            if state.policy == .passthrough {
+                return .exchange(networkExchange(for: request, entry: entry, state: state))
             }
             // A URLError, because that is what app code handles; the StubError rides along.
             let error = StubError.unmatchedRequest(report: nearMissReport(for: request)).asURLError(url: request.url)
@@ -78,60 +91,75 @@ extension StubRegistry: ExchangeHost {
     }
 
     /// An exchange with the real network, for a request no stub answers.
-    private func networkExchange(for request: StubRequest, entry: UInt64, scrubbing: Scrubbing) -> Exchange {
-        Exchange(request: request, stub: .network, response: .passthrough(), journalSequence: entry, scrubbing: scrubbing)
+    private func networkExchange(for request: StubRequest, entry: UInt64, state: State) -> Exchange {
+        Exchange(
+            request: request, stub: .network, response: .passthrough(), gate: nil, journalSequence: entry, arrival: Date(),
+            scrubbing: state.scrubbing)
     }
 
     /// Records an unmatched request and calls the `onMissing` hook; returns the journal entry.
     @discardableResult
-    func reportMissing(_ request: StubRequest) -> UInt64 {
+    func reportMissing(_ request: StubRequest, state: State? = nil) -> UInt64 {
+        let state = state ?? snapshot()
         var entry = JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date())
-        entry.wentToNetwork = unmatchedGoesToNetwork
-        let sequence = record(entry)
-        hooks.call(\.missing) { $0(request) }
+        entry.wentToNetwork = state.unmatchedGoesToNetwork
+        let sequence = record(entry, scrubbing: state.scrubbing)
+        if let hook = state.hooks.missing { hooks.run { hook(request) } }
         return sequence
     }
 
     package func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
     ) {
+        let state = snapshot()
         if let exchange {
             switch event {
             case .redirecting(let next):
                 // `onRedirect`, before the session's delegate is asked: the same moment on every
                 // platform (OHHTTPStubs' `onStubRedirect` moment).
-                hooks.call(\.redirect) { $0(exchange.request, next, exchange.stub, exchange.response) }
+                if let hook = state.hooks.redirect {
+                    hooks.run { hook(exchange.request, next, exchange.stub, exchange.response) }
+                }
             case .ended:
-                ended(exchange)
+                ended(exchange, state: state)
             }
         }
-        if let then { hooks.afterHooks(on: scheduler, then) }
+        guard let then else { return }
+        if state.hooks.isEmpty { then() } else { hooks.afterHooks(on: scheduler, then) }
     }
 
-    /// Completes the journal entry with what the client saw, tells the exchange checkers of a
-    /// response that was delivered, and calls `afterFinish`.
-    private func ended(_ exchange: Exchange) {
+    /// Writes what the client saw into the journal, tells the exchange checkers of a response
+    /// that was delivered, and calls `afterFinish`.
+    private func ended(_ exchange: Exchange, state: State) {
         let error = exchange.error
+        let status = exchange.deliveredStatus, bytes = exchange.deliveredBytes
+        let errorText = error.map(describeError)
         if exchange.journalSequence != 0 {
-            let status = exchange.deliveredStatus, bytes = exchange.deliveredBytes
-            let errorText = error.map(describeError)
             completeJournalEntry(exchange.journalSequence) { entry in
                 entry.statusCode = status
                 entry.errorDescription = errorText
                 entry.bodyBytesDelivered = bytes
                 entry.isInFlight = false
             }
+        } else if exchange.stub !== StubDescriptor.network {
+            var entry = JournalEntry(
+                request: exchange.request, stub: exchange.stub, statusCode: status, errorDescription: errorText, date: exchange.arrival)
+            entry.bodyBytesDelivered = bytes
+            entry.wentToNetwork = exchange.wentToNetwork
+            record(entry, scrubbing: state.scrubbing)
         }
         var response: StubResponse? = exchange.response
         switch exchange.ending {
         case .finished, .redirected:
-            exchangeCheckers.finished(exchange)
+            ExchangeCheckers.tell(state.checkers, that: exchange)
         case .cancelled:
             if exchange.deliveredStatus == nil { response = nil }
         case .failed, nil:
             break
         }
-        hooks.call(\.finish) { [response] in $0(exchange.request, exchange.stub, response, error) }
+        if let hook = state.hooks.finish {
+            hooks.run { [response] in hook(exchange.request, exchange.stub, response, error) }
+        }
     }
 }
 

@@ -46,15 +46,11 @@ public final class StubRegistry: @unchecked Sendable {
     /// first in a configuration's `protocolClasses`.
     public let protocolClass: AnyClass
 
-    /// Guards the stub table and the settings below; the journal, the hooks and the task
-    /// ledger have locks of their own.
+    /// Guards ``state`` and the settings below: the registry's one lock. The journal (``requests``)
+    /// and the task ledger have their own, so recording an entry never waits for the stubs.
     private let lock = NSLock()
-    private var table = StubTable()
-    private var enabled = true
-    private var policy: UnmatchedRequestPolicy
-    private var scrubbingRules = Scrubbing.default
-    private var sharedCookies = false
-    private var installedConfiguration: URLSessionConfiguration?
+    /// What answering a request reads, as one snapshot (``snapshot()``).
+    private var state: State
     private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
     private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
     private var refusedInstallations: [StubError] = []
@@ -63,10 +59,8 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Every request this registry saw (``journal``).
     let requests = RequestJournal(waiterLane: UserCodeRunner.Lane(limit: 1))
-    /// `onActivation`, `onRedirect`, `afterFinish`, `onMissing`.
+    /// Where `onActivation`, `onRedirect`, `afterFinish` and `onMissing` run.
     let hooks = StubHooks()
-    /// Add-ons that check every finished exchange (``ExchangeChecker``).
-    let exchangeCheckers = ExchangeCheckers()
     /// Redirect counts and unmatched reports per task (Apple's loading system).
     let tasks = TaskLedger()
     /// Where this registry's response closures, body streams and passthrough transforms run:
@@ -81,7 +75,7 @@ public final class StubRegistry: @unchecked Sendable {
     /// - Parameter unmatchedRequests: What to do with a request no stub matches; by default
     ///   it fails with a near-miss report.
     public init(unmatchedRequests: UnmatchedRequestPolicy = .fail) {
-        policy = unmatchedRequests
+        state = State(policy: unmatchedRequests)
         let (protocolClass, index) = ProtocolClassPool.acquire()
         self.protocolClass = protocolClass
         self.slotIndex = index
@@ -89,7 +83,7 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     private init(shared: ()) {
-        policy = .passthrough
+        state = State(policy: .passthrough)
         protocolClass = StubURLProtocol.self
         slotIndex = nil
     }
@@ -160,9 +154,7 @@ public final class StubRegistry: @unchecked Sendable {
             name: name, matcher: matcher, location: location,
             maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer)
         descriptor.registry = self
-        lock.lock()
-        table.add(descriptor)
-        lock.unlock()
+        change { $0.table.add(descriptor) }
         if self === StubRegistry.shared { Self.registerSharedProtocolOnce() }
         return descriptor
     }
@@ -171,33 +163,28 @@ public final class StubRegistry: @unchecked Sendable {
     /// already answering completes normally.
     @discardableResult
     public func remove(_ descriptor: StubDescriptor) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return table.remove(descriptor)
+        change { $0.table.remove(descriptor) }
     }
 
     /// Removes every stub (hooks and the journal stay).
     public func removeAll() {
-        lock.lock(); defer { lock.unlock() }
-        table.removeAll()
+        change { $0.table.removeAll() }
     }
 
     /// Every stub, in the order they were added.
-    public var stubs: [StubDescriptor] {
-        lock.lock(); defer { lock.unlock() }
-        return table.all
-    }
+    public var stubs: [StubDescriptor] { snapshot().table.all }
 
     /// When `false`, the registry claims no request: they go to the next protocol (usually
     /// the network) as if the registry were not installed.
     public var isEnabled: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return enabled }
-        set { lock.lock(); enabled = newValue; lock.unlock() }
+        get { snapshot().enabled }
+        set { change { $0.enabled = newValue } }
     }
 
     /// What happens to a request that no stub matches.
     public var unmatchedRequestPolicy: UnmatchedRequestPolicy {
-        get { lock.lock(); defer { lock.unlock() }; return policy }
-        set { lock.lock(); policy = newValue; lock.unlock() }
+        get { snapshot().policy }
+        set { change { $0.policy = newValue } }
     }
 
     /// What near-miss reports, ``verify(includePassedThrough:)``, journal descriptions and
@@ -208,8 +195,8 @@ public final class StubRegistry: @unchecked Sendable {
     /// - Important: A registry that does not record and sees secrets in query parameters or
     ///   JSON fields must be told: `registry.scrubbing = .default.adding(queryParameters: ["api_key"])`.
     public var scrubbing: Scrubbing {
-        get { lock.lock(); defer { lock.unlock() }; return scrubbingRules }
-        set { lock.lock(); scrubbingRules = newValue; lock.unlock() }
+        get { snapshot().scrubbing }
+        set { change { $0.scrubbing = newValue } }
     }
 
     /// Lets stubs read and write `HTTPCookieStorage.shared`, on every platform.
@@ -220,8 +207,8 @@ public final class StubRegistry: @unchecked Sendable {
     /// store of their own and need nothing. A `.default` configuration and `URLSession.shared`
     /// use the shared store: turn this on to keep cookies working there.
     public var storesCookiesInSharedStorage: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return sharedCookies }
-        set { lock.lock(); sharedCookies = newValue; lock.unlock() }
+        get { snapshot().sharedCookies }
+        set { change { $0.sharedCookies = newValue } }
     }
 
     /// Names of the active scenarios, the one with precedence last.
@@ -244,7 +231,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Called when a stub is about to answer a request. `nil` removes the hook.
     public func onActivation(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
-        hooks.activation = hook
+        change { $0.hooks.activation = hook }
     }
 
     /// Called for each redirect a stub answers with, before the redirected request is
@@ -252,7 +239,7 @@ public final class StubRegistry: @unchecked Sendable {
     public func onRedirect(
         _ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?
     ) {
-        hooks.redirect = hook
+        change { $0.hooks.redirect = hook }
     }
 
     /// Called once a stubbed request ended: `error` is `nil` on success, the failure
@@ -260,36 +247,64 @@ public final class StubRegistry: @unchecked Sendable {
     public func afterFinish(
         _ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?
     ) {
-        hooks.finish = hook
+        change { $0.hooks.finish = hook }
     }
 
     /// Called for each request no stub matches, before the unmatched policy applies. `nil`
     /// removes the hook.
     public func onMissing(_ hook: (@Sendable (_ request: StubRequest) -> Void)?) {
-        hooks.missing = hook
+        change { $0.hooks.missing = hook }
     }
 
     // MARK: State the loading core reads
 
-    /// What answering a request reads of the registry, taken at once under its lock.
-    struct State {
-        let table: StubTable
-        let enabled: Bool
-        let policy: UnmatchedRequestPolicy
-        let scrubbing: Scrubbing
+    /// Everything answering a request reads of a registry: its stubs, settings, hooks and
+    /// checkers. A snapshot is never changed: a change to a snapshot someone still holds
+    /// copies it first (``change(_:)``), so a request reads one consistent state with one
+    /// lock and one retain.
+    final class State: @unchecked Sendable {
+        // @unchecked: changed only under the registry's lock while uniquely referenced.
+        var table = StubTable()
+        var enabled = true
+        var policy: UnmatchedRequestPolicy
+        var scrubbing = Scrubbing.default
+        var sharedCookies = false
+        var installedConfiguration: URLSessionConfiguration?
+        var hooks = HookSet()
+        /// Add-ons that check every finished exchange (``ExchangeChecker``).
+        var checkers: [any ExchangeChecker] = []
+
+        init(policy: UnmatchedRequestPolicy) { self.policy = policy }
+
+        /// A copy to change while others read this one.
+        func copy() -> State {
+            let copy = State(policy: policy)
+            copy.table = table
+            copy.enabled = enabled
+            copy.scrubbing = scrubbing
+            copy.sharedCookies = sharedCookies
+            copy.installedConfiguration = installedConfiguration
+            copy.hooks = hooks
+            copy.checkers = checkers
+            return copy
+        }
+
+        /// Whether an unmatched request goes to the network.
+        var unmatchedGoesToNetwork: Bool { enabled && policy == .passthrough }
     }
 
-    /// The stub table and the settings a request is answered by, read at once.
+    /// The registry's state now: one lock, one retain.
     func snapshot() -> State {
         lock.lock(); defer { lock.unlock() }
-        return State(table: table, enabled: enabled, policy: policy, scrubbing: scrubbingRules)
+        return state
     }
 
-    /// Whether an unmatched request goes to the network (the registry is enabled and its
-    /// policy says so).
-    var unmatchedGoesToNetwork: Bool {
+    /// Changes the state under the lock, copying it first when a request still reads it.
+    @discardableResult
+    func change<Result>(_ body: (State) -> Result) -> Result {
         lock.lock(); defer { lock.unlock() }
-        return enabled && policy == .passthrough
+        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
+        return body(state)
     }
 
     /// What a near-miss report says of the cassette this registry replays: which one, and
@@ -301,8 +316,8 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// The configuration this registry was last installed into.
     var lastInstalledConfiguration: URLSessionConfiguration? {
-        get { lock.lock(); defer { lock.unlock() }; return installedConfiguration }
-        set { lock.lock(); installedConfiguration = newValue; lock.unlock() }
+        get { snapshot().installedConfiguration }
+        set { change { $0.installedConfiguration = newValue } }
     }
 
     /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.

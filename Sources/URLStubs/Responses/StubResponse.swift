@@ -159,6 +159,14 @@ public struct StubResponse: Sendable {
         return headers.first { $0.key.equalsIgnoringASCIICase("Set-Cookie") }.map { [$0.value] } ?? []
     }
 
+    /// `true` when the response is likely played in the step that starts it: a whole body in
+    /// memory, at once, and no redirect. The journal records such a request when it ends
+    /// instead of when it arrives, which no one could tell apart.
+    var playsAtOnce: Bool {
+        guard case .respond(nil) = action, pacing == .none, gate == nil, body.data != nil else { return false }
+        return redirectLocation == nil
+    }
+
     /// The `Location` of a redirect this response is (``RedirectHop/isRedirect(statusCode:)``
     /// with a `Location`), `nil` for any other response.
     var redirectLocation: String? {

@@ -28,47 +28,28 @@ import Foundation
     public let isRequestBodyKnown: Bool
 }
 
-/// The checkers bound to one registry. With none bound, a finished exchange costs one
-/// uncontended lock.
-final class ExchangeCheckers: @unchecked Sendable {
-    private let lock = NSLock()
-    private var checkers: [any ExchangeChecker] = []
-
-    func add(_ checker: any ExchangeChecker) {
-        lock.lock(); checkers.append(checker); lock.unlock()
-    }
-
-    var all: [any ExchangeChecker] {
-        lock.lock(); defer { lock.unlock() }
-        return checkers
-    }
-
+/// Tells the checkers bound to a registry (its ``StubRegistry/State``) of finished exchanges.
+enum ExchangeCheckers {
     /// Tells every checker that `exchange` delivered its response. On the loading context.
-    func finished(_ exchange: Exchange) {
-        lock.lock()
-        let current = checkers
-        lock.unlock()
-        guard !current.isEmpty else { return }
+    static func tell(_ checkers: [any ExchangeChecker], that exchange: Exchange) {
+        guard !checkers.isEmpty else { return }
         let isNetwork = exchange.stub === StubDescriptor.network
         let finished = FinishedExchange(
             request: exchange.request, stub: isNetwork ? nil : exchange.stub, response: exchange.response,
             cameFromNetwork: exchange.cameFromNetwork || isNetwork, isRequestBodyKnown: exchange.request.isBodyKnown)
-        for checker in current { checker.exchangeFinished(finished) }
+        for checker in checkers { checker.exchangeFinished(finished) }
     }
-
-    /// Every checker's problems, in the order they were bound.
-    var problems: [VerificationProblem] { all.flatMap { $0.verificationProblems() } }
 }
 
 extension StubRegistry {
     /// Binds `checker`: it hears of every exchange this registry finishes from now on, and its
     /// problems join `verify()`'s report.
     @_spi(AddOns) public func addExchangeChecker(_ checker: any ExchangeChecker) {
-        exchangeCheckers.add(checker)
+        change { $0.checkers.append(checker) }
     }
 
     /// The checkers bound with ``addExchangeChecker(_:)``.
-    @_spi(AddOns) public var exchangeCheckerList: [any ExchangeChecker] { exchangeCheckers.all }
+    @_spi(AddOns) public var exchangeCheckerList: [any ExchangeChecker] { snapshot().checkers }
 
     /// The stubs whose every answer is known without a request (one-line stubs, sequences),
     /// with those answers; for checks that make no request.

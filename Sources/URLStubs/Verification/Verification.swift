@@ -298,7 +298,7 @@ extension StubRegistry {
             }
         }
         report.unusedRecorded = stubs.filter { $0.isRecordedEntryReportedWhenUnused && $0.activationCount == 0 }
-        report.checkerProblems = exchangeCheckers.problems
+        report.checkerProblems = snapshot().checkers.flatMap { $0.verificationProblems() }
         report.journalWasEmpty =
             groups.isEmpty && overflow == 0 && stubs.allSatisfy { $0.activationCount == 0 } && journal.isEmpty
         return report
