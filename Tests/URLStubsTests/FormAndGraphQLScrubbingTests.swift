@@ -53,13 +53,7 @@ struct FormAndGraphQLScrubbingTests {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let requests = [multipartRequest("/echo")] + (try graphQLRequests("/echo"))
-        let registry = StubRegistry()
-        let recorder = try registry.record(to: file, mode: .all, environment: [:])
-        for request in requests {
-            #expect(await fetch(request, from: registry).statusCode == 200)
-        }
-        try recorder.save()
-        let cassette = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let cassette = try await recordCassette(of: requests, into: file)
         expectNoSecret(in: cassette, "the cassette")
         let entries = try HAR.read(contentsOf: file)
         let form = String(decoding: try #require(entries.first?.requestBody), as: UTF8.self)
@@ -69,11 +63,7 @@ struct FormAndGraphQLScrubbingTests {
         #expect(form.contains("\r\n\r\n<scrubbed>\r\n"), "\(form)")
         #expect(cassette.contains(#"user: \"ada\""#), "\(cassette)")
         // Scrubbed alike, the live requests still replay from it.
-        let replaying = StubRegistry()
-        _ = try replaying.record(to: file, mode: .none, environment: [:])
-        for request in requests {
-            #expect(await fetch(request, from: replaying).statusCode == 200)
-        }
+        try await expectEachReplays(requests, from: file)
     }
 
     @Test func reportsAndTheSuggestedStubHoldNoListedFieldOrInlineArgument() async throws {

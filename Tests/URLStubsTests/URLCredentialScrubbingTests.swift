@@ -31,13 +31,7 @@ struct URLCredentialScrubbingTests {
             URLRequest(url: url("/text", user: "bob", password: "pw")),
             URLRequest(url: url("/echo", user: "ghp-url-token-as-user", password: nil)),
         ]
-        let registry = StubRegistry()
-        let recorder = try registry.record(to: file, mode: .all, environment: [:])
-        for request in requests {
-            #expect(await fetch(request, from: registry).statusCode == 200)
-        }
-        try recorder.save()
-        let cassette = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let cassette = try await recordCassette(of: requests, into: file)
         // Also as the Basic credential a client may send, echoed back by the server.
         let basic = ["ada-account:url-password-secret", "ghp-url-token-as-user:"].map { Data($0.utf8).base64EncodedString() }
         for secret in ["url-password-secret", "ada-account", "ghp-url-token-as-user", "bob:", ":pw@"] + basic {
@@ -48,11 +42,7 @@ struct URLCredentialScrubbingTests {
         #expect(urls.map(\.password) == ["<scrubbed>", "<scrubbed>", nil], "\(urls)")
         #expect(urls.map(\.path) == ["/echo", "/text", "/echo"])
         // Scrubbed alike, the live requests still replay from it.
-        let replaying = StubRegistry()
-        _ = try replaying.record(to: file, mode: .none, environment: [:])
-        for request in requests {
-            #expect(await fetch(request, from: replaying).statusCode == 200)
-        }
+        try await expectEachReplays(requests, from: file)
     }
 
     @Test func theJournalNearMissReportsAndVerifyPrintNoCredential() async throws {

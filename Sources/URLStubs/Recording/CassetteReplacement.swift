@@ -30,6 +30,17 @@ enum CassetteReplacement {
         let device: UInt64
         let fileNumber: UInt64
         let size: Int64
+
+        init(device: UInt64, fileNumber: UInt64, size: Int64) {
+            self.device = device
+            self.fileNumber = fileNumber
+            self.size = size
+        }
+
+        init(_ status: stat) {
+            // dev_t is signed on Apple platforms.
+            self.init(device: UInt64(bitPattern: Int64(status.st_dev)), fileNumber: UInt64(status.st_ino), size: Int64(status.st_size))
+        }
     }
 
     /// `<cassette>.saving`.
@@ -68,7 +79,7 @@ enum CassetteReplacement {
         closed = true
         close(descriptor)
         do {
-            try beforeRename(WrittenFile(device: UInt64(status.st_dev), fileNumber: UInt64(status.st_ino), size: Int64(status.st_size)))
+            try beforeRename(WrittenFile(status))
         } catch {
             unlink(temporary)
             throw error
@@ -85,7 +96,7 @@ enum CassetteReplacement {
     static func file(at url: URL) -> WrittenFile? {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }
-        return WrittenFile(device: UInt64(status.st_dev), fileNumber: UInt64(status.st_ino), size: Int64(status.st_size))
+        return WrittenFile(status)
     }
 
     /// Removes the temporary file a save that was killed left beside `cassette`.
