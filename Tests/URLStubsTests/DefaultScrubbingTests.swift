@@ -82,11 +82,7 @@ struct DefaultScrubbingTests {
         #expect(cassette.contains("page=1"), "what is not secret stays")
         #expect(cassette.contains("<scrubbed>"))
         // Scrubbed alike, the live requests still replay from it.
-        let replaying = StubRegistry()
-        _ = try replaying.record(to: file, mode: .none, environment: [:])
-        for request in requests {
-            #expect(await fetch(request, from: replaying).statusCode == 200)
-        }
+        try await expectEachReplays(requests, from: file)
     }
 
     @Test func everyDefaultCarrierStaysOutOfReports() async throws {

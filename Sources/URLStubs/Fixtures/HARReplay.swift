@@ -158,9 +158,12 @@ extension StubRegistry {
             var liveBody = scrubbed.body
             if isGraphQL, case .graphQL(_, let variables) = scrubbed.body {
                 // The operation's name as sent (the index files these stubs by it); its
-                // variables as scrubbed, so a scrubbed secret variable lines up.
+                // variables as scrubbed, so a scrubbed secret variable lines up. An anonymous
+                // operation is its document's tokens, compared as scrubbed (its inline secrets).
                 let sent = HARRequestIdentity(method: method, url: url, contentType: contentType, body: request.body, volatile: volatile)
-                if case .graphQL(let operation, _) = sent.body { liveBody = .graphQL(operation: operation, variables: variables) }
+                if case .graphQL(let operation, _) = sent.body, !HARRequestIdentity.isAnonymousOperation(operation) {
+                    liveBody = .graphQL(operation: operation, variables: variables)
+                }
             }
             let reasons = recorded.body.differences(from: liveBody)
             return reasons.isEmpty ? .matched : MatchResult(failures: reasons, passed: 1)
@@ -261,13 +264,20 @@ struct HARRequestIdentity: Equatable {
         return operation
     }
 
+    /// How an anonymous operation's identity starts: an operation's name never does.
+    private static let anonymousPrefix = "{ "
+
+    /// `true` when `operation`, a ``Body/graphQL(operation:variables:)`` identity, is an
+    /// anonymous operation's document rather than a name.
+    static func isAnonymousOperation(_ operation: String) -> Bool { operation.hasPrefix(anonymousPrefix) }
+
     /// Operation and variables, with the volatile paths (relative to the operation object,
     /// `$.variables.clientTime`) left out; `nil` for an operation whose name cannot be known.
     private static func graphQLIdentity(_ operation: GraphQLOperationRequest, volatile: VolatileFields) -> Body? {
         let name: String
         switch operation.name {
         case .named(let named, _): name = named
-        case .anonymous: name = "{ " + GraphQLLexer.tokenTexts(operation.document ?? "").joined(separator: " ") + " }"
+        case .anonymous: name = anonymousPrefix + GraphQLLexer.tokenTexts(operation.document ?? "").joined(separator: " ") + " }"
         case .unknown: return nil
         }
         let object = volatile.removingPaths(from: .object(operation.object))

@@ -89,16 +89,19 @@ public final class HARRecorder: @unchecked Sendable {
         // The cassette's lock: needed to record, and to fold in what a dead run left.
         let wouldRecord = mode == .all || mode == .newEpisodes || (mode == .once && !fileManager.fileExists(atPath: file.path))
         var partial: PartialCassette?
-        if wouldRecord || fileManager.fileExists(atPath: PartialCassette.url(of: file).path) {
+        let leftBehind = [PartialCassette.url(of: file), CassetteReplacement.temporaryURL(of: file)]
+        if wouldRecord || leftBehind.contains(where: { fileManager.fileExists(atPath: $0.path) }) {
             do {
                 partial = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
             } catch StubError.cassetteInUse(let path, let holder, let requester) {
                 // Replaying a cassette another recorder records is only reading it.
                 if wouldRecord { throw StubError.cassetteInUse(path: path, heldBy: holder, requestedBy: requester) }
             }
-            // A dead run whose exchange failed at the network would not have saved either.
-            if let partial, !partial.leftover.entries.isEmpty, partial.leftover.networkFailures == 0 {
-                try Self.fold(partial.leftover, into: file)
+            if let partial {
+                // A save killed while it wrote; no save runs now, as this recorder holds the lock.
+                CassetteReplacement.removeLeftover(of: file)
+                // A dead run whose exchange failed at the network would not have saved either.
+                if partial.leftover.networkFailures == 0 { try Self.fold(partial, into: file) }
             }
         }
         let exists = fileManager.fileExists(atPath: file.path)
@@ -163,14 +166,28 @@ public final class HARRecorder: @unchecked Sendable {
         partial?.close()
     }
 
-    /// Writes `leftover`, what a run that died before saving recorded, into `cassette`, as that
-    /// run's save would have: after the entries already there, or in their place for `.all`.
-    private static func fold(_ leftover: PartialCassette.Leftover, into cassette: URL) throws {
-        var entries = leftover.entries
-        if leftover.mode != .all, FileManager.default.fileExists(atPath: cassette.path) {
+    /// Writes what a run that died before saving recorded (and its saves did not) into
+    /// `cassette`, as that run's save would have: after the entries already there, or in their
+    /// place for `.all`.
+    private static func fold(_ partial: PartialCassette, into cassette: URL) throws {
+        let (unsaved, replaces) = partial.leftover.unsaved(in: cassette)
+        guard !unsaved.isEmpty else { return }
+        var entries = Array(unsaved)
+        if !replaces, FileManager.default.fileExists(atPath: cassette.path) {
             entries = try HAR.read(contentsOf: cassette) + entries
         }
-        try HAR.write(entries).write(to: cassette, options: .atomic)
+        do {
+            try CassetteReplacement.replace(cassette, with: HAR.write(entries)) { partial.noteSaving($0) }
+            try partial.markSaved()
+        } catch let failure as CassetteReplacement.Failure {
+            throw CassetteWriteError(
+                cassette: cassette,
+                headline:
+                    "the exchanges a run that ended before saving left in \(partial.url.path) were not folded into the cassette \(cassette.path)",
+                action: failure.action, code: failure.code,
+                outcome: "The cassette was kept as it was, and the exchanges stay in \(partial.url.lastPathComponent) for the next recording.",
+                command: nil)
+        }
     }
 
     /// Hands the exchange to the writer and returns at once: the response goes on to the app
@@ -266,7 +283,13 @@ public final class HARRecorder: @unchecked Sendable {
     /// A save gives the cassette up: another recorder may then record it. An exchange this
     /// recorder records after the save takes it back, unless another recorder holds it or saved
     /// it in between.
-    /// - Throws: The error of a cassette that cannot be written,
+    /// The cassette is written to `<cassette>.saving` beside it, then renamed into place. When
+    /// that fails (a full disk, a folder this process may not write), the save throws
+    /// ``CassetteWriteError``: the previous cassette is kept, and the message says where this
+    /// run's exchanges stay and what to do. A partial file one of whose writes failed is never
+    /// folded in, so a full disk never replaces a good cassette with part of a run.
+    ///
+    /// - Throws: ``CassetteWriteError`` for a cassette that cannot be written,
     ///   ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``
     ///   when an exchange failed at the network, and
     ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder held or
@@ -286,16 +309,37 @@ public final class HARRecorder: @unchecked Sendable {
                     previousKept: FileManager.default.fileExists(atPath: cassette.path),
                     command: RecordMode.recordingCommand(testName: testName, mode: mode))
             }
+            // Without the cassette's lock, this recorder saved and recorded nothing since.
+            guard let partial else { return }
             let changed = !recorded.isEmpty || (mode == .all)
             guard changed else { return }
             let entries = replayed.map(scrubbingRules.scrub) + recorded
-            try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try HAR.write(entries).write(to: cassette, options: .atomic)
+            do {
+                try CassetteReplacement.replace(cassette, with: HAR.write(entries)) { partial.noteSaving($0) }
+            } catch let failure as CassetteReplacement.Failure {
+                throw saveError(failure, partial: partial)
+            }
             savedFileNumber = Self.fileNumber(of: cassette)
-            try partial?.markSaved()
-            partial?.close()
-            partial = nil
+            try partial.markSaved()
+            partial.close()
+            self.partial = nil
         }
+    }
+
+    /// What a save that could not write the cassette throws: what failed, that the previous
+    /// cassette was kept, where this run's exchanges stay (or that they could not be kept).
+    private func saveError(_ failure: CassetteReplacement.Failure, partial: PartialCassette) -> CassetteWriteError {
+        let previous =
+            FileManager.default.fileExists(atPath: cassette.path) ? "The previous cassette was kept as it was." : "No cassette was written."
+        let stayed =
+            partial.holdsUnsavedExchanges
+            ? "This run's exchanges not yet saved stay in \(partial.url.path), which the next recording of this cassette folds in "
+                + "(delete that file to drop them)."
+            : "This run's exchanges could not be kept in \(partial.url.path) either (writing it failed too), "
+                + "so the next recording leaves the cassette as it is."
+        return CassetteWriteError(
+            cassette: cassette, headline: "the recording \(cassette.path) was not saved", action: failure.action, code: failure.code,
+            outcome: "\(previous) \(stayed)", command: RecordMode.recordingCommand(testName: testName, mode: mode))
     }
 }
 

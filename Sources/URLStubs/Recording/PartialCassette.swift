@@ -23,6 +23,16 @@ import Foundation
 /// `{"urlstubsNetworkFailure":…}` for each exchange that failed at the network: a run with such
 /// a line is never folded in, as its save would not have written it. A last line without its
 /// newline (the process died mid-write) is left out.
+///
+/// Folding in is idempotent: before a save renames its cassette into place it appends
+/// `{"urlstubsSaved":{"device":…,"fileNumber":…,"size":…}}`, the new cassette's file (a rename
+/// keeps it). A run killed between that rename and the file's truncation left exchanges the
+/// cassette already holds: the next recorder finds the cassette is that file and folds in only
+/// what came after the line.
+///
+/// A write that fails (a full disk) empties the file down to its header at once: a partial
+/// file missing an exchange is never folded in, where it would replace a good cassette with
+/// part of a run. The exchanges are still in the recorder's memory, for its save.
 final class PartialCassette {
 
     /// `<cassette>.partial`.
@@ -36,8 +46,8 @@ final class PartialCassette {
     private let header: Data
     /// Lines appended since the last ``markSaved()``.
     private var unsaved = 0
-    /// A write failed: the partial file no longer holds every exchange, so it is not removed
-    /// (its exchanges are in the recorder's memory and reach the cassette at save).
+    /// A write failed: the file was emptied down to its header and takes no more lines until
+    /// the next ``markSaved()`` (its exchanges are in the recorder's memory, for its save).
     private var failed = false
 
     /// What a run that died before saving left in the file: its exchanges in order, its record
@@ -48,6 +58,20 @@ final class PartialCassette {
         var entries: [HAREntry] = []
         var mode: RecordMode?
         var networkFailures = 0
+        /// The saves that were about to rename their cassette into place: how many entries
+        /// came before each, and the cassette's file.
+        var saves: [(entriesBefore: Int, file: CassetteReplacement.WrittenFile)] = []
+
+        /// The entries `cassette` does not hold yet, and whether folding them in replaces it
+        /// (a dead `.all` run none of whose saves reached it) rather than adds to it: after the
+        /// last save whose file the cassette now is, else all.
+        func unsaved(in cassette: URL) -> (entries: ArraySlice<HAREntry>, replacesCassette: Bool) {
+            let current = CassetteReplacement.file(at: cassette)
+            if let current, let save = saves.last(where: { $0.file == current }) {
+                return (entries[save.entriesBefore...], false)
+            }
+            return (entries[...], mode == .all)
+        }
     }
 
     /// Takes the cassette's lock and reads what a dead run left. Call ``begin()`` once that is
@@ -56,15 +80,26 @@ final class PartialCassette {
     ///   holds the cassette.
     init(cassette: URL, recordedBy owner: String, mode: RecordMode) throws {
         url = Self.url(of: cassette)
-        try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw CassetteWriteError(
+                cassette: cassette, headline: "cannot record into the cassette \(cassette.path)",
+                action: "creating its folder", code: underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying!.code) : EIO,
+                outcome: "Nothing was recorded.", command: nil)
+        }
         do {
             file = try LockedFile(path: url.path)
         } catch LockedFile.Failure.held {
             // The holder writes its name first; a holder that has not yet is "another recorder".
             let holder = Self.contents(of: url).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
             throw StubError.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner)
-        } catch LockedFile.Failure.failed(let reason) {
-            throw StubError.fileUnreadable(path: url.path, reason: "it could not be opened to record into (\(reason))")
+        } catch LockedFile.Failure.failed(let code) {
+            throw CassetteWriteError(
+                cassette: cassette, headline: "cannot record into the cassette \(cassette.path)",
+                action: "creating \(url.path), where the exchanges wait until save(),", code: code, outcome: "Nothing was recorded.",
+                command: nil)
         }
         let existing = Self.contents(of: url) ?? Data()
         leftover = Self.readEntries(of: existing, source: url.lastPathComponent)
@@ -91,6 +126,20 @@ final class PartialCassette {
         append(line: .object(["urlstubsNetworkFailure": .string(description)]))
     }
 
+    /// Notes that the exchanges so far are saved in `cassette`, about to be renamed into place.
+    func noteSaving(_ cassette: CassetteReplacement.WrittenFile) {
+        append(
+            line: .object([
+                "urlstubsSaved": .object([
+                    "device": .string(String(cassette.device)), "fileNumber": .string(String(cassette.fileNumber)),
+                    "size": .string(String(cassette.size)),
+                ])
+            ]))
+    }
+
+    /// `true` while the file holds every exchange since the last save, and some.
+    var holdsUnsavedExchanges: Bool { !failed && unsaved > 0 }
+
     private func append(line value: JSONValue) {
         guard !failed else { return }
         var line = value.serialized()
@@ -99,7 +148,10 @@ final class PartialCassette {
             try file.append(line)
             unsaved += 1
         } catch {
+            // Never folded in as it is: it lacks this exchange, maybe holds half of its line.
             failed = true
+            try? file.truncate()
+            try? file.append(header)
         }
     }
 
@@ -111,10 +163,11 @@ final class PartialCassette {
         failed = false
     }
 
-    /// Removes the file (its exchanges are saved) and drops the lock. When exchanges were never
-    /// saved, the file stays for the next recorder of the cassette to fold in.
+    /// Removes the file (its exchanges are saved, or a failed write emptied it) and drops the
+    /// lock. When exchanges were never saved, the file stays for the next recorder of the
+    /// cassette to fold in.
     func close() {
-        if unsaved == 0, !failed { file.remove() }
+        if unsaved == 0 || failed { file.remove() }
     }
 
     /// The file's bytes; `nil` when it is empty or cannot be read. (An empty file is not read:
@@ -144,6 +197,15 @@ final class PartialCassette {
             guard let value = try? JSONValue.parsing(Data(line)) else { continue }
             if case .object(let members) = value, members["urlstubsNetworkFailure"] != nil {
                 leftover.networkFailures += 1
+            } else if case .object(let members) = value, case .object(let saved)? = members["urlstubsSaved"] {
+                func number(_ name: String) -> UInt64? {
+                    if case .string(let text)? = saved[name] { return UInt64(text) }
+                    return nil
+                }
+                if let device = number("device"), let fileNumber = number("fileNumber"), let size = number("size") {
+                    let file = CassetteReplacement.WrittenFile(device: device, fileNumber: fileNumber, size: Int64(size))
+                    leftover.saves.append((leftover.entries.count, file))
+                }
             } else if let entry = try? HAR.entry(value, source: source, at: "line \(index + 2)") {
                 leftover.entries.append(entry)
             }

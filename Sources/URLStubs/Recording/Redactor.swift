@@ -4,17 +4,22 @@ import Foundation
 /// and lower-case hex) and base64-encoded (standard and URL-safe, with and without padding).
 ///
 /// A secret of four characters or more is replaced wherever it appears. A shorter one (a PIN, a
-/// short key) only where it stands as a whole value: between quotes (escaped ones too), or after `=` and before
-/// `&`, `;`, `,`, a quote, white space or the end. Replacing every `1` would mangle the text.
+/// short key) only where it stands as a whole value: between quotes (escaped ones too), or after
+/// `=` or a line break and before `&`, `;`, `,`, a quote, white space or the end. Replacing every
+/// `1` would mangle the text.
 struct Redactor: Sendable {
     let placeholder: String
+    /// Whether ``redact(_:)-(String)`` also hides the credentials of every URL in the text
+    /// (see ``hidingURLCredentials(in:placeholder:)``).
+    let hidesURLCredentials: Bool
     /// Copies of secrets of four characters or more, longest first.
     private let anywhere: [String]
     /// Copies of shorter secrets, longest first.
     private let wholeValues: [String]
 
-    init(secrets: Set<String>, placeholder: String) {
+    init(secrets: Set<String>, placeholder: String, hidingURLCredentials: Bool = false) {
         self.placeholder = placeholder
+        self.hidesURLCredentials = hidingURLCredentials
         var anywhere: Set<String> = []
         var wholeValues: Set<String> = []
         for secret in secrets where !secret.isEmpty && secret != placeholder {
@@ -30,7 +35,7 @@ struct Redactor: Sendable {
         self.wholeValues = wholeValues.subtracting(anywhere).filter { !placeholder.contains($0) }.sorted(by: longestFirst)
     }
 
-    /// `true` when there is nothing to hide.
+    /// `true` when there is no secret to hide.
     var isEmpty: Bool { anywhere.isEmpty && wholeValues.isEmpty }
 
     /// The forms a secret travels in.
@@ -73,6 +78,7 @@ struct Redactor: Sendable {
 
     /// `text` with every secret replaced.
     func redact(_ text: String) -> String {
+        let text = hidesURLCredentials ? Self.hidingURLCredentials(in: text, placeholder: placeholder) : text
         guard !isEmpty else { return text }
         var result = anywhere.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
         for value in wholeValues where result.contains(value) {
@@ -93,8 +99,9 @@ struct Redactor: Sendable {
         return result
     }
 
-    private static let valueStarts: Set<Character> = ["\"", "'", "="]
-    private static let valueEnds: Set<Character> = ["\"", "\\", "'", "&", ";", ",", "#", " ", "\n", "\r", "\t"]
+    /// A line of its own is a whole value too: a multipart field's value stands alone on its line.
+    private static let valueStarts: Set<Character> = ["\"", "'", "=", "\n", "\r\n"]
+    private static let valueEnds: Set<Character> = ["\"", "\\", "'", "&", ";", ",", "#", " ", "\n", "\r", "\r\n", "\t"]
 
     private func replacingWholeValues(_ value: String, in text: String) -> String {
         var result = ""

@@ -15,10 +15,11 @@ extension Scrubbing {
     /// hold no text (numbers, certificates) are kept as they are.
     func scrubbed(networkError error: any Error, of request: StubRequest) -> any Error {
         let secrets = secretValues(in: Self.entry(of: request))
-        let text = Redactor(secrets: secrets, placeholder: placeholder)
+        let text = Redactor(secrets: secrets, placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
         // In a URL the placeholder must be percent-encoded, or the URL cannot be built.
         let inURL = Redactor(
-            secrets: secrets, placeholder: placeholder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "scrubbed")
+            secrets: secrets, placeholder: placeholder.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "scrubbed",
+            hidingURLCredentials: scrubsURLCredentials)
         let scrubbed = scrubbed(error as NSError, text: text, inURL: inURL)
         // Failable in swift-corelibs-foundation, not on Apple platforms.
         let code: URLError.Code? = URLError.Code(rawValue: scrubbed.code)

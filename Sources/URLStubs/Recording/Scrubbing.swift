@@ -20,6 +20,13 @@ import FoundationNetworking
 /// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without
 /// regard to case. Requests and responses are scrubbed alike: headers, query and bodies.
 ///
+/// The same lists reach the other places a secret travels: a `multipart/form-data` field named
+/// in ``queryParameters`` (its whole content, a file's too), a GraphQL argument or input field
+/// named in ``jsonFields`` and written inline in the document (`login(password: "…")` becomes
+/// `login(password: "<scrubbed>")`), and the user and password of a URL
+/// (`https://user:password@host/` becomes `https://<scrubbed>:<scrubbed>@host/`), which are
+/// the `Authorization` header's other spelling and scrubbed while ``headers`` lists it.
+///
 /// A cookie keeps its name; only its value is scrubbed. A JSON body keeps its shape, so a
 /// replayed response still decodes: under a listed name, each string becomes the placeholder and
 /// each number `0`; booleans, `null`, member names and nested objects and arrays stay
@@ -118,7 +125,7 @@ public struct Scrubbing: Sendable {
 
     /// The names as compared: lower-cased.
     private var queryNames: Set<String> { Set(queryParameters.map { $0.lowercased() }) }
-    private var fieldNames: Set<String> { Set(jsonFields.map { $0.lowercased() }) }
+    var fieldNames: Set<String> { Set(jsonFields.map { $0.lowercased() }) }
 
     /// `true` when `name` is a scrubbed query or form parameter.
     func scrubsParameter(_ name: String) -> Bool {
@@ -156,23 +163,52 @@ public struct Scrubbing: Sendable {
         return value.split(separator: ";").map(scrubPair).joined(separator: "; ")
     }
 
+    /// `url` with its listed query parameters, the listed arguments of a GraphQL document in
+    /// its `query` parameter, and its credentials (`user:password@`) scrubbed.
     func scrub(_ url: URL) -> URL {
-        guard !queryParameters.isEmpty, var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let items = components.queryItems, items.contains(where: { scrubsParameter($0.name) })
-        else { return url }
-        components.queryItems = items.map { scrubsParameter($0.name) ? URLQueryItem(name: $0.name, value: placeholder) : $0 }
+        scrubbingCredentials(of: scrubbingQuery(of: url))
+    }
+
+    private func scrubbingQuery(of url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else { return url }
+        var changed = false
+        let scrubbed = items.map { item -> URLQueryItem in
+            if scrubsParameter(item.name) {
+                changed = true
+                return URLQueryItem(name: item.name, value: placeholder)
+            }
+            if item.name == "query", let document = item.value {
+                let kept = scrubGraphQLDocument(document)
+                if kept != document {
+                    changed = true
+                    return URLQueryItem(name: item.name, value: kept)
+                }
+            }
+            return item
+        }
+        guard changed else { return url }
+        components.queryItems = scrubbed
         return components.url ?? url
     }
 
-    /// The body with its secret JSON members (their shape kept) or,
-    /// for a form body, its secret parameters replaced; byte for byte the same body when it
-    /// holds none (a replay then serves exactly what the server sent).
+    /// The body with its secret JSON members (their shape kept), its listed GraphQL arguments,
+    /// or, for a form or multipart body, its listed fields replaced; byte for byte the same body
+    /// when it holds none (a replay then serves exactly what the server sent).
     func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
         guard let body else { return nil }
         if Self.isForm(mimeType) { return scrubForm(body) }
+        if let multipart = scrubMultipart(body, contentType: mimeType) { return multipart }
+        if Self.isGraphQLDocument(mimeType) {
+            guard let document = String(data: body, encoding: .utf8) else { return body }
+            let kept = scrubGraphQLDocument(document)
+            return kept == document ? body : Data(kept.utf8)
+        }
         let names = fieldNames
-        guard Self.mayHoldMember(of: names, in: body), let json = try? JSONValue(data: body) else { return body }
-        let scrubbed = scrub(json, names: names)
+        let holdsMember = Self.mayHoldMember(of: names, in: body)
+        let holdsDocument = mayHoldGraphQLArgument(body)
+        guard holdsMember || holdsDocument, let json = try? JSONValue(data: body) else { return body }
+        var scrubbed = holdsMember ? scrub(json, names: names) : json
+        if holdsDocument { scrubbed = scrubGraphQLQueries(in: scrubbed) }
         return scrubbed == json ? body : scrubbed.serialized()
     }
 
@@ -197,7 +233,7 @@ public struct Scrubbing: Sendable {
     }
 
     /// `(name, value)` of each parameter of a form body, decoded.
-    private static func formPairs(_ body: Data) -> [(String, String)] {
+    static func formPairs(_ body: Data) -> [(String, String)] {
         guard let text = String(data: body, encoding: .utf8) else { return [] }
         return text.split(separator: "&").compactMap { pair in
             guard let equals = pair.firstIndex(of: "=") else { return nil }
@@ -255,7 +291,7 @@ public struct Scrubbing: Sendable {
 
     /// What hides `request`'s secrets in a report about it.
     func redactor(for request: StubRequest) -> Redactor {
-        Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder)
+        Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
     }
 
     static func entry(of request: StubRequest) -> HAREntry {
@@ -263,51 +299,5 @@ public struct Scrubbing: Sendable {
         return HAREntry(
             method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
             requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"), status: 0)
-    }
-
-    /// The values this policy scrubs in `entry`. An `Authorization` value also yields its
-    /// credential alone (and a `Basic` one its decoded `user:password` and password), a cookie
-    /// header each value.
-    func secretValues(in entry: HAREntry) -> Set<String> {
-        var secrets: Set<String> = []
-        for header in entry.requestHeaders + entry.responseHeaders where headers.contains(header.name.lowercased()) {
-            secrets.insert(header.value)
-            let name = header.name.lowercased()
-            if name == "authorization" || name == "proxy-authorization", let space = header.value.firstIndex(of: " ") {
-                let credential = String(header.value[header.value.index(after: space)...]).trimmingCharacters(in: .whitespaces)
-                secrets.insert(credential)
-                if header.value[..<space].lowercased() == "basic", let decoded = Data(base64Encoded: credential),
-                    let pair = String(data: decoded, encoding: .utf8)
-                {
-                    secrets.insert(pair)
-                    if let colon = pair.firstIndex(of: ":") { secrets.insert(String(pair[pair.index(after: colon)...])) }
-                }
-            }
-            if name == "cookie" || name == "set-cookie" {
-                let pairs = header.value.split(separator: ";")
-                // A Set-Cookie line's first pair is the cookie; the rest are its attributes.
-                for pair in name == "cookie" ? pairs[...] : pairs.prefix(1) {
-                    guard let equals = pair.firstIndex(of: "=") else { continue }
-                    secrets.insert(String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
-                }
-            }
-        }
-        if !queryParameters.isEmpty {
-            for item in URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] where scrubsParameter(item.name) {
-                if let value = item.value { secrets.insert(value) }
-            }
-            for (body, mimeType) in [(entry.requestBody, entry.requestMimeType), (entry.responseBody, entry.responseMimeType)] {
-                guard let body, Self.isForm(mimeType) else { continue }
-                for (name, value) in Self.formPairs(body) where scrubsParameter(name) { secrets.insert(value) }
-            }
-        }
-        if !jsonFields.isEmpty {
-            let names = fieldNames
-            for body in [entry.requestBody, entry.responseBody] {
-                guard let body, Self.mayHoldMember(of: names, in: body), let json = try? JSONValue(data: body) else { continue }
-                collectJSONSecrets(json, names: names, into: &secrets)
-            }
-        }
-        return secrets.filter { !$0.isEmpty && $0 != placeholder }
     }
 }

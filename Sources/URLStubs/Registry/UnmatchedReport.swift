@@ -186,7 +186,7 @@ struct UnmatchedReport {
             if let name = operation.resolvedName {
                 parts.append("isGraphQLOperation(\(literal(name)))")
             } else if let document = operation.document {
-                parts.append("isGraphQLQuery(containing: \(literal(documentExcerpt(document))))")
+                parts.append("isGraphQLQuery(containing: \(literal(documentExcerpt(scrubbing.graphQLTextBeforeFirstSecret(document)))))")
             }
             if let variables = operation.variables, !variables.isEmpty {
                 parts.append("hasGraphQLVariables(\(swiftLiteral(.object(variables))))")

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The values a policy scrubs in an exchange, wherever they stand: what ``Redactor`` then hunts
+/// in the rest of a recording and in reports (a server echoing the request, an error page
+/// quoting the token).
+extension Scrubbing {
+    /// The values this policy scrubs in `entry`. An `Authorization` value also yields its
+    /// credential alone (and a `Basic` one its decoded `user:password` and password), a cookie
+    /// header each value, a URL its credentials (see ``urlCredentialSecrets(in:)``).
+    func secretValues(in entry: HAREntry) -> Set<String> {
+        var secrets: Set<String> = []
+        for header in entry.requestHeaders + entry.responseHeaders where headers.contains(header.name.lowercased()) {
+            secrets.insert(header.value)
+            let name = header.name.lowercased()
+            if name == "authorization" || name == "proxy-authorization", let space = header.value.firstIndex(of: " ") {
+                let credential = String(header.value[header.value.index(after: space)...]).trimmingCharacters(in: .whitespaces)
+                secrets.insert(credential)
+                if header.value[..<space].lowercased() == "basic", let decoded = Data(base64Encoded: credential),
+                    let pair = String(data: decoded, encoding: .utf8)
+                {
+                    secrets.insert(pair)
+                    if let colon = pair.firstIndex(of: ":") { secrets.insert(String(pair[pair.index(after: colon)...])) }
+                }
+            }
+            if name == "cookie" || name == "set-cookie" {
+                let pairs = header.value.split(separator: ";")
+                // A Set-Cookie line's first pair is the cookie; the rest are its attributes.
+                for pair in name == "cookie" ? pairs[...] : pairs.prefix(1) {
+                    guard let equals = pair.firstIndex(of: "=") else { continue }
+                    secrets.insert(String(pair[pair.index(after: equals)...]).trimmingCharacters(in: .whitespaces))
+                }
+            }
+        }
+        for item in URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
+            guard let value = item.value else { continue }
+            if scrubsParameter(item.name) { secrets.insert(value) }
+            if item.name == "query" { secrets.formUnion(graphQLDocumentSecrets(value)) }
+        }
+        secrets.formUnion(urlCredentialSecrets(in: entry.url))
+        if let body = entry.requestBody { secrets.formUnion(bodySecrets(body, mimeType: entry.requestMimeType)) }
+        secrets.formUnion(bodySecrets(entry.responseBody, mimeType: entry.responseMimeType))
+        return secrets.filter { !$0.isEmpty && $0 != placeholder }
+    }
+
+    /// The values this policy scrubs in a body of type `mimeType`: a form's or a multipart
+    /// body's listed fields, a JSON body's listed members, the listed arguments of a GraphQL
+    /// document.
+    func bodySecrets(_ body: Data, mimeType: String?) -> Set<String> {
+        if Self.isForm(mimeType) {
+            return Set(Self.formPairs(body).filter { scrubsParameter($0.0) }.map(\.1))
+        }
+        if let secrets = multipartSecrets(body, contentType: mimeType) { return secrets }
+        guard !jsonFields.isEmpty else { return [] }
+        if Self.isGraphQLDocument(mimeType) { return graphQLDocumentSecrets(String(decoding: body, as: UTF8.self)) }
+        let names = fieldNames
+        let holdsMember = Self.mayHoldMember(of: names, in: body)
+        let holdsDocument = mayHoldGraphQLArgument(body)
+        guard holdsMember || holdsDocument, let json = try? JSONValue(data: body) else { return [] }
+        var secrets: Set<String> = []
+        if holdsMember { collectJSONSecrets(json, names: names, into: &secrets) }
+        if holdsDocument { secrets.formUnion(graphQLQuerySecrets(in: json)) }
+        return secrets
+    }
+}
