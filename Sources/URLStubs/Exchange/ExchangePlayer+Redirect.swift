@@ -53,7 +53,7 @@ extension ExchangePlayer {
             }
             phase = .askingAboutRedirect(exchange)
             let scheduler = scheduler
-            ask(redirectResponse, next) { [self] decision in
+            ask.ask(about: redirectResponse, next: next) { [self] decision in
                 scheduler.async(
                     asStep { player in
                         if let decision {

@@ -40,6 +40,13 @@ package protocol ExchangeTransport: AnyObject {
     var isClientGone: Bool { get }
 }
 
+/// Asks a client whether to follow a redirect (corelibs' task delegate).
+package protocol RedirectAsker: Sendable {
+    /// Asks about `response`, which redirects to `next`; `decide` gets the request to follow
+    /// (`nil`: do not follow, deliver the 3xx), on any queue.
+    func ask(about response: HTTPURLResponse, next: URLRequest, decide: @escaping @Sendable (URLRequest?) -> Void)
+}
+
 /// What a transport can do, told to the player once, when it starts.
 package struct TransportTraits: @unchecked Sendable {
     // @unchecked: the operation queue is thread-safe.
@@ -49,7 +56,7 @@ package struct TransportTraits: @unchecked Sendable {
         /// The player does, matching the next hop itself; `ask` (when set) asks the client
         /// whether to follow (corelibs' task delegate): its answer (`nil`: do not follow, send
         /// the 3xx) comes back on any queue.
-        case followedByPlayer(ask: (@Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)?)
+        case followedByPlayer(ask: (any RedirectAsker)?)
         /// The client does (Apple's loading system, after `wasRedirectedTo`).
         case handedToClient
         /// Nobody here: the 3xx is delivered as it is, and a client may follow it (a server).

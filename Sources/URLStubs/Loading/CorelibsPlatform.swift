@@ -84,14 +84,7 @@ enum CorelibsTaskState {
         if let session, task.delegate != nil {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
             // the session's delegate queue. Read when needed: the delegate is fixed by then.
-            environment.approveRedirect = { response, request, decide in
-                session.delegateQueue.addOperation {
-                    guard let delegate = task.delegate else { return decide(request) }
-                    delegate.urlSession(
-                        session, task: task, willPerformHTTPRedirection: response, newRequest: request,
-                        completionHandler: decide)
-                }
-            }
+            environment.approveRedirect = TaskDelegateRedirectAsker(session: session, task: task)
         }
         return environment
     }
@@ -391,3 +384,20 @@ struct InlineScheduler: DeliveryScheduler {
     func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) { work() }
 }
 #endif
+
+/// As corelibs' own HTTP protocol asks: the task's delegate (or the session's), on the
+/// session's delegate queue. Read when asked: the delegate is fixed by then. A struct of two
+/// references, so making one for each task allocates nothing.
+struct TaskDelegateRedirectAsker: RedirectAsker, @unchecked Sendable {
+    // @unchecked: the session and the task are only read, on their own queues.
+    let session: URLSession
+    let task: URLSessionTask
+
+    func ask(about response: HTTPURLResponse, next: URLRequest, decide: @escaping @Sendable (URLRequest?) -> Void) {
+        let session = session, task = task
+        session.delegateQueue.addOperation {
+            guard let delegate = task.delegate else { return decide(next) }
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: next, completionHandler: decide)
+        }
+    }
+}

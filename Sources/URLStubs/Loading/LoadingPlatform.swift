@@ -63,7 +63,7 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// Asks the task's delegate whether to follow a redirect, where the platform does not
     /// (Linux): the delegate's answer (`nil`: stop, deliver the 3xx itself) arrives through
     /// the callback, on any queue. `nil` when there is no delegate to ask.
-    var approveRedirect: (@Sendable (HTTPURLResponse, URLRequest, @escaping @Sendable (URLRequest?) -> Void) -> Void)?
+    var approveRedirect: (any RedirectAsker)?
     /// `true` when the platform itself put the store's cookies in the task's first request
     /// (corelibs does when the task is created; Apple's system does not for custom protocols).
     /// Redirect hops get theirs from URLStubs on every platform.

@@ -14,23 +14,22 @@ import FoundationNetworking
 /// (``StubRegistry/storesCookiesInSharedStorage``): it is the test runner's real cookie jar
 /// (a file in the home directory on Linux), and parallel tests would leak cookies into each
 /// other through it.
-package struct SessionCookies: Sendable {
-    private let configuration: @Sendable () -> URLSessionConfiguration?
+package struct SessionCookies: @unchecked Sendable {
+    // @unchecked: a configuration is only read here.
+    private let configuration: URLSessionConfiguration?
     private let allowsSharedStorage: Bool
 
     /// - Parameters:
-    ///   - configuration: The session's configuration, read only when a cookie is to be sent
-    ///     or stored; `nil` stands for `URLSession.shared` (the shared registry, registered
-    ///     with `URLProtocol.registerClass`).
+    ///   - configuration: The session's configuration; `nil` stands for `URLSession.shared`
+    ///     (the shared registry, registered with `URLProtocol.registerClass`).
     ///   - allowsSharedStorage: Whether `HTTPCookieStorage.shared` may be read and written.
-    init(configuration: @escaping @Sendable @autoclosure () -> URLSessionConfiguration?, allowsSharedStorage: Bool) {
+    init(configuration: URLSessionConfiguration?, allowsSharedStorage: Bool) {
         self.configuration = configuration
         self.allowsSharedStorage = allowsSharedStorage
     }
 
     /// The store used and the configuration's rules; `nil` when cookies are not handled.
     private func resolve() -> (storage: HTTPCookieStorage, configuration: URLSessionConfiguration?)? {
-        let configuration = configuration()
         let store: HTTPCookieStorage? = configuration == nil ? HTTPCookieStorage.shared : configuration?.httpCookieStorage
         guard let store, store !== HTTPCookieStorage.shared || allowsSharedStorage else { return nil }
         return (store, configuration)

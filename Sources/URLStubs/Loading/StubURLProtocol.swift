@@ -49,12 +49,13 @@ open class StubURLProtocol: URLProtocol {
         case .released:
             return true
         case .registry(let registry):
-            if registry.claimsEveryRequest { return true }
+            let state = registry.snapshot()
+            if state.enabled && state.policy == .fail { return true }
             // Only a registry that passes unmatched requests on looks at the request here: the
             // configuration it was installed into is the best guess of the session's.
             var seen = request
-            let configuration = registry.lastInstalledConfiguration
-            SessionCookies(configuration: configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage).attach(to: &seen)
+            let configuration = state.installedConfiguration
+            SessionCookies(configuration: configuration, allowsSharedStorage: state.sharedCookies).attach(to: &seen)
             if let additional = configuration?.httpAdditionalHeaders {
                 for (key, value) in additional where seen.value(forHTTPHeaderField: "\(key)") == nil {
                     seen.setValue("\(value)", forHTTPHeaderField: "\(key)")
@@ -88,9 +89,10 @@ open class StubURLProtocol: URLProtocol {
         stopped = false
         let registry: StubRegistry?
         if case .registry(let found) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
-        let environment = platform.environment(for: task, installedConfiguration: registry?.lastInstalledConfiguration)
+        let state = registry?.snapshot()
+        let environment = platform.environment(for: task, installedConfiguration: state?.installedConfiguration)
         let url = request.url?.absoluteString ?? "<no URL>"
-        guard let registry else {
+        guard let registry, let state else {
             failSoon(StubError.registryReleased(url: url), on: environment.scheduler)
             return
         }
@@ -98,7 +100,7 @@ open class StubURLProtocol: URLProtocol {
             failSoon(StubError.downloadTasksUnsupported(url: url), on: environment.scheduler)
             return
         }
-        let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: registry.storesCookiesInSharedStorage)
+        let cookies = SessionCookies(configuration: environment.configuration, allowsSharedStorage: state.sharedCookies)
         var traits = TransportTraits(
             scheduler: environment.scheduler, deliversChunks: environment.deliversChunks,
             redirects: environment.handsRedirectsToSession ? .handedToClient : .followedByPlayer(ask: environment.approveRedirect),

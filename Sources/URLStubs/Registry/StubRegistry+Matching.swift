@@ -16,13 +16,6 @@ extension StubRegistry {
         case deferred
     }
 
-    /// `true` when the registry takes every request without looking at it: it is enabled and
-    /// an unmatched request fails with a report instead of going to the network.
-    var claimsEveryRequest: Bool {
-        let state = snapshot()
-        return state.enabled && state.policy == .fail
-    }
-
     /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
     func claims(_ request: StubRequest) -> Bool {
         let state = snapshot()
