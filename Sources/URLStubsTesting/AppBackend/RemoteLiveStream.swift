@@ -21,10 +21,13 @@ import FoundationNetworking
 /// after the end fails with the app's explanation).
 public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     let id: String
+    /// `MyAppTests/PriceTests.swift:8`, where the test made it: the app's reports name it.
+    let location: String
     private let backend: AppBackend
 
-    init(id: String, backend: AppBackend) {
+    init(id: String, location: String, backend: AppBackend) {
         self.id = id
+        self.location = location
         self.backend = backend
     }
 
@@ -32,6 +35,9 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     public var description: String { "live stream \"\(id)\"" }
 
     /// Waits until a request of the app has connected to the stream, and returns it.
+    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report when
+    ///   none connected in time: every request the app saw, and why the matcher of each stub
+    ///   answering with this stream refused it, closest first.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
         var command = WireMessage(.waitForStreamConnection)
@@ -88,6 +94,7 @@ extension RemoteResponse {
     public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
+        response.wire.streamLocation = stream.location
         response.wire.streamKind = .eventStream
         return response
     }
@@ -96,6 +103,7 @@ extension RemoteResponse {
     public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
+        response.wire.streamLocation = stream.location
         response.wire.streamKind = .stream
         return response
     }
