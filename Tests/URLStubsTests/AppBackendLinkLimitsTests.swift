@@ -61,6 +61,16 @@ struct AppBackendLinkLimitsTests {
         #expect(message.contains("announced 67108864 bytes, more than the 1024 bytes a hello may have"), "\(refusal)")
     }
 
+    @Test func anAppsHelloFitsTheLimitWhateverItsProcessName() throws {
+        var hello = WireMessage(.hello)
+        hello.protocolVersion = WireMessage.protocolVersion
+        hello.token = String(repeating: "f", count: 64)
+        hello.processID = Int(Int32.max)
+        // Control characters: each escaped in 6 bytes.
+        hello.processName = String(decoding: String(repeating: "\u{1}", count: 1000).utf8.prefix(WireFrame.helloProcessNameLimit), as: UTF8.self)
+        #expect(try hello.encoded().count <= WireFrame.maximumHelloSize)
+    }
+
     /// Hostile connections, each announcing a 64 MiB hello and sending 8 MiB of it: run in a
     /// child process, whose resident memory only this test moves.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["URLSTUBS_TEST_HOSTILE_HELLOS"] != nil))

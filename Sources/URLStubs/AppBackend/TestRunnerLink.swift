@@ -154,7 +154,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             hello.protocolVersion = WireMessage.protocolVersion
             hello.token = token
             hello.processID = Int(ProcessInfo.processInfo.processIdentifier)
-            hello.processName = String(ProcessInfo.processInfo.processName.prefix(WireFrame.helloProcessNameLimit))
+            hello.processName = String(decoding: ProcessInfo.processInfo.processName.utf8.prefix(WireFrame.helloProcessNameLimit), as: UTF8.self)
             try WireFrame.send(hello, on: socket)
             let answer = try WireMessage.decode(try WireFrame.read(from: socket, timeout: max(0.001, deadline.timeIntervalSinceNow)))
             switch try answer.knownType() {

@@ -8,14 +8,14 @@ import Foundation
     /// message per declaration, so its total has no limit of its own.
     @_spi(TestRunnerLink) public static let maximumSize = 64 << 20
 
-    /// The largest `hello` the test side reads: an app's hello is a few hundred bytes (a token
-    /// of 64 hex digits, a process name of at most ``helloProcessNameLimit`` characters), and
-    /// anything larger is refused before a byte of it is read, since it comes before the token
-    /// is checked.
+    /// The largest `hello` the test side reads: an app's hello is about 150 bytes, and under
+    /// 1,000 whatever its name (a token of 64 hex digits, a process name cut to
+    /// ``helloProcessNameLimit`` bytes, each escaped in at most 6); anything larger is refused
+    /// before a byte of it is read, since it comes before the token is checked.
     @_spi(TestRunnerLink) public static let maximumHelloSize = 1024
 
-    /// The longest process name a hello carries (the rest is cut), so a hello always fits
-    /// ``maximumHelloSize``.
+    /// The most UTF-8 bytes of the process name a hello carries (the rest is cut), so a hello
+    /// always fits ``maximumHelloSize``.
     @_spi(TestRunnerLink) public static let helloProcessNameLimit = 128
 
     /// The frame of `message`, length and JSON in one buffer (one write, one segment).

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// Holds the app's responses until the test releases them: the app's request arrives and
 /// waits, the test looks at the app's loading state, then lets the answer go
-/// (`ResponseGate` in the app, driven from the test). Made by ``AppBackend/makeGate(name:)``.
+/// (`ResponseGate` in the app, driven from the test). Made by ``AppBackend/makeGate(name:fileID:line:)``.
 ///
 /// ```swift
 /// let checkout = backend.makeGate(name: "checkout")

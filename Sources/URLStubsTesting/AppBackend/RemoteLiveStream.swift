@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (`LiveStream` in the app, written from the test). Made by
-/// ``AppBackend/makeLiveStream(name:)``.
+/// ``AppBackend/makeLiveStream(name:fileID:line:)``.
 ///
 /// ```swift
 /// let prices = backend.makeLiveStream(name: "prices")
