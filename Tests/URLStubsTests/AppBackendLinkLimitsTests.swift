@@ -48,15 +48,14 @@ struct AppBackendLinkLimitsTests {
         let backend = try AppBackend()
         defer { backend.close() }
         let port = try port(of: backend)
-        let started = Date()
         let refusal = try await onItsOwnThread { () -> [String: String] in
             let client = try LoopbackSocket.connect(port: port)
             defer { client.close() }
             var length = UInt32(64 << 20).bigEndian
             try client.write(Data(bytes: &length, count: 4) + Data(count: 4096))
-            return try RawLinkPeer(client).receive(timeout: 5)
+            // The rest of the hello never comes: only a refusal read from the length alone arrives.
+            return try RawLinkPeer(client).receive(timeout: 30)
         }
-        #expect(Date().timeIntervalSince(started) < 5)
         let message = refusal["message"] ?? ""
         #expect(message.contains("announced 67108864 bytes, more than the 1024 bytes a hello may have"), "\(refusal)")
     }
@@ -147,7 +146,10 @@ struct AppBackendLinkLimitsTests {
     // MARK: The app's connect
 
     /// A listener that never accepts, its queue full: the app's connect still ends in its timeout.
-    @Test func theAppsConnectHonoursItsTimeoutWhenTheAcceptQueueIsFull() async throws {
+    /// Linux drops the connection requests a full queue cannot take (the client retries them
+    /// for minutes); other systems may refuse them at once, which tests nothing here.
+    @Test(.enabled(if: isLinux, "Linux drops connection requests past a full accept queue"))
+    func theAppsConnectHonoursItsTimeoutWhenTheAcceptQueueIsFull() async throws {
         let (listener, port) = try fullListener()
         defer { _ = close(listener) }
         let environment = [TestRunnerLink.addressVariable: "127.0.0.1:\(port)", TestRunnerLink.tokenVariable: "token"]
@@ -287,6 +289,12 @@ struct AppBackendLinkLimitsTests {
         #expect(await fetch("https://app.test/secret", from: registry).body != "secret")
     }
 }
+
+#if os(Linux)
+private let isLinux = true
+#else
+private let isLinux = false
+#endif
 
 /// Text one thread sets and another reads.
 private final class LockedText: @unchecked Sendable {

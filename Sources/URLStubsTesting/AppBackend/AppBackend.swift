@@ -86,8 +86,9 @@ public final class AppBackend: @unchecked Sendable {
     ///   - line: The line of the declaration; leave the default.
     /// - Returns: The stub, to remove it.
     /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a matcher or response that cannot
-    ///   be sent; ``AppBackendError/appFailed(command:message:)`` when the app cannot use it (a
-    ///   fixture it does not have, with the closest names).
+    ///   be sent, or one past the link's 64 MiB message limit (a body of about 48 MB: serve a larger
+    ///   one from a fixture); ``AppBackendError/appFailed(command:message:)`` when the app cannot
+    ///   use it (a fixture it does not have, with the closest names, or one outside its folder).
     @discardableResult
     public func stub(
         _ matcher: RemoteMatcher, name: String? = nil, times: Int? = nil, response: RemoteResponse,

@@ -51,6 +51,8 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     }
 
     /// Sends `data` as it is.
+    /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a write past the link's 64 MiB
+    ///   message limit (about 48 MB of bytes): write it in parts.
     public func send(_ data: Data) async throws {
         var command = WireMessage(.streamSend)
         command.streamID = id
