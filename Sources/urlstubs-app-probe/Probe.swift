@@ -31,6 +31,24 @@ enum Probe {
         }.resume()
     }
 
+    /// Loads `url` with `URLSession.shared` and prints the body's size and first byte, for
+    /// bodies too large to print.
+    static func count(_ tag: String, _ url: URL) {
+        URLSession.shared.dataTask(with: url) { data, response, error in
+            if let error {
+                say("\(tag) failed: \(describe(error))")
+            } else {
+                let first = data?.first.map { String(UnicodeScalar($0)) } ?? ""
+                say("\(tag): \((response as? HTTPURLResponse)?.statusCode ?? 0) \(data?.count ?? 0) bytes, first \"\(first)\"")
+            }
+        }.resume()
+    }
+
+    /// Whether the process's environment, which a child process inherits, holds `name`.
+    static func environment(_ tag: String, _ name: String) {
+        say("\(tag): \(name) is \(getenv(name) == nil ? "not set" : "set")")
+    }
+
     /// Prints each delivery of a streamed body as it comes.
     final class ChunkPrinter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let tag: String
@@ -65,6 +83,8 @@ enum Probe {
             }
             switch verb {
             case "get": load(words[1], url)
+            case "count": count(words[1], url)
+            case "env": environment(words[1], words[2])
             case "stream": stream(words[1], url)
             default: say("unknown command: \(line)")
             }

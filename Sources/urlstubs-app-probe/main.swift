@@ -7,6 +7,8 @@
 // stdin, one command a line:
 //   get <tag> <url>       load with URLSession.shared; prints "<tag>: <status> <body>" or
 //                         "<tag> failed: <URLError code> <description>"
+//   count <tag> <url>     load with URLSession.shared; prints "<tag>: <status> <n> bytes, first "<byte>""
+//   env <tag> <NAME>      prints "<tag>: <NAME> is set" or "… is not set" (the process environment)
 //   stream <tag> <url>    load with a delegate; prints "<tag> chunk: <text>" per delivery, then "<tag> done"
 //   quit                  exit
 // URLSTUBS_PROBE_TIMEOUT: seconds connectIfLaunchedByTest waits for the first stubs (default 10).

@@ -33,7 +33,7 @@ func runAppBackend(rounds: Int) async throws -> [Figure] {
     _ = try WireMessage.decode(try WireFrame.read(from: test, timeout: 10))
     var welcome = WireMessage(.welcome)
     welcome.protocolVersion = WireMessage.protocolVersion
-    welcome.setup = []
+    welcome.setupCount = 0
     try WireFrame.send(welcome, on: test)
     _ = try WireMessage.decode(try WireFrame.read(from: test, timeout: 10))
 

@@ -11,37 +11,6 @@ import Testing
 /// commands, and every failure with its text.
 @Suite("AppBackend link")
 struct AppBackendLinkTests {
-    /// The app's end, connected as an app's launch would: on a thread of its own, since it
-    /// blocks until the first stubs arrive.
-    private func connectApp(
-        _ environment: [String: String], registry: StubRegistry, timeout: TimeInterval = 30
-    ) async throws -> TestRunnerLink? {
-        try await startApp(environment, registry: registry, timeout: timeout).value
-    }
-
-    /// The app's end, connecting from now on while the test speaks the runner's end by hand.
-    private func startApp(
-        _ environment: [String: String], registry: StubRegistry, timeout: TimeInterval = 30
-    ) -> StartedOnItsOwnThread<TestRunnerLink?> {
-        let scenarios = [
-            Scenario("sold-out") { stubs in stubs.stub(isPath("/api/cart")) { _ in StubResponse(string: "sold out", statusCode: 409) } }
-        ]
-        return StartedOnItsOwnThread {
-            try TestRunnerLink.connectIfLaunchedByTest(
-                into: registry, scenarios: scenarios, fixtures: .folder(fixturesFolder), timeout: timeout, environment: environment)
-        }
-    }
-
-    /// The error `work` throws, as text (`""` when it throws none).
-    private func errorText(_ work: () async throws -> Void) async -> String {
-        do {
-            try await work()
-            return ""
-        } catch {
-            return "\(error)"
-        }
-    }
-
     // MARK: Working
 
     @Test func inertWithoutTheLaunchEnvironment() throws {
@@ -358,13 +327,15 @@ struct AppBackendLinkTests {
         let hello = try await onItsOwnThread {
             let peer = try runner.accept()
             let hello = try peer.receive()
-            try peer.send(json: #"{"type":"welcome","protocolVersion":99,"setup":[]}"#)
+            try peer.send(json: #"{"type":"welcome","protocolVersion":99,"setupCount":0}"#)
             return hello
         }
         #expect(hello["protocolVersion"] == "\(WireMessage.protocolVersion)")
         #expect(hello["token"] == "fake-token")
         let text = await errorText { _ = try await app.value }
-        #expect(text.contains("this app speaks version 1 of the test-runner link, the test runner version 99"), "\(text)")
+        #expect(
+            text.contains("this app speaks version \(WireMessage.protocolVersion) of the test-runner link, the test runner version 99"),
+            "\(text)")
         #expect(await fetch("https://app.test/", from: registry).error?.localizedDescription.contains("protocol version mismatch") == true)
     }
 
@@ -375,7 +346,8 @@ struct AppBackendLinkTests {
         let replies = try await onItsOwnThread { () -> [String] in
             let peer = try runner.accept()
             _ = try peer.receive()
-            try peer.send(json: #"{"type":"welcome","protocolVersion":1,"setup":[{"type":"setOffline"}]}"#)
+            try peer.send(json: #"{"type":"welcome","protocolVersion":\#(WireMessage.protocolVersion),"setupCount":1}"#)
+            try peer.send(json: #"{"type":"setOffline"}"#)
             let ready = try peer.receive()
             var replies = [ready["message"] ?? ""]
             let commands = [
@@ -424,7 +396,7 @@ struct AppBackendLinkTests {
             try client.write(Data("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
             return try RawLinkPeer(client).receive()
         }
-        #expect(http["message"]?.contains("a frame announced 1195725856 bytes, more than the 64 MiB limit") == true, "\(http)")
+        #expect(http["message"]?.contains("announced 1195725856 bytes, more than the 1024 bytes a hello may have") == true, "\(http)")
         let text = await errorText { _ = try await backend.journal() }
         #expect(text.contains("does not speak the URLStubs test-runner protocol"), "\(text)")
     }

@@ -152,6 +152,40 @@ struct AppBackendProcessTests {
         for probe in [impostor, first, second] { try await probe.quit() }
     }
 
+    /// 72 MB of bodies declared before launch: more than one message of the link may hold, so
+    /// the declarations cross one message each.
+    @Test func sixtyStubsOfOnePointTwoMegabytesDeclaredBeforeLaunchReachTheApp() async throws {
+        let backend = try AppBackend(connectTimeout: 120)
+        defer { backend.close() }
+        for index in 0..<60 {
+            let body = Data(repeating: UInt8(ascii: "A") + UInt8(index % 26), count: 1_200_000)
+            try await backend.stub(.get("/big/\(index)"), response: .data(body))
+        }
+        let app = try await AppProbe.start(environment: backend.launchEnvironment.merging(["URLSTUBS_PROBE_TIMEOUT": "120"]) { $1 })
+        defer { app.kill() }
+        #expect(try await app.line(startingWith: "link", timeout: 180) == "link: connected")
+        try await backend.waitForApp(timeout: 60)
+        app.send("count first https://api.shop.test/big/0")
+        app.send("count last https://api.shop.test/big/59")
+        #expect(try await app.line(startingWith: "first") == #"first: 200 1200000 bytes, first "A""#)
+        #expect(try await app.line(startingWith: "last") == #"last: 200 1200000 bytes, first "H""#)
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+
+    /// A child process the app starts, or a log of its environment, does not get the token.
+    @Test func theAppRemovesTheTokenFromItsEnvironmentOnceConnected() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
+        defer { app.kill() }
+        #expect(try await app.line(startingWith: "link:") == "link: connected")
+        app.send("env token \(TestRunnerLink.tokenVariable)")
+        #expect(try await app.line(startingWith: "token") == "token: \(TestRunnerLink.tokenVariable) is not set")
+        app.send("env address \(TestRunnerLink.addressVariable)")
+        #expect(try await app.line(startingWith: "address") == "address: \(TestRunnerLink.addressVariable) is set")
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+
     @Test func tenAppsAndTestsInParallelNeverCross() async throws {
         let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<10 {

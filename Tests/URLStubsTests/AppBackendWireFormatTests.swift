@@ -47,49 +47,53 @@ struct AppBackendWireFormatTests {
     // MARK: What the app receives
 
     @Test func theAppReadsCommandsWrittenByHand() throws {
+        // The welcome says how many declared commands follow; each is a frame of its own.
         let welcome = try WireMessage.decode(
-            Data(
-                #"""
-                {
-                  "type": "welcome", "protocolVersion": 1, "unmatchedRequests": "passthrough",
-                  "setup": [
-                    {
-                      "type": "addStub", "id": 1,
-                      "stub": {
-                        "id": "stub-1", "name": "order", "times": 2, "location": "CartTests.swift:12",
-                        "matcher": {
-                          "method": "POST", "host": "api.shop.test", "path": "/orders/:id",
-                          "url": "https://api.shop.test/orders/7?dry=1",
-                          "queryItems": {"dry": null, "page": "2"}, "headers": {"Authorization": null, "Accept": "application/json"},
-                          "jsonBody": {"sku": "tea", "n": 2, "gift": false, "tags": ["a", 1.5, null]},
-                          "graphQLOperation": "Cart"
-                        },
-                        "response": {
-                          "status": 201, "headers": {"X-Trace": "1"}, "json": {"ok": true},
-                          "requestTime": 0.5, "responseTime": 1.25, "downloadSpeed": 64, "gateID": "gate-1: checkout",
-                          "networkProfile": {
-                            "downloadSpeed": 32, "latency": 0.2, "jitter": 0.05, "failureRate": 0.1,
-                            "failures": ["timeout", "serverError"], "seed": "18446744073709551615"
-                          }
-                        }
-                      }
-                    },
-                    {
-                      "type": "addStub", "id": 2,
-                      "stub": {
-                        "id": "stub-2", "location": "PricesTests.swift:30", "matcher": {},
-                        "response": {"status": 200, "headers": {}, "streamID": "stream-3: prices", "streamKind": "eventStream"}
-                      }
-                    },
-                    {"type": "activateScenario", "id": 3, "scenario": "sold-out"},
-                    {"type": "setOffline", "id": 4, "offline": true}
-                  ]
+            Data(#"{"type": "welcome", "protocolVersion": 2, "unmatchedRequests": "passthrough", "setupCount": 4}"#.utf8))
+        let setup = try [
+            #"""
+            {
+              "type": "addStub", "id": 1,
+              "stub": {
+                "id": "stub-1", "name": "order", "times": 2, "location": "CartTests.swift:12",
+                "matcher": {
+                  "method": "POST", "host": "api.shop.test", "path": "/orders/:id",
+                  "url": "https://api.shop.test/orders/7?dry=1",
+                  "queryItems": {"dry": null, "page": "2"}, "headers": {"Authorization": null, "Accept": "application/json"},
+                  "jsonBody": {"sku": "tea", "n": 2, "gift": false, "tags": ["a", 1.5, null]},
+                  "graphQLOperation": "Cart"
+                },
+                "response": {
+                  "status": 201, "headers": {"X-Trace": "1"}, "json": {"ok": true},
+                  "requestTime": 0.5, "responseTime": 1.25, "downloadSpeed": 64, "gateID": "gate-1: checkout",
+                  "gateLocation": "CartTests.swift:10",
+                  "networkProfile": {
+                    "downloadSpeed": 32, "latency": 0.2, "jitter": 0.05, "failureRate": 0.1,
+                    "failures": ["timeout", "serverError"], "seed": "18446744073709551615"
+                  }
                 }
-                """#.utf8))
+              }
+            }
+            """#,
+            #"""
+            {
+              "type": "addStub", "id": 2,
+              "stub": {
+                "id": "stub-2", "location": "PricesTests.swift:30", "matcher": {},
+                "response": {
+                  "status": 200, "headers": {}, "streamID": "stream-3: prices", "streamLocation": "PricesTests.swift:28",
+                  "streamKind": "eventStream"
+                }
+              }
+            }
+            """#,
+            #"{"type": "activateScenario", "id": 3, "scenario": "sold-out"}"#,
+            #"{"type": "setOffline", "id": 4, "offline": true, "location": "CartTests.swift:14"}"#,
+        ].map { try WireMessage.decode(Data($0.utf8)) }
         #expect(try welcome.knownType() == .welcome)
-        #expect(welcome.protocolVersion == 1)
+        #expect(welcome.protocolVersion == 2)
         #expect(welcome.unmatchedRequests == "passthrough")
-        let setup = try #require(welcome.setup)
+        #expect(welcome.setupCount == 4)
         #expect(try setup.map { try $0.knownType() } == [.addStub, .addStub, .activateScenario, .setOffline])
         #expect(setup.map(\.id) == [1, 2, 3, 4])
 
@@ -114,6 +118,7 @@ struct AppBackendWireFormatTests {
         response.responseTime = 1.25
         response.downloadSpeed = 64
         response.gateID = "gate-1: checkout"
+        response.gateLocation = "CartTests.swift:10"
         response.networkProfile = WireNetworkProfile(
             NetworkProfile(
                 downloadSpeed: .kilobytesPerSecond(32), latency: 0.2, jitter: 0.05, failureRate: 0.1, failures: [.timeout, .serverError],
@@ -128,11 +133,13 @@ struct AppBackendWireFormatTests {
         #expect(prices.matcher == WireMatcher(), "an empty matcher accepts every request")
         var streamed = WireResponse(status: 200, headers: [:])
         streamed.streamID = "stream-3: prices"
+        streamed.streamLocation = "PricesTests.swift:28"
         streamed.streamKind = .eventStream
         #expect(prices.response == streamed)
 
         #expect(setup[2].scenario == "sold-out")
         #expect(setup[3].offline == true)
+        #expect(setup[3].location == "CartTests.swift:14")
     }
 
     @Test func theAppReadsEveryBodyAndEveryStreamKindWrittenByHand() throws {
@@ -194,8 +201,8 @@ struct AppBackendWireFormatTests {
     @Test func remoteResponsesEncodeAsTheAppReadsThem() throws {
         let backend = try AppBackend(connectTimeout: 0.2)
         defer { backend.close() }
-        let gate = RemoteGate(id: "gate-1: checkout", backend: backend)
-        let stream = RemoteLiveStream(id: "stream-2: prices", backend: backend)
+        let gate = RemoteGate(id: "gate-1: checkout", location: "CheckoutTests.swift:12", backend: backend)
+        let stream = RemoteLiveStream(id: "stream-2: prices", location: "PriceTests.swift:8", backend: backend)
         let profile = NetworkProfile(downloadSpeed: .kilobytesPerSecond(32), latency: 0.25, failureRate: 0.5, failures: [.offline], seed: 42)
         let cases: [(response: RemoteResponse, json: String)] = [
             (.status(204), #"{"status": 204, "headers": {}}"#),
@@ -215,11 +222,23 @@ struct AppBackendWireFormatTests {
                   "downloadSpeed": 32, "latency": 0.25, "jitter": 0, "failureRate": 0.5, "failures": ["offline"], "seed": "42"}}
                 """#
             ),
-            (RemoteResponse.text("paid").held(by: gate), #"{"status": 200, "headers": {}, "text": "paid", "gateID": "gate-1: checkout"}"#),
-            (.eventStream(stream), #"{"status": 200, "headers": {}, "streamID": "stream-2: prices", "streamKind": "eventStream"}"#),
+            (
+                RemoteResponse.text("paid").held(by: gate),
+                #"{"status": 200, "headers": {}, "text": "paid", "gateID": "gate-1: checkout", "gateLocation": "CheckoutTests.swift:12"}"#
+            ),
+            (
+                .eventStream(stream),
+                #"""
+                {"status": 200, "headers": {}, "streamID": "stream-2: prices", "streamLocation": "PriceTests.swift:8",
+                 "streamKind": "eventStream"}
+                """#
+            ),
             (
                 .stream(stream, headers: ["Content-Type": "application/x-ndjson"]),
-                #"{"status": 200, "headers": {"Content-Type": "application/x-ndjson"}, "streamID": "stream-2: prices", "streamKind": "stream"}"#
+                #"""
+                {"status": 200, "headers": {"Content-Type": "application/x-ndjson"}, "streamID": "stream-2: prices",
+                 "streamLocation": "PriceTests.swift:8", "streamKind": "stream"}
+                """#
             ),
         ]
         for (response, json) in cases {

@@ -16,15 +16,19 @@ import Foundation
     @_spi(TestRunnerLink) public let description: String
     /// `true` when the peer closed the connection (a read found its end).
     @_spi(TestRunnerLink) public let isClosed: Bool
+    /// `true` when the call waited its whole timeout for the other side.
+    @_spi(TestRunnerLink) public let isTimeout: Bool
 
     init(_ call: String, code: Int32 = errno) {
         description = "\(call) failed: \(String(cString: strerror(code)))"
         isClosed = false
+        isTimeout = false
     }
 
-    init(description: String, isClosed: Bool) {
+    init(description: String, isClosed: Bool, isTimeout: Bool = false) {
         self.description = description
         self.isClosed = isClosed
+        self.isTimeout = isTimeout
     }
 }
 
@@ -50,15 +54,18 @@ import Foundation
     deinit { close() }
 
     /// Listens on 127.0.0.1 on a port the system picks (no clash between parallel runs).
+    /// - Parameter backlog: How many connections the system queues until they are accepted;
+    ///   the system's maximum by default, so a burst of connections (hostile or not) does not
+    ///   leave an app's connection waiting in the system's retries.
     /// - Returns: The listening socket and its port.
-    @_spi(TestRunnerLink) public static func listen() throws -> (socket: LoopbackSocket, port: UInt16) {
+    @_spi(TestRunnerLink) public static func listen(backlog: Int32 = SOMAXCONN) throws -> (socket: LoopbackSocket, port: UInt16) {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         var address = loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else { throw LoopbackSocketError("bind to 127.0.0.1:0") }
-        guard systemListen(socket.descriptor) == 0 else { throw LoopbackSocketError("listen on 127.0.0.1") }
+        guard systemListen(socket.descriptor, backlog: backlog) == 0 else { throw LoopbackSocketError("listen on 127.0.0.1") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let named = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket.descriptor, $0, &length) }
@@ -67,23 +74,51 @@ import Foundation
         return (socket, UInt16(bigEndian: address.sin_port))
     }
 
-    /// Connects to 127.0.0.1:`port`.
-    @_spi(TestRunnerLink) public static func connect(port: UInt16) throws -> LoopbackSocket {
+    /// Connects to 127.0.0.1:`port`, waiting at most `timeout` seconds.
+    ///
+    /// The connect does not block: a listener whose accept queue is full drops the connection
+    /// request, and a blocking connect would wait through the system's retries (more than two
+    /// minutes on Linux) whatever the caller's timeout.
+    /// - Throws: ``LoopbackSocketError`` with `isTimeout` when the listener did not take the
+    ///   connection in time; the system's reason (connection refused) otherwise.
+    @_spi(TestRunnerLink) public static func connect(port: UInt16, timeout: TimeInterval = 10) throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
+        let flags = fcntl(socket.descriptor, F_GETFL, 0)
+        guard flags >= 0, fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { throw LoopbackSocketError("fcntl") }
         var address = loopbackAddress(port: port)
-        var result: Int32 = -1
-        repeat {
-            result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    systemConnect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                systemConnect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
-            // A connect interrupted by a signal goes on in the kernel: calling it again waits for
-            // it, and answers EISCONN when it completed in between.
-        } while result != 0 && errno == EINTR
-        guard result == 0 || errno == EISCONN else { throw LoopbackSocketError("connect to 127.0.0.1:\(port)") }
+        }
+        if result != 0 {
+            // EINTR: the connect goes on in the kernel, as an EINPROGRESS one does.
+            guard errno == EINPROGRESS || errno == EINTR else { throw LoopbackSocketError("connect to 127.0.0.1:\(port)") }
+            try socket.waitUntilConnected(port: port, timeout: timeout)
+        }
+        guard fcntl(socket.descriptor, F_SETFL, flags) == 0 else { throw LoopbackSocketError("fcntl") }
         socket.disableCoalescing()
         return socket
+    }
+
+    /// Waits until a connect in progress has ended, and throws its error if it failed.
+    private func waitUntilConnected(port: UInt16, timeout: TimeInterval) throws {
+        let deadline = Date().addingTimeInterval(max(0, min(timeout, 3600)))
+        while true {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&waiting, 1, Int32((max(0, deadline.timeIntervalSinceNow) * 1000).rounded(.up)))
+            if ready > 0 { break }
+            if ready == 0 {
+                throw LoopbackSocketError(
+                    description: "connect to 127.0.0.1:\(port) got no answer within \(TestRunnerLinkError.seconds(timeout)) s",
+                    isClosed: false, isTimeout: true)
+            }
+            if errno != EINTR { throw LoopbackSocketError("poll") }
+        }
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else { throw LoopbackSocketError("getsockopt") }
+        if failure != 0 { throw LoopbackSocketError("connect to 127.0.0.1:\(port)", code: failure) }
     }
 
     /// The next connection, or `nil` when none came within `timeout` seconds or the socket was
@@ -115,7 +150,7 @@ import Foundation
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         while filled < count {
             let remaining = deadline.map { $0.timeIntervalSinceNow } ?? 0.25
-            if remaining <= 0 { throw LoopbackSocketError(description: "no data within \(timeout ?? 0) s", isClosed: false) }
+            if remaining <= 0 { throw LoopbackSocketError(description: "no data within \(timeout ?? 0) s", isClosed: false, isTimeout: true) }
             guard try waitUntilReadable(timeout: min(remaining, 0.25)) else {
                 if isShutDown { throw LoopbackSocketError(description: "the connection was closed", isClosed: true) }
                 continue
@@ -149,7 +184,7 @@ import Foundation
         while sent < data.count {
             var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
             let ready = poll(&waiting, 1, 10_000)
-            if ready == 0 { throw LoopbackSocketError(description: "the other side read nothing for 10 s", isClosed: false) }
+            if ready == 0 { throw LoopbackSocketError(description: "the other side read nothing for 10 s", isClosed: false, isTimeout: true) }
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw LoopbackSocketError("poll")
@@ -234,7 +269,7 @@ import Foundation
     }
 }
 
-private func systemListen(_ descriptor: Int32) -> Int32 { listen(descriptor, 16) }
+private func systemListen(_ descriptor: Int32, backlog: Int32) -> Int32 { listen(descriptor, backlog) }
 
 private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(descriptor, address, length)

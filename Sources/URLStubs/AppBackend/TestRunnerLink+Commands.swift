@@ -18,6 +18,16 @@ extension TestRunnerLink {
             let removed = stubs.removeValue(forKey: id)
             lock.unlock()
             done.released = removed.map { registry.remove($0) } ?? false
+        case .expectCount:
+            let id = try command.required(command.stubID, "stubID")
+            let count = try command.required(command.expected, "expected").expectedCount()
+            lock.lock()
+            let stub = stubs[id]
+            lock.unlock()
+            guard let stub else {
+                throw WireProtocolError("the app has no stub \"\(id)\" (stubID): it was removed, or never added")
+            }
+            stub.expect(count)
         case .removeAllStubs:
             lock.lock()
             let all = Array(stubs.values)
@@ -34,7 +44,7 @@ extension TestRunnerLink {
             }
             done.released = registry.deactivate(name)
         case .setOffline:
-            setOffline(try command.required(command.offline, "offline"))
+            setOffline(try command.required(command.offline, "offline"), location: command.location)
         case .releaseHeld:
             let gate = try gate(try command.required(command.gateID, "gateID"))
             if let response = command.response {
@@ -68,21 +78,13 @@ extension TestRunnerLink {
         let timeout = command.timeout ?? 30
         switch type {
         case .waitForHeldRequest:
-            let gate = try gate(try command.required(command.gateID, "gateID"))
-            let scrubbing = registry.scrubbing
-            return {
-                var done = WireMessage(.done)
-                done.entry = WireJournalEntry(unanswered: try await gate.waitForRequest(timeout: timeout), scrubbing: scrubbing)
-                return done
-            }
+            let id = try command.required(command.gateID, "gateID")
+            let gate = try gate(id)
+            return waitReporting(for: id, timeout: timeout) { try await gate.waitForRequest(timeout: timeout) }
         case .waitForStreamConnection:
-            let stream = try stream(try command.required(command.streamID, "streamID"))
-            let scrubbing = registry.scrubbing
-            return {
-                var done = WireMessage(.done)
-                done.entry = WireJournalEntry(unanswered: try await stream.waitForConnection(timeout: timeout), scrubbing: scrubbing)
-                return done
-            }
+            let id = try command.required(command.streamID, "streamID")
+            let stream = try stream(id)
+            return waitReporting(for: id, timeout: timeout) { try await stream.waitForConnection(timeout: timeout) }
         case .waitForRequests:
             let matcher = try command.required(command.matcher, "matcher")
             try Self.check(matcher.problems, of: "matcher")
@@ -99,6 +101,41 @@ extension TestRunnerLink {
         }
     }
 
+    /// A wait for the request of a gate or live stream, answered with that request. When it
+    /// times out, the report lists what the app's registry saw and why the matchers of the
+    /// stubs answering through `id` refused each, as a stub's own gate reports in process (a
+    /// gate or stream of the app knows no registry).
+    private func waitReporting(
+        for id: String, timeout: TimeInterval, _ wait: @escaping @Sendable () async throws -> StubRequest
+    ) -> @Sendable () async throws -> WireMessage {
+        let registry = self.registry
+        lock.lock()
+        let matchers = waitMatchers[id] ?? []
+        lock.unlock()
+        return {
+            var done = WireMessage(.done)
+            do {
+                done.entry = WireJournalEntry(unanswered: try await wait(), scrubbing: registry.scrubbing)
+            } catch let timedOut as RequestWaitTimeout {
+                let matcher = matchers.dropFirst().reduce(matchers.first) { combined, next in combined.map { $0 || next } }
+                let journal = registry.journal
+                throw RequestWaitTimeout(
+                    awaited: timedOut.awaited, timeout: timeout, matched: [],
+                    others: matcher.map { matcher in journal.filter { !matcher.matches($0.request) } } ?? journal, matcher: matcher,
+                    hint: RequestWaitTimeout.noRequestHint.replacingOccurrences(of: "registry.makeSession()", with: "URLSession.shared"))
+            }
+            return done
+        }
+    }
+
+    /// `(file, line)` of `MyAppTests/AppTests.swift:12`, where the test made something.
+    static func place(_ location: String) -> (file: String, line: Int) {
+        let separator = location.lastIndex(of: ":")
+        let file = separator.map { String(location[..<$0]) } ?? location
+        let line = separator.flatMap { Int(location[location.index(after: $0)...]) } ?? 0
+        return (file, line)
+    }
+
     // MARK: Stubs
 
     private func addStub(_ stub: WireStub) throws {
@@ -106,18 +143,20 @@ extension TestRunnerLink {
         try Self.check(stub.response.problems, of: "stub.response")
         let response = try stubResponse(stub.response)
         let profile = try stub.response.networkProfile?.profile()
+        let expected = try stub.expected?.expectedCount()
         let counter = RequestCounter()
-        let separator = stub.location.lastIndex(of: ":")
-        let file = separator.map { String(stub.location[..<$0]) } ?? stub.location
-        let line = separator.flatMap { Int(stub.location[stub.location.index(after: $0)...]) } ?? 0
-        let descriptor = registry.stub(stub.matcher.requestMatcher, name: stub.name, times: stub.times, fileID: file, filePath: file, line: line) {
+        let (file, line) = Self.place(stub.location)
+        let matcher = stub.matcher.requestMatcher
+        let descriptor = registry.stub(matcher, name: stub.name, times: stub.times, fileID: file, filePath: file, line: line) {
             request in
             guard let profile else { return response }
             let endpoint = "\(request.method) \(request.urlPath ?? "/")"
             return profile.apply(to: response, endpoint: endpoint, index: counter.next(for: endpoint))
         }
+        if let expected { descriptor.expect(expected) }
         lock.lock()
         let replaced = stubs.updateValue(descriptor, forKey: stub.id)
+        for id in [stub.response.gateID, stub.response.streamID].compactMap({ $0 }) { waitMatchers[id, default: []].append(matcher) }
         lock.unlock()
         if let replaced { registry.remove(replaced) }
         keepOfflineOnTop()
@@ -127,7 +166,7 @@ extension TestRunnerLink {
     func stubResponse(_ remote: WireResponse) throws -> StubResponse {
         var response = try remote.stubResponse(fixtures: fixtures)
         if let streamID = remote.streamID {
-            let stream = liveStream(streamID)
+            let stream = liveStream(streamID, location: remote.streamLocation)
             switch remote.streamKind {
             case .eventStream:
                 response = .eventStream(stream, statusCode: remote.status, headers: remote.headers)
@@ -138,7 +177,8 @@ extension TestRunnerLink {
         }
         if let gateID = remote.gateID {
             lock.lock()
-            let gate = gates[gateID] ?? ResponseGate(name: gateID)
+            let (file, line) = Self.place(remote.gateLocation ?? "the UI test")
+            let gate = gates[gateID] ?? ResponseGate(name: gateID, fileID: file, filePath: file, line: line)
             gates[gateID] = gate
             lock.unlock()
             response = response.held(by: gate)
@@ -153,16 +193,20 @@ extension TestRunnerLink {
 
     // MARK: Offline
 
-    private func setOffline(_ offline: Bool) {
+    private func setOffline(_ offline: Bool, location: String?) {
         lock.lock()
         let previous = offlineStub
         offlineStub = nil
         lock.unlock()
         if let previous { registry.remove(previous) }
         guard offline else { return }
-        let stub = registry.stub(.any, name: "offline (set by the test)") { _ in StubResponse(error: URLError(.notConnectedToInternet)) }
+        let (file, line) = Self.place(location ?? "the UI test")
+        let stub = registry.stub(.any, name: "offline (set by the test)", fileID: file, filePath: file, line: line) { _ in
+            StubResponse(error: URLError(.notConnectedToInternet))
+        }
         lock.lock()
         offlineStub = stub
+        offlineLocation = location
         lock.unlock()
     }
 
@@ -171,8 +215,9 @@ extension TestRunnerLink {
     private func keepOfflineOnTop() {
         lock.lock()
         let isOffline = offlineStub != nil
+        let location = offlineLocation
         lock.unlock()
-        if isOffline { setOffline(true) }
+        if isOffline { setOffline(true, location: location) }
     }
 
     // MARK: Gates and streams
@@ -193,10 +238,11 @@ extension TestRunnerLink {
         return stream
     }
 
-    private func liveStream(_ id: String) -> LiveStream {
+    private func liveStream(_ id: String, location: String?) -> LiveStream {
         lock.lock(); defer { lock.unlock() }
         if let stream = streams[id] { return stream }
-        let stream = LiveStream(name: id)
+        let (file, line) = Self.place(location ?? "the UI test")
+        let stream = LiveStream(name: id, fileID: file, filePath: file, line: line)
         streams[id] = stream
         return stream
     }

@@ -44,7 +44,12 @@ public final class TestRunnerLink: @unchecked Sendable {
     var stubs: [String: StubDescriptor] = [:]
     var gates: [String: ResponseGate] = [:]
     var streams: [String: LiveStream] = [:]
+    /// The matchers of the stubs that answer through each gate or live stream, by its
+    /// identifier: a wait that times out explains each request the app saw by them.
+    var waitMatchers: [String: [RequestMatcher]] = [:]
     var offlineStub: StubDescriptor?
+    /// Where the test took the app offline.
+    var offlineLocation: String?
     private var ended: String?
     /// Signalled when the command thread has ended the link.
     private let finished = DispatchSemaphore(value: 0)
@@ -76,13 +81,24 @@ public final class TestRunnerLink: @unchecked Sendable {
         do {
             let socket = try handshake(address: address, token: environment[tokenVariable], timeout: timeout)
             let link = TestRunnerLink(registry: registry, scenarios: scenarios, fixtures: fixtures, socket: socket.socket)
-            try link.applySetup(socket.welcome)
+            try link.applySetup(socket.welcome, address: address, timeout: timeout)
             link.startReading()
+            removeTokenFromTheProcessEnvironment(environment[tokenVariable])
             return link
         } catch let error as TestRunnerLinkError {
             failEveryRequest(of: registry, with: error)
             throw error
         }
+    }
+
+    /// The token has let this app in: a child process the app starts, or a log of its
+    /// environment, does not get it. Only when it came from the process's own environment (a
+    /// caller passing an environment of its own owns that one). The address stays, so a child
+    /// that links URLStubs fails its launch naming the missing token rather than reaching the
+    /// network unstubbed.
+    private static func removeTokenFromTheProcessEnvironment(_ token: String?) {
+        guard let token, ProcessInfo.processInfo.environment[tokenVariable] == token else { return }
+        unsetenv(tokenVariable)
     }
 
     private init(registry: StubRegistry, scenarios: [Scenario], fixtures: AppFixtures, socket: LoopbackSocket) {
@@ -122,9 +138,14 @@ public final class TestRunnerLink: @unchecked Sendable {
         guard let token, !token.isEmpty else {
             throw TestRunnerLinkError.invalidEnvironment("\(addressVariable) is set but \(tokenVariable) is missing")
         }
+        // The connect and the welcome share the timeout: a test process too busy to take the
+        // connection (its accept queue full) fails the launch as late as a silent one does.
+        let deadline = Date().addingTimeInterval(timeout)
         let socket: LoopbackSocket
         do {
-            socket = try LoopbackSocket.connect(port: port)
+            socket = try LoopbackSocket.connect(port: port, timeout: timeout)
+        } catch let error as LoopbackSocketError where error.isTimeout {
+            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
         } catch {
             throw TestRunnerLinkError.cannotConnect(address: address, reason: "\(error)")
         }
@@ -133,9 +154,9 @@ public final class TestRunnerLink: @unchecked Sendable {
             hello.protocolVersion = WireMessage.protocolVersion
             hello.token = token
             hello.processID = Int(ProcessInfo.processInfo.processIdentifier)
-            hello.processName = ProcessInfo.processInfo.processName
+            hello.processName = String(decoding: ProcessInfo.processInfo.processName.utf8.prefix(WireFrame.helloProcessNameLimit), as: UTF8.self)
             try WireFrame.send(hello, on: socket)
-            let answer = try WireMessage.decode(try WireFrame.read(from: socket, timeout: timeout))
+            let answer = try WireMessage.decode(try WireFrame.read(from: socket, timeout: max(0.001, deadline.timeIntervalSinceNow)))
             switch try answer.knownType() {
             case .welcome:
                 let version = try answer.required(answer.protocolVersion, "protocolVersion")
@@ -160,25 +181,36 @@ public final class TestRunnerLink: @unchecked Sendable {
         }
     }
 
-    /// Applies the commands the test declared before the app connected, then tells the test
-    /// the app is ready (with the problems of any that failed, which the test reports).
-    private func applySetup(_ welcome: WireMessage) throws {
+    /// Reads and applies the commands the test declared before the app connected (the
+    /// `setupCount` frames after the welcome), then tells the test the app is ready, with the
+    /// problems of any that failed, which the test reports.
+    /// - Parameter timeout: The longest wait for each frame to start coming.
+    private func applySetup(_ welcome: WireMessage, address: String, timeout: TimeInterval) throws {
         registry.unmatchedRequestPolicy = welcome.unmatchedRequests == "passthrough" ? .passthrough : .fail
         var problems: [String] = []
-        for command in welcome.setup ?? [] {
-            do {
-                _ = try apply(command)
-            } catch {
-                problems.append("\(command.type): \(error)")
-            }
-        }
-        var ready = WireMessage(.ready)
-        ready.message = problems.isEmpty ? nil : problems.joined(separator: "\n")
         do {
+            for _ in 0..<max(0, welcome.setupCount ?? 0) {
+                let frame = try WireFrame.read(from: socket, timeout: timeout)
+                do {
+                    let command = try WireMessage.decode(frame)
+                    do {
+                        _ = try apply(command)
+                    } catch {
+                        problems.append("\(command.type): \(error)")
+                    }
+                } catch {
+                    problems.append("\(error)")
+                }
+            }
+            var ready = WireMessage(.ready)
+            ready.message = problems.isEmpty ? nil : problems.joined(separator: "\n")
             try WireFrame.send(ready, on: socket)
+        } catch let error as LoopbackSocketError where error.isTimeout {
+            socket.close()
+            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
         } catch {
             socket.close()
-            throw TestRunnerLinkError.broken("sending \"ready\": \(error)")
+            throw TestRunnerLinkError.broken("while taking the stubs declared before launch: \(error)")
         }
     }
 
@@ -211,8 +243,7 @@ public final class TestRunnerLink: @unchecked Sendable {
                 handle(try WireMessage.decode(frame))
             } catch {
                 // Answered under the command's id when it can be read, so the test's call fails.
-                let id = (try? JSONSerialization.jsonObject(with: frame) as? [String: Any])?["id"] as? Int
-                reply(failed: id, "\(error)")
+                reply(failed: WireMessage.topLevelID(in: frame), "\(error)")
             }
         }
         end(reason: reason)
@@ -244,7 +275,13 @@ public final class TestRunnerLink: @unchecked Sendable {
     private func reply(_ answer: WireMessage, to command: WireMessage) {
         var answer = answer
         answer.id = command.id
-        try? WireFrame.send(answer, on: socket)
+        do {
+            try WireFrame.send(answer, on: socket)
+        } catch let error as WireFrameTooLarge {
+            reply(failed: command.id, "its answer is \(error.size) bytes, more than the link's \(WireFrameTooLarge.describe(error.limit)) limit")
+        } catch {
+            // The connection is gone: the command loop reads its end and ends the link.
+        }
     }
 
     private func reply(failed id: Int?, _ message: String) {

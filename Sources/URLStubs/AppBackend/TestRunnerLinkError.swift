@@ -8,7 +8,8 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
     case invalidEnvironment(String)
     /// Nothing answers at the address the launch environment gives.
     case cannotConnect(address: String, reason: String)
-    /// The test runner accepted the connection but sent no stubs in time.
+    /// The test runner did not take the connection in time (its accept queue full), or took it
+    /// and sent no stubs in time.
     case noAnswer(address: String, timeout: TimeInterval)
     /// The test runner refused the app (a stale or wrong token, another app connected).
     case refused(String)
@@ -34,7 +35,8 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
         case .noAnswer(let address, let timeout):
             return "URLStubs: the test runner at \(address) sent no stubs within \(Self.seconds(timeout)) s. "
                 + "Check that \(TestRunnerLink.addressVariable) names this test's AppBackend (an AppBackend of another test, "
-                + "or a test paused in the debugger, does not answer), or pass a longer timeout to connectIfLaunchedByTest."
+                + "a test paused in the debugger, or a test process too busy to take the connection does not answer), "
+                + "or pass a longer timeout to connectIfLaunchedByTest."
         case .refused(let reason):
             return "URLStubs: the test runner refused this app: \(reason)"
         case .protocolMismatch(let app, let testRunner):

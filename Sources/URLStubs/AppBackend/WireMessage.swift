@@ -5,13 +5,14 @@ import Foundation
 /// needs (``WireMessage/required(_:_:)`` names a missing one).
 ///
 /// The conversation: the app connects and sends `hello` (protocol version, token); the test
-/// side answers `refused` (and closes) or `welcome`, whose `setup` holds the commands declared
-/// before the app connected; the app applies them and answers `ready`. Then the test sends
+/// side answers `refused` (and closes) or `welcome`, whose `setupCount` says how many commands
+/// declared before the app connected follow it, one frame each (so no single frame holds them
+/// all, see ``WireFrame/maximumSize``); the app applies them and answers `ready`. Then the test sends
 /// commands, each answered by `done` or `failed` with the same `id`. `hello` and `refused` keep
 /// their fields in every protocol version, so a mismatch is always reported, never garbled.
 @_spi(TestRunnerLink) public struct WireMessage: Codable, Sendable {
     /// The link's protocol version; both sides must speak the same one.
-    @_spi(TestRunnerLink) public static let protocolVersion = 1
+    @_spi(TestRunnerLink) public static let protocolVersion = 2
 
     /// What the message is: a ``WireMessageType`` raw value.
     @_spi(TestRunnerLink) public var type: String
@@ -26,19 +27,24 @@ import Foundation
     @_spi(TestRunnerLink) public var processID: Int?
     /// `hello`: the app's process name.
     @_spi(TestRunnerLink) public var processName: String?
-    /// `welcome`: the commands declared before the app connected, in order.
-    @_spi(TestRunnerLink) public var setup: [WireMessage]?
+    /// `welcome`: how many commands declared before the app connected follow the welcome, one
+    /// frame each, in order.
+    @_spi(TestRunnerLink) public var setupCount: Int?
     /// `welcome`: `fail` or `passthrough`, the app registry's unmatched policy.
     @_spi(TestRunnerLink) public var unmatchedRequests: String?
     // commands
     /// `addStub`: the stub.
     @_spi(TestRunnerLink) public var stub: WireStub?
-    /// `removeStub`: the stub's identifier.
+    /// `expectCount`: how many times the stub of ``stubID`` is expected to answer.
+    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
+    /// `removeStub`, `expectCount`: the stub's identifier.
     @_spi(TestRunnerLink) public var stubID: String?
     /// `activateScenario`, `deactivateScenario`: the scenario's name.
     @_spi(TestRunnerLink) public var scenario: String?
     /// `setOffline`: on or off.
     @_spi(TestRunnerLink) public var offline: Bool?
+    /// `setOffline`: `MyAppTests/AppTests.swift:12`, where the test called it, for the app's reports.
+    @_spi(TestRunnerLink) public var location: String?
     /// Gate commands: the gate's identifier.
     @_spi(TestRunnerLink) public var gateID: String?
     /// Stream commands: the live stream's identifier.
@@ -151,7 +157,7 @@ import Foundation
     case addStub, removeStub, removeAllStubs, activateScenario, deactivateScenario, setOffline
     case waitForHeldRequest, releaseHeld, failHeld
     case waitForStreamConnection, streamSend, streamFinish, streamFail
-    case journal, waitForRequests, verify
+    case journal, waitForRequests, verify, expectCount
     // Replies from the app.
     case done, failed
 }
@@ -170,6 +176,8 @@ import Foundation
     @_spi(TestRunnerLink) public var response: WireResponse
     /// `MyAppTests/AppTests.swift:12`, where the test declared it.
     @_spi(TestRunnerLink) public var location: String
+    /// How many times it is expected to answer, checked by the app's `verify()`.
+    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
 
     /// A stub of the given fields.
     @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {

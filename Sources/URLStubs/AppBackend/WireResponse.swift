@@ -32,6 +32,11 @@ import FoundationNetworking
     @_spi(TestRunnerLink) public var networkProfile: WireNetworkProfile?
     /// The test's gate that holds this response.
     @_spi(TestRunnerLink) public var gateID: String?
+    /// `MyAppTests/CheckoutTests.swift:12`, where the test made the gate of ``gateID``, for the
+    /// app's reports.
+    @_spi(TestRunnerLink) public var gateLocation: String?
+    /// `MyAppTests/PriceTests.swift:8`, where the test made the live stream of ``streamID``.
+    @_spi(TestRunnerLink) public var streamLocation: String?
     /// The test's live stream that is this response's body, and its framing.
     @_spi(TestRunnerLink) public var streamID: String?
     /// How the app frames the live stream of ``streamID``.

@@ -86,8 +86,9 @@ public final class AppBackend: @unchecked Sendable {
     ///   - line: The line of the declaration; leave the default.
     /// - Returns: The stub, to remove it.
     /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a matcher or response that cannot
-    ///   be sent; ``AppBackendError/appFailed(command:message:)`` when the app cannot use it (a
-    ///   fixture it does not have, with the closest names).
+    ///   be sent, or one past the link's 64 MiB message limit (a body of about 48 MB: serve a larger
+    ///   one from a fixture); ``AppBackendError/appFailed(command:message:)`` when the app cannot
+    ///   use it (a fixture it does not have, with the closest names, or one outside its folder).
     @discardableResult
     public func stub(
         _ matcher: RemoteMatcher, name: String? = nil, times: Int? = nil, response: RemoteResponse,
@@ -95,7 +96,7 @@ public final class AppBackend: @unchecked Sendable {
     ) async throws -> RemoteStub {
         let problems = matcher.problems.map { "matcher: \($0)" } + response.problems.map { "response: \($0)" }
         guard problems.isEmpty else { throw AppBackendError.invalidStub(problems: problems) }
-        let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher)
+        let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher, backend: self)
         var command = WireMessage(.addStub)
         command.stub = WireStub(
             id: stub.id, name: name, times: times, matcher: matcher.wire, response: response.wire, location: "\(fileID):\(line)")
@@ -115,6 +116,21 @@ public final class AppBackend: @unchecked Sendable {
         let reply = try await listener.run(
             command, doing: "remove the stub \(stub)", declare: { $0.removeAll { $0.key == stub.id } }, connectTimeout: connectTimeout)
         return reply.released ?? true
+    }
+
+    /// Sends ``RemoteStub/expect(_:)``, and keeps it with the stub's declaration for a
+    /// relaunched app.
+    func expect(_ count: ExpectedCount, of stub: RemoteStub) async throws {
+        var command = WireMessage(.expectCount)
+        command.stubID = stub.id
+        command.expected = WireExpectedCount(count)
+        _ = try await listener.run(
+            command, doing: "expect the stub \(stub) to answer \(count)",
+            declare: { declared in
+                for index in declared.indices where declared[index].key == stub.id {
+                    declared[index].message.stub?.expected = WireExpectedCount(count)
+                }
+            }, connectTimeout: connectTimeout)
     }
 
     /// Removes every stub the test added (the app's own stubs and scenarios stay).
@@ -162,9 +178,14 @@ public final class AppBackend: @unchecked Sendable {
 
     /// Takes the app offline: every request fails with `URLError(.notConnectedToInternet)`
     /// until `setOffline(false)`, whatever stubs are added meanwhile.
-    public func setOffline(_ offline: Bool) async throws {
+    /// - Parameters:
+    ///   - offline: On or off.
+    ///   - fileID: Where the test calls it, for the app's journal and reports; leave the default.
+    ///   - line: The line of the call; leave the default.
+    public func setOffline(_ offline: Bool, fileID: String = #fileID, line: Int = #line) async throws {
         var command = WireMessage(.setOffline)
         command.offline = offline
+        command.location = "\(fileID):\(line)"
         let message = command
         _ = try await listener.run(
             command, doing: offline ? "go offline" : "go back online",
@@ -178,14 +199,22 @@ public final class AppBackend: @unchecked Sendable {
 
     /// A gate to hold responses with (``RemoteResponse/held(by:)``): the app's request
     /// waits until the test releases it.
-    public func makeGate(name: String) -> RemoteGate {
-        RemoteGate(id: "gate-\(counter.next()): \(name)", backend: self)
+    /// - Parameters:
+    ///   - name: Shown in the app's reports.
+    ///   - fileID: Where the gate is made, for the app's reports; leave the default.
+    ///   - line: The line where it is made; leave the default.
+    public func makeGate(name: String, fileID: String = #fileID, line: Int = #line) -> RemoteGate {
+        RemoteGate(id: "gate-\(counter.next()): \(name)", location: "\(fileID):\(line)", backend: self)
     }
 
     /// A live stream a stub answers with (``RemoteResponse/eventStream(_:status:headers:)``),
     /// that the test writes while the app reads.
-    public func makeLiveStream(name: String) -> RemoteLiveStream {
-        RemoteLiveStream(id: "stream-\(counter.next()): \(name)", backend: self)
+    /// - Parameters:
+    ///   - name: Shown in the app's reports.
+    ///   - fileID: Where the stream is made, for the app's reports; leave the default.
+    ///   - line: The line where it is made; leave the default.
+    public func makeLiveStream(name: String, fileID: String = #fileID, line: Int = #line) -> RemoteLiveStream {
+        RemoteLiveStream(id: "stream-\(counter.next()): \(name)", location: "\(fileID):\(line)", backend: self)
     }
 
     // MARK: Reading the app
@@ -235,24 +264,51 @@ public final class AppBackend: @unchecked Sendable {
     var link: BackendListener { listener }
 }
 
-/// A stub the test added to the app; ``AppBackend/remove(_:)`` takes it away.
+/// A stub the test added to the app; ``AppBackend/remove(_:)`` takes it away, and
+/// ``expect(_:)`` says how often the app should use it.
 public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
     let id: String
     /// The name given to ``AppBackend/stub(_:name:times:response:fileID:line:)``.
     public let name: String?
     /// What it matches, in words.
     public let matcherDescription: String
+    private let backend: BackendIdentity
 
-    init(id: String, name: String?, matcher: RemoteMatcher) {
+    init(id: String, name: String?, matcher: RemoteMatcher, backend: AppBackend) {
         self.id = id
         self.name = name
         self.matcherDescription = matcher.description
+        self.backend = BackendIdentity(backend: backend)
     }
 
     /// `"cart" (method is GET and path is "/api/cart")`.
     public var description: String {
         name.map { "\"\($0)\" (\(matcherDescription))" } ?? matcherDescription
     }
+
+    /// Says how many times the app's stub is expected to answer: ``AppBackend/verify()`` reports
+    /// it when the app used it more or less often, as `StubDescriptor.expect(_:)` does in process.
+    ///
+    /// ```swift
+    /// try await backend.stub(.post("/api/orders"), response: .status(201)).expect(.once)
+    /// try await backend.stub(.delete("/api/account"), response: .status(204)).expect(.never)
+    /// ```
+    /// - Returns: This stub.
+    /// - Throws: ``AppBackendError/appFailed(command:message:)`` when the app no longer has the stub.
+    @discardableResult
+    public func expect(_ count: ExpectedCount) async throws -> RemoteStub {
+        try await backend.backend.expect(count, of: self)
+        return self
+    }
+}
+
+/// The backend a stub belongs to, equal only to itself: two backends number their stubs alike.
+private struct BackendIdentity: Sendable, Hashable {
+    let backend: AppBackend
+
+    static func == (lhs: BackendIdentity, rhs: BackendIdentity) -> Bool { lhs.backend === rhs.backend }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(backend)) }
 }
 
 /// Numbers for identifiers.

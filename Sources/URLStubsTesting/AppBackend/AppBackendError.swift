@@ -49,7 +49,7 @@ public enum AppBackendError: Error, Sendable, CustomStringConvertible, Localized
         notes.isEmpty ? "" : "\nMeanwhile:\n" + notes.map { "- " + $0 }.joined(separator: "\n")
     }
 
-    private static func seconds(_ value: TimeInterval) -> String {
+    static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 }

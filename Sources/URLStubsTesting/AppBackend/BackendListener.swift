@@ -28,9 +28,20 @@ final class BackendListener: @unchecked Sendable {
     private var pending: [Int: CheckedContinuation<WireMessage, any Error>] = [:]
     private var readyWaiters: [Int: CheckedContinuation<Void, any Error>] = [:]
     private var nextID = 1
+    /// Connections that have not said hello yet, oldest first (see ``handshakeLimit``).
+    private var handshaking: [LoopbackSocket] = []
+    /// How long a connection may take to say hello.
+    private let helloTimeout: TimeInterval
 
-    init(unmatchedRequests: UnmatchedRequestPolicy) throws {
+    /// The most connections saying hello at once. A newer one evicts the oldest: an app says
+    /// hello the moment it connects, so only a connection that keeps silent is evicted, and
+    /// silent or hostile connections, however many, neither hold more than this many threads
+    /// and hellos nor keep the app out.
+    static let handshakeLimit = 8
+
+    init(unmatchedRequests: UnmatchedRequestPolicy, helloTimeout: TimeInterval = 10) throws {
         (socket, port) = try LoopbackSocket.listen()
+        self.helloTimeout = helloTimeout
         var generator = SystemRandomNumberGenerator()
         token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
         self.unmatchedRequests = unmatchedRequests
@@ -70,6 +81,17 @@ final class BackendListener: @unchecked Sendable {
             if closed { break }
             do {
                 guard let client = try socket.accept(timeout: 0.25) else { continue }
+                lock.lock()
+                handshaking.append(client)
+                let evicted = handshaking.count > Self.handshakeLimit ? handshaking.removeFirst() : nil
+                lock.unlock()
+                if let evicted {
+                    refuse(
+                        evicted,
+                        "it said no hello while \(Self.handshakeLimit) newer connections came (an app says hello as it connects: "
+                            + "something else is connecting to this AppBackend's port)")
+                    evicted.shutdown()
+                }
                 let thread = Thread { [self] in serve(client) }
                 thread.name = "URLStubs.AppBackend.connection"
                 thread.start()
@@ -82,8 +104,15 @@ final class BackendListener: @unchecked Sendable {
 
     private func serve(_ client: LoopbackSocket) {
         defer { client.close() }
+        let hello: WireMessage
         do {
-            let hello = try WireMessage.decode(try WireFrame.read(from: client, timeout: 10))
+            hello = try WireMessage.decode(try WireFrame.read(from: client, timeout: helloTimeout, limit: WireFrame.maximumHelloSize))
+        } catch {
+            guard endHandshake(of: client) else { return }  // evicted, and told why
+            return refuse(client, Self.describeHelloFailure(error, timeout: helloTimeout))
+        }
+        guard endHandshake(of: client) else { return }
+        do {
             guard try hello.knownType() == .hello else {
                 throw WireProtocolError("expected \"hello\", got \"\(hello.type)\" (in the field \"type\")")
             }
@@ -117,13 +146,14 @@ final class BackendListener: @unchecked Sendable {
             var welcome = WireMessage(.welcome)
             welcome.protocolVersion = WireMessage.protocolVersion
             welcome.unmatchedRequests = unmatchedRequests == .passthrough ? "passthrough" : "fail"
-            welcome.setup = declared.map(\.message)
+            welcome.setupCount = declared.count
             connection = client
             appName = name
             disconnectReason = nil
-            // Under the lock: a command sent meanwhile goes after the welcome, and the app
-            // applies it after the setup.
-            let sent = Result { try WireFrame.send(welcome, on: client) }
+            // Under the lock: a command sent meanwhile goes after the setup, and the app applies
+            // it after. One frame per declaration, so however much was declared, no frame
+            // passes the link's limit (each was checked when it was declared).
+            let sent = Result { try ([welcome] + declared.map(\.message)).forEach { try WireFrame.send($0, on: client) } }
             lock.unlock()
             try sent.get()
         } catch {
@@ -131,6 +161,32 @@ final class BackendListener: @unchecked Sendable {
             return refuse(client, "malformed hello: \(reason)")
         }
         readReplies(from: client)
+    }
+
+    /// Takes `client` off the connections saying hello; `false` when it was evicted meanwhile.
+    private func endHandshake(of client: LoopbackSocket) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard let index = handshaking.firstIndex(where: { $0 === client }) else { return false }
+        handshaking.remove(at: index)
+        return true
+    }
+
+    /// Why reading a hello failed, for the refusal: no hello in time, one too large to be an
+    /// app's, or one that is not a message.
+    private static func describeHelloFailure(_ error: any Error, timeout: TimeInterval) -> String {
+        switch error {
+        case let error as LoopbackSocketError where error.isTimeout:
+            return "timed out: the connection sent no hello within \(AppBackendError.seconds(timeout)) s "
+                + "(an app says hello as it connects: something else connected to this AppBackend's port)"
+        case let error as LoopbackSocketError:
+            return "the connection ended during the handshake: \(error)"
+        case let error as WireFrameTooLarge:
+            return "the connection's first message announced \(error.size) bytes, more than the "
+                + "\(WireFrameTooLarge.describe(error.limit)) a hello may have, so none of it was read: "
+                + "the other side does not speak the URLStubs test-runner protocol"
+        default:
+            return "malformed hello: \(error)"
+        }
     }
 
     private func refuse(_ client: LoopbackSocket, _ reason: String) {
@@ -151,6 +207,12 @@ final class BackendListener: @unchecked Sendable {
                 message = try WireMessage.decode(try WireFrame.read(from: client, timeout: nil))
             } catch let error as LoopbackSocketError {
                 reason = error.isClosed ? "its connection closed at \(Self.clock())" : error.description
+                break
+            } catch let error as WireFrameTooLarge {
+                // The length is not the app's: the bytes after it are no frame boundary either,
+                // so nothing more read from this connection can be trusted.
+                reason = "the app sent \(error): this AppBackend stopped reading it at \(Self.clock())"
+                client.shutdown()
                 break
             } catch {
                 lock.lock(); noteLocked("the app sent a message that made no sense: \(error)"); lock.unlock()
@@ -204,6 +266,19 @@ final class BackendListener: @unchecked Sendable {
         _ command: WireMessage, doing task: String, declare: Declaration? = nil, undo: Declaration? = nil,
         connectTimeout: TimeInterval, replyTimeout: TimeInterval = 10
     ) async throws -> WireMessage {
+        var command = command
+        command.id = locked { () -> Int in
+            nextID += 1
+            return nextID
+        }
+        // Encoded before anything is declared: a message past the link's limit is refused at the
+        // call, and nothing the app would refuse is kept for it.
+        let frame: Data
+        do {
+            frame = try WireFrame.encode(command)
+        } catch let error as WireFrameTooLarge {
+            throw AppBackendError.invalidStub(problems: [Self.describe(error)])
+        }
         let socket = try locked { () throws -> LoopbackSocket? in
             if isClosed { throw AppBackendError.closed }
             declare?(&declared)
@@ -215,7 +290,7 @@ final class BackendListener: @unchecked Sendable {
             return try await run(command, doing: task, connectTimeout: connectTimeout, replyTimeout: replyTimeout)
         }
         try takeSetupProblem()
-        let reply = try await send(command, on: socket, timeout: replyTimeout)
+        let reply = try await send(frame, id: command.id ?? 0, type: command.type, on: socket, timeout: replyTimeout)
         guard reply.type == WireMessageType.done.rawValue else {
             if let undo { locked { undo(&declared) } }
             throw AppBackendError.appFailed(command: task, message: reply.message ?? "no reason given")
@@ -223,16 +298,16 @@ final class BackendListener: @unchecked Sendable {
         return reply
     }
 
-    private func send(_ command: WireMessage, on socket: LoopbackSocket, timeout: TimeInterval) async throws -> WireMessage {
-        let id = locked { () -> Int in
-            nextID += 1
-            return nextID
-        }
-        var command = command
-        command.id = id
-        let frame = try WireFrame.encode(command)
-        let type = command.type
-        return try await withCheckedThrowingContinuation { continuation in
+    /// Why a message cannot cross: its size, the limit, and what to do instead.
+    static func describe(_ error: WireFrameTooLarge) -> String {
+        let megabytes = String(format: "%.1f", Double(error.size) / Double(1 << 20))
+        return "it is \(megabytes) MiB as the link sends it (bytes cross as base64, 4 for every 3), more than the "
+            + "\(WireFrameTooLarge.describe(error.limit)) the link carries in one message: serve a body this large from a fixture "
+            + "file the app reads (RemoteResponse.fixture), or write a live stream in smaller parts"
+    }
+
+    private func send(_ frame: Data, id: Int, type: String, on socket: LoopbackSocket, timeout: TimeInterval) async throws -> WireMessage {
+        try await withCheckedThrowingContinuation { continuation in
             lock.lock()
             pending[id] = continuation
             lock.unlock()

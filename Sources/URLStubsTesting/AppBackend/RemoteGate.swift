@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// Holds the app's responses until the test releases them: the app's request arrives and
 /// waits, the test looks at the app's loading state, then lets the answer go
-/// (`ResponseGate` in the app, driven from the test). Made by ``AppBackend/makeGate(name:)``.
+/// (`ResponseGate` in the app, driven from the test). Made by ``AppBackend/makeGate(name:fileID:line:)``.
 ///
 /// ```swift
 /// let checkout = backend.makeGate(name: "checkout")
@@ -22,10 +22,13 @@ import FoundationNetworking
 /// fails at once.
 public struct RemoteGate: Sendable, CustomStringConvertible {
     let id: String
+    /// `MyAppTests/CheckoutTests.swift:12`, where the test made it: the app's reports name it.
+    let location: String
     private let backend: AppBackend
 
-    init(id: String, backend: AppBackend) {
+    init(id: String, location: String, backend: AppBackend) {
         self.id = id
+        self.location = location
         self.backend = backend
     }
 
@@ -34,8 +37,9 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
 
     /// Waits for the next request to reach the gate (the first call returns the first request
     /// held, the second the second, released or not since).
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report of the
-    ///   requests it saw when none arrived in time.
+    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report when
+    ///   none arrived in time: every request the app saw, and why the matcher of each stub held
+    ///   by this gate refused it, closest first.
     @discardableResult
     public func waitForRequest(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
         var command = WireMessage(.waitForHeldRequest)
@@ -85,6 +89,7 @@ extension RemoteResponse {
     public func held(by gate: RemoteGate) -> RemoteResponse {
         var copy = self
         copy.wire.gateID = gate.id
+        copy.wire.gateLocation = gate.location
         return copy
     }
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (`LiveStream` in the app, written from the test). Made by
-/// ``AppBackend/makeLiveStream(name:)``.
+/// ``AppBackend/makeLiveStream(name:fileID:line:)``.
 ///
 /// ```swift
 /// let prices = backend.makeLiveStream(name: "prices")
@@ -21,10 +21,13 @@ import FoundationNetworking
 /// after the end fails with the app's explanation).
 public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     let id: String
+    /// `MyAppTests/PriceTests.swift:8`, where the test made it: the app's reports name it.
+    let location: String
     private let backend: AppBackend
 
-    init(id: String, backend: AppBackend) {
+    init(id: String, location: String, backend: AppBackend) {
         self.id = id
+        self.location = location
         self.backend = backend
     }
 
@@ -32,6 +35,9 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     public var description: String { "live stream \"\(id)\"" }
 
     /// Waits until a request of the app has connected to the stream, and returns it.
+    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report when
+    ///   none connected in time: every request the app saw, and why the matcher of each stub
+    ///   answering with this stream refused it, closest first.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
         var command = WireMessage(.waitForStreamConnection)
@@ -45,6 +51,8 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     }
 
     /// Sends `data` as it is.
+    /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a write past the link's 64 MiB
+    ///   message limit (about 48 MB of bytes): write it in parts.
     public func send(_ data: Data) async throws {
         var command = WireMessage(.streamSend)
         command.streamID = id
@@ -88,6 +96,7 @@ extension RemoteResponse {
     public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
+        response.wire.streamLocation = stream.location
         response.wire.streamKind = .eventStream
         return response
     }
@@ -96,6 +105,7 @@ extension RemoteResponse {
     public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
         var response = RemoteResponse.status(status, headers: headers)
         response.wire.streamID = stream.id
+        response.wire.streamLocation = stream.location
         response.wire.streamKind = .stream
         return response
     }

@@ -11,9 +11,13 @@ struct ChildProcessResult: Sendable {
 /// one thread per core: a test blocked in `waitUntilExit()` for a child's whole run (seconds
 /// under a sanitizer) stalls every other test. The output is read, and the exit awaited,
 /// ``onItsOwnThread(_:)``.
-func runChildProcess(_ executable: URL, arguments: [String], environment: [String: String]) async throws -> ChildProcessResult {
+/// A child still running after `timeLimit` seconds is killed (a test that may hang).
+func runChildProcess(
+    _ executable: URL, arguments: [String], environment: [String: String], timeLimit: TimeInterval? = nil
+) async throws -> ChildProcessResult {
     let output = Pipe()
     let process = try SpawnedProcess(executable: executable, arguments: arguments, environment: environment, output: .pipe(output))
+    if let timeLimit { DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) { process.killNow() } }
     return try await onItsOwnThread {
         var data = Data()
         while let chunk = nextChunk(of: output.fileHandleForReading) { data.append(chunk) }
@@ -37,14 +41,15 @@ let testBinary: URL? = {
 ///     `Module.Class/testMethod`).
 ///   - library: `swift-testing` or `xctest`.
 func runTestInChildProcess(
-    _ filter: String, library: String = "swift-testing", environment: [String: String]
+    _ filter: String, library: String = "swift-testing", environment: [String: String], timeLimit: TimeInterval? = nil
 ) async throws -> ChildProcessResult {
     guard let testBinary else { throw ChildTestUnavailable() }
     var inherited = ProcessInfo.processInfo.environment
     inherited["CI"] = nil
     inherited["URLSTUBS_RECORD"] = nil
     let arguments = library == "xctest" ? ["--testing-library", "xctest", filter] : ["--testing-library", library, "--filter", filter]
-    return try await runChildProcess(testBinary, arguments: arguments, environment: inherited.merging(environment) { $1 })
+    return try await runChildProcess(
+        testBinary, arguments: arguments, environment: inherited.merging(environment) { $1 }, timeLimit: timeLimit)
 }
 
 /// Thrown where no test binary can be run as a child (see ``testBinary``).
