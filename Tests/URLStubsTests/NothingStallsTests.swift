@@ -186,7 +186,7 @@ struct NothingStallsTests {
             if case .needsUserCode(let respond) = answer { answer = respond() }
             guard case .exchange(let exchange) = answer else { continue }
             exchange.end(.finished)
-            registry.exchange(exchange, reached: .ended, on: InlineScheduler(), then: nil)
+            registry.exchange(exchange, reached: .ended, on: RunsAtOnce(), then: nil)
         }
         #expect(!registry.journal.contains { $0.isUnmatched }, "the ring no longer holds it")
         let report = registry.verify()
@@ -314,4 +314,11 @@ struct SlowMatcherTests {
         }
         print("slow matcher figures (\(policy)): 4 concurrent requests finished at \(slowTimes.events) s")
     }
+}
+
+/// A scheduler that runs work at once, for driving the registry's side of an exchange without
+/// a loading system.
+private struct RunsAtOnce: DeliveryScheduler {
+    func async(_ work: @escaping @Sendable () -> Void) { work() }
+    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) { work() }
 }

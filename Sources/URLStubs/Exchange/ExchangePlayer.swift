@@ -5,9 +5,10 @@ import FoundationNetworking
 #endif
 
 /// Plays one request for its transport, from the registry's answer to the client's last
-/// callback. Every state it can be in is a case of ``Phase``, each carrying what it needs, and
-/// every change of phase is in this file; the body, streams, redirects, passthrough and the
-/// timeout are beside it (`ExchangePlayer+….swift`).
+/// callback. Every state it can be in is a case of ``Phase`` (`ExchangePlayer+Phase.swift`),
+/// each carrying what it needs. Starting, answering, holding, cancelling and ending are here;
+/// the head, the body, streams, redirects, passthrough and the timeout are beside it
+/// (`ExchangePlayer+….swift`), each entering the phase it plays.
 ///
 /// ```text
 /// idle ─> answering ─> held ─> waiting ─┬─> openingBody ─> sendingBody ──┐
@@ -37,32 +38,6 @@ package final class ExchangePlayer: @unchecked Sendable {
     static let maximumChunkSize = 256 * 1024
     /// A paced body is sent in chunks about this far apart.
     static let pacingInterval = 0.05
-
-    enum Phase {
-        /// Not started.
-        case idle
-        /// The registry builds the answer (a closure runs off the loading context).
-        case answering
-        /// Held at a ``ResponseGate`` until the test releases it.
-        case held(Exchange, ResponseGate, HeldRequest)
-        /// Before the head: the request time elapsing, a failure's delay, a response that never
-        /// comes; or the step that sends a head and a body in memory at once.
-        case waiting(Exchange)
-        /// Fetching the response from the real network.
-        case passingThrough(Exchange, NetworkLoader.Handle)
-        /// The client decides whether to follow a redirect (corelibs' task delegate).
-        case askingAboutRedirect(Exchange)
-        /// A file or stream body being opened.
-        case openingBody(Exchange, BodyReader)
-        /// The head is sent; the body is read and sent, paced.
-        case sendingBody(Exchange, BodyTransfer)
-        /// The head is sent; a live stream's or a script's writes go out as they come.
-        case streaming(Exchange, StreamPlayback)
-        /// The outcome is known and reported; the client's last callback waits for the hooks.
-        case finishing
-        /// Nothing more will happen.
-        case ended
-    }
 
     var phase = Phase.idle
     let traits: TransportTraits
@@ -95,18 +70,6 @@ package final class ExchangePlayer: @unchecked Sendable {
     }
 
     var scheduler: any DeliveryScheduler { traits.scheduler }
-
-    /// The exchange being played, if any.
-    var current: Exchange? {
-        switch phase {
-        case .held(let exchange, _, _), .waiting(let exchange), .passingThrough(let exchange, _),
-            .askingAboutRedirect(let exchange), .openingBody(let exchange, _), .sendingBody(let exchange, _),
-            .streaming(let exchange, _):
-            return exchange
-        case .idle, .answering, .finishing, .ended:
-            return nil
-        }
-    }
 
     // MARK: Steps
 
@@ -289,65 +252,6 @@ package final class ExchangePlayer: @unchecked Sendable {
             return
         }
         play(exchange)
-    }
-
-    /// Does what the response says: fail, wait for ever, pass through, redirect, or send.
-    func sendHead(of exchange: Exchange) {
-        let response = exchange.response
-        switch response.action {
-        case .neverRespond:
-            phase = .waiting(exchange)
-            return
-        case .fail(let failure):
-            // A failure takes as long as the response would have (OHHTTPStubs' timing).
-            phase = .waiting(exchange)
-            continueAt(.now() + response.pacing.failureDelay) { $0.fail(failure.error) }
-            return
-        case .passThrough(let transforms):
-            startPassthrough(of: exchange, transforms)
-            return
-        case .respond, .failAfterBytes:
-            break
-        }
-        do {
-            try response.validate(stubName: exchange.stubDescription)
-        } catch {
-            fail(error)
-            return
-        }
-        if !exchange.playsRedirectAsFinal, let location = response.redirectLocation {
-            redirect(exchange, to: location)
-        } else if response.body.isStreamed {
-            startStream(of: exchange)
-        } else if let data = response.body.data, sendAtOnce(data, of: exchange) {
-            return
-        } else {
-            sendBody(of: exchange)
-        }
-    }
-
-    /// Stores the response's cookies and hands the head to the client; `false` when there is
-    /// no client left (the player has ended).
-    func deliver(_ head: ResponseHead, of exchange: Exchange) -> Bool {
-        guard let transport else {
-            end(.cancelled)
-            return false
-        }
-        // A redirect played as final already stored its cookies when it was announced.
-        if !exchange.playsRedirectAsFinal {
-            traits.cookies?.store(exchange.response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
-        }
-        exchange.headDelivered(status: head.statusCode)
-        lastProgress = .now()
-        transport.deliver(head: head)
-        return true
-    }
-
-    /// Hands body bytes to the client.
-    func deliver(_ body: Data, of exchange: Exchange) {
-        guard let transport, !body.isEmpty else { return }
-        exchange.bodyDelivered(body.count)
-        transport.deliver(body: body)
     }
 
     // MARK: End
