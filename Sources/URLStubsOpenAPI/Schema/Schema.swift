@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// One compiled JSON Schema object of a document. Schemas refer to each other by index into
 /// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.
@@ -61,22 +61,23 @@ struct SchemaNode: Sendable {
     func propertySchema(_ name: String) -> Int? { propertyIndex[name] }
 }
 
-/// A compiled regular expression (`pattern`), shared between threads. Answers are remembered
-/// for short strings (a response repeats its enum-like values), up to a bound.
+/// A compiled regular expression (`pattern`), shared between threads, each match within
+/// ``BudgetedRegex/defaultBudget``. Answers are remembered for short strings (a response repeats
+/// its enum-like values), up to a bound.
 final class RegexBox: @unchecked Sendable {
     static let rememberedAnswers = 4_096
     let source: String
-    private let expression: NSRegularExpression
+    let expression: BudgetedRegex
     private let lock = NSLock()
-    private var answers: [String: Bool] = [:]
+    private var answers: [String: BudgetedRegex.Outcome] = [:]
 
     init(_ source: String) throws {
         self.source = source
-        expression = try NSRegularExpression(pattern: source)
+        expression = try BudgetedRegex(source)
     }
 
     /// JSON Schema patterns are not anchored: a match anywhere counts.
-    func matches(_ text: String) -> Bool {
+    func matches(_ text: String) -> BudgetedRegex.Outcome {
         let remembers = text.utf8.count <= 64
         if remembers {
             lock.lock()
@@ -84,8 +85,7 @@ final class RegexBox: @unchecked Sendable {
             lock.unlock()
             if let known { return known }
         }
-        let range = NSRange(text.startIndex..., in: text)
-        let answer = expression.firstMatch(in: text, options: [], range: range) != nil
+        let answer = expression.firstMatch(in: text)
         if remembers {
             lock.lock()
             if answers.count < Self.rememberedAnswers { answers[text] = answer }

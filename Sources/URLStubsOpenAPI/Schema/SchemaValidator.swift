@@ -204,8 +204,17 @@ struct SchemaValidator {
                 report(node, "maxLength", expected: "at most \(maximum) characters", found: "\(length) (\(JSONValue.string(text).brief))")
             }
         }
-        if let pattern = node.pattern, !pattern.matches(text) {
-            report(node, "pattern", expected: "a string matching /\(pattern.source)/", found: JSONValue.string(text).brief)
+        if let pattern = node.pattern {
+            switch pattern.matches(text) {
+            case .matched: break
+            case .notMatched:
+                report(node, "pattern", expected: "a string matching /\(pattern.source)/", found: JSONValue.string(text).brief)
+            case .ranOut:
+                report(
+                    node, "pattern", expected: "a string matching /\(pattern.source)/",
+                    found: "\(JSONValue.string(text).brief), which was not decided: "
+                        + pattern.expression.ranOutExplanation(subject: "string", length: text.unicodeScalars.count))
+            }
         }
         if let format = node.format, let valid = StringFormat.check(text, format: format), !valid {
             report(node, "format", expected: "a \(format) string (\(StringFormat.explanation(format)))", found: JSONValue.string(text).brief)
