@@ -54,6 +54,10 @@ struct SchemaNode: Sendable {
         /// Each value of the property and the schema it selects (explicit `mapping`, then the
         /// names of the `oneOf` / `anyOf` schemas under `#/components/schemas/`).
         var mapping: [(value: String, schema: Int)]
+        /// `true` when the document writes a `mapping`. Without one, a value plain `oneOf` /
+        /// `anyOf` accepts is valid (as common validators read it), and a schema's name only
+        /// selects that schema for a sharper report.
+        var isExplicit: Bool
     }
 
     init(path: String) { self.path = path }

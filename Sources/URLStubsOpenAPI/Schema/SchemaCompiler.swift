@@ -241,6 +241,6 @@ struct SchemaCompiler {
             guard !mapping.contains(where: { $0.schema == compiled[JSONPointer.canonical(reference)] }) else { continue }
             mapping.append((name, try follow(reference, from: pointer)))
         }
-        return SchemaNode.Discriminator(propertyName: property, mapping: mapping)
+        return SchemaNode.Discriminator(propertyName: property, mapping: mapping, isExplicit: object["mapping"] != nil)
     }
 }

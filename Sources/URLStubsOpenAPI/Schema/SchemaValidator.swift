@@ -119,7 +119,9 @@ struct SchemaValidator {
         case .null, .bool: break
         }
         for part in node.allOf { validate(value, against: part) }
-        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty), case .object(let members) = value {
+        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty), case .object(let members) = value,
+            discriminator.isExplicit || namesARefusedSchema(members, value, node)
+        {
             dispatch(members, value, node, discriminator)
         } else {
             if !node.oneOf.isEmpty { validateOneOf(value, node) }
@@ -288,6 +290,17 @@ struct SchemaValidator {
         report(
             node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas",
             found: "a value none accepts (\(failures.joined(separator: "; ")))")
+    }
+
+    /// Without a `mapping`, whether the discriminator's value names a schema and plain `oneOf`
+    /// / `anyOf` refuses the value: the named schema's report is then the sharper one.
+    private func namesARefusedSchema(_ members: [String: JSONValue], _ value: JSONValue, _ node: SchemaNode) -> Bool {
+        guard let discriminator = node.discriminator, case .string(let tag)? = members[discriminator.propertyName],
+            discriminator.mapping.contains(where: { $0.value == tag })
+        else { return false }
+        if !node.oneOf.isEmpty, node.oneOf.filter({ trial(value, against: $0) == nil }).count != 1 { return true }
+        if !node.anyOf.isEmpty, !node.anyOf.contains(where: { trial(value, against: $0) == nil }) { return true }
+        return false
     }
 
     /// `oneOf` / `anyOf` with a discriminator: the property's value picks the one schema.
