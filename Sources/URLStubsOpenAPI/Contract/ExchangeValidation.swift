@@ -173,7 +173,7 @@ extension OpenAPIDocument {
 
     // MARK: Response
 
-    private func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
+    func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
         guard let response = operation.response(for: exchange.status) else {
             return [
                 ContractViolation(

@@ -16,7 +16,7 @@ extension OpenAPIDocument {
     public func matcher(for operationId: String) throws -> RequestMatcher {
         let operation = try operation(operationId)
         let document = self
-        return RequestMatcher("operation \(operation)") { request in
+        return RequestMatcher(Self.matcherDescription(of: operation)) { request in
             let path = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath } ?? "/"
             switch document.select(method: request.method, path: path.isEmpty ? "/" : path) {
             case .operation(let selected, _) where selected.pointer == operation.pointer:
@@ -27,6 +27,12 @@ extension OpenAPIDocument {
                 return "expected \(operation), got \(request.method) \(path)"
             }
         }
+    }
+
+    /// What ``matcher(for:)`` calls its matcher, by which ``check(_:)-(StubRegistry)`` knows the
+    /// operation of a stub whose matcher names no exact path.
+    static func matcherDescription(of operation: OpenAPIOperation) -> String {
+        "operation \(operation)"
     }
 
     /// The response the document describes for `operationId` and `status`: its media type's
