@@ -36,16 +36,41 @@ struct SchemaValidator {
     private var steps: [Step] = []
     private var depth = 0
 
+    /// The most bytes one failed branch adds to a `oneOf` / `anyOf` report.
+    static let branchReportLimit = 200
+    /// The most failed branches a `oneOf` / `anyOf` report lists.
+    static let listedBranches = 5
+
+    /// Trials of `oneOf` / `anyOf` branches already made, shared by the probes of one check.
+    final class Trials {
+        struct Key: Hashable {
+            let schema: Int
+            let place: String
+        }
+        var answers: [Key: SchemaViolation?] = [:]
+        /// How many times a check stopped at ``SchemaValidator/maximumDepth``.
+        var depthStops = 0
+    }
+
+    private var trials = Trials()
+    /// Member names (lower-cased) whose values reports print as ``placeholder``: the JSON
+    /// fields of a ``URLStubs/Scrubbing``.
+    var secretNames: Set<String> = []
+    var placeholder = Scrubbing.default.placeholder
+
     init(set: SchemaSet, limit: Int = 50) {
         self.set = set
         self.limit = limit
     }
 
     /// Every violation of `value` against the schema at `index`.
-    static func violations(of value: JSONValue, against index: Int, in set: SchemaSet, limit: Int = 50) -> (
+    /// Values under a member `scrubbing` names print as its placeholder.
+    static func violations(of value: JSONValue, against index: Int, in set: SchemaSet, limit: Int = 50, scrubbing: Scrubbing = .default) -> (
         violations: [SchemaViolation], uncounted: Int
     ) {
         var validator = SchemaValidator(set: set, limit: limit)
+        validator.secretNames = Set(scrubbing.jsonFields.map { $0.lowercased() })
+        validator.placeholder = scrubbing.placeholder
         validator.validate(value, against: index)
         return (validator.violations, validator.uncounted)
     }
@@ -72,6 +97,15 @@ struct SchemaValidator {
         (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57) || byte == 95 || byte == 36
     }
 
+    /// Whether the value checked now sits under a member whose name is a secret's.
+    private var isSecret: Bool {
+        guard !secretNames.isEmpty else { return false }
+        return steps.contains { step in
+            if case .key(let name) = step { return secretNames.contains(name.lowercased()) }
+            return false
+        }
+    }
+
     private mutating func report(_ node: SchemaNode, _ keyword: String, expected: String, found: String) {
         guard !isFull else {
             uncounted += 1
@@ -79,7 +113,8 @@ struct SchemaValidator {
         }
         violations.append(
             SchemaViolation(
-                jsonPath: jsonPath, schemaPath: keyword.isEmpty ? node.path : node.path + "/" + keyword, expected: expected, found: found))
+                jsonPath: boundedReportLine(jsonPath), schemaPath: keyword.isEmpty ? node.path : node.path + "/" + keyword,
+                expected: boundedReportLine(expected), found: boundedReportLine(isSecret ? placeholder : found)))
     }
 
     mutating func validate(_ value: JSONValue, against index: Int) {
@@ -87,6 +122,7 @@ struct SchemaValidator {
         defer { depth -= 1 }
         let node = set.nodes[index]
         guard depth <= Self.maximumDepth else {
+            trials.depthStops += 1
             report(node, "", expected: "a value nested at most \(Self.maximumDepth) levels (with its schema's references)", found: "deeper nesting")
             return
         }
@@ -252,12 +288,36 @@ struct SchemaValidator {
     }
 
     /// The first violation of `value` against `index`, or `nil` when it is valid.
+    ///
+    /// Answers are remembered per schema and place in the value (``Trials``): nested `oneOf`s
+    /// whose branches share schemas try each pair once, not once per path through the branches
+    /// (8 levels of 10 branches: 80 trials, not 10^8).
     private func trial(_ value: JSONValue, against index: Int) -> SchemaViolation? {
+        let key = Trials.Key(schema: index, place: jsonPath)
+        if let known = trials.answers[key] { return known }
+        let depthStopsBefore = trials.depthStops
         var probe = SchemaValidator(set: set, limit: 1)
         probe.steps = steps
         probe.depth = depth
+        probe.trials = trials
+        probe.secretNames = secretNames
+        probe.placeholder = placeholder
         probe.validate(value, against: index)
-        return probe.violations.first
+        let answer = probe.violations.first
+        // An answer cut short by the depth limit depends on the depth it was asked at.
+        if trials.depthStops == depthStopsBefore { trials.answers[key] = answer }
+        return answer
+    }
+
+    /// What one branch's violation adds to a report of failed alternatives.
+    static func branchFailure(_ position: Int, _ violation: SchemaViolation) -> String {
+        boundedReportLine("\(position): \(violation)", limit: branchReportLimit)
+    }
+
+    /// The failures of the first ``listedBranches`` branches, then how many more failed.
+    static func failureList(_ failures: [String]) -> String {
+        let listed = failures.prefix(listedBranches).joined(separator: "; ")
+        return failures.count > listedBranches ? listed + "; \(failures.count - listedBranches) more" : listed
     }
 
     private mutating func validateOneOf(_ value: JSONValue, _ node: SchemaNode) {
@@ -265,7 +325,7 @@ struct SchemaValidator {
         var failures: [String] = []
         for (position, branch) in node.oneOf.enumerated() {
             if let violation = trial(value, against: branch) {
-                failures.append("\(position): \(violation)")
+                failures.append(Self.branchFailure(position, violation))
             } else {
                 matching.append(position)
             }
@@ -273,7 +333,7 @@ struct SchemaValidator {
         if matching.isEmpty {
             report(
                 node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
-                found: "a value none accepts (\(failures.joined(separator: "; ")))")
+                found: "a value none accepts (\(Self.failureList(failures)))")
         } else if matching.count > 1 {
             report(
                 node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
@@ -285,11 +345,11 @@ struct SchemaValidator {
         var failures: [String] = []
         for (position, branch) in node.anyOf.enumerated() {
             guard let violation = trial(value, against: branch) else { return }
-            failures.append("\(position): \(violation)")
+            failures.append(Self.branchFailure(position, violation))
         }
         report(
             node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas",
-            found: "a value none accepts (\(failures.joined(separator: "; ")))")
+            found: "a value none accepts (\(Self.failureList(failures)))")
     }
 
     /// Without a `mapping`, whether the discriminator's value names a schema and plain `oneOf`

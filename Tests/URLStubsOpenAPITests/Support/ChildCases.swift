@@ -17,6 +17,26 @@ enum ChildCases {
         "readDocument": { text in
             outcome { "\(try document(text))" }
         },
+        // `argument` is a number of levels; the result counts the violations of "x" against
+        // HostileSchemaTests.nestedOneOf, their longest description and the seconds taken.
+        "nestedOneOf": { levels in
+            outcome {
+                let contract = try document(HostileSchemaTests.nestedOneOf(levels: Int(levels) ?? 8))
+                let start = Date()
+                let violations = try contract.violations(of: "x", againstSchemaAt: "#/components/schemas/L0_0")
+                let seconds = Date().timeIntervalSince(start)
+                return "\(violations.count) violations, \(violations.map(\.description.utf8.count).max() ?? 0) bytes, \(seconds) s"
+            }
+        },
+        // `argument` is a string to check against `{type: string, pattern: '(a+)+c|!'}`.
+        "validateCode": { text in
+            outcome {
+                let contract = try document(
+                    "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Code: {type: string, pattern: '(a+)+c|!'}\n"
+                )
+                return try contract.violations(of: .string(text), againstSchemaAt: "#/components/schemas/Code").map(\.description).joined()
+            }
+        },
     ]
 
     /// `work`'s result, or its error's text.
