@@ -62,6 +62,7 @@ extension OpenAPIDocument {
     /// path select. No request is made. Stubs that answer with a closure are listed in
     /// ``ContractReport/notChecked``.
     public func check(_ registry: StubRegistry) -> ContractReport {
+        let scrubbing = registry.scrubbing
         var findings: [ContractReport.Finding] = []
         var notChecked: [String] = []
         var checked = 0
@@ -76,7 +77,7 @@ extension OpenAPIDocument {
                 // A stub built with matcher(for:): its operation is known without a path.
                 for response in responses {
                     checked += 1
-                    findings += responseFindings(response, operation: operation, subject: "\(stub)", location: stub.location)
+                    findings += responseFindings(response, operation: operation, subject: "\(stub)", location: stub.location, scrubbing: scrubbing)
                 }
                 continue
             }
@@ -86,7 +87,8 @@ extension OpenAPIDocument {
             }
             for response in responses {
                 checked += 1
-                findings += responseFindings(response, method: method, path: path, subject: "\(stub)", location: stub.location)
+                findings += responseFindings(
+                    response, method: method, path: path, subject: "\(stub)", location: stub.location, scrubbing: scrubbing)
             }
         }
         return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
@@ -162,19 +164,21 @@ extension OpenAPIDocument {
     }
 
     private func responseFindings(
-        _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation
+        _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation, scrubbing: Scrubbing = .default
     ) -> [ContractReport.Finding] {
         guard response.sendsHTTPResponse else { return [] }
-        let exchange = Self.exchange(of: response, method: method, path: path)
+        var exchange = Self.exchange(of: response, method: method, path: path)
+        exchange.scrubbing = scrubbing
         return violations(of: exchange, checksRequest: false).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
     }
 
     /// The findings of `response` against `operation` itself, whatever path it is stubbed on.
     private func responseFindings(
-        _ response: StubResponse, operation: OpenAPIOperation, subject: String, location: StubLocation
+        _ response: StubResponse, operation: OpenAPIOperation, subject: String, location: StubLocation, scrubbing: Scrubbing
     ) -> [ContractReport.Finding] {
         guard response.sendsHTTPResponse else { return [] }
-        let exchange = Self.exchange(of: response, method: operation.method, path: operation.template.filled { _ in "1" })
+        var exchange = Self.exchange(of: response, method: operation.method, path: operation.template.filled { _ in "1" })
+        exchange.scrubbing = scrubbing
         return responseViolations(exchange, operation).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
     }
 
