@@ -53,4 +53,52 @@ struct HostileSchemaTests {
         #expect(result.contains("/(a+)+c|!/"), "\(result)")
         _ = contract
     }
+
+    enum Nesting { case refs, properties, oneOf }
+
+    /// Schemas `S0` … `S<depth>`: each a `$ref` to the next (`refs`), an object whose property `a`
+    /// is the next (`properties`), or a `oneOf` of an integer and such an object (`oneOf`);
+    /// getThing answers with `S0`.
+    static func deepDocument(_ nesting: Nesting, depth: Int) -> String {
+        var text = "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /thing:\n    get:\n      operationId: getThing\n"
+        text += "      responses:\n        '200':\n          description: ok\n          content:\n"
+        text += "            application/json: {schema: {$ref: '#/components/schemas/S0'}}\ncomponents:\n  schemas:\n"
+        for level in 0..<depth {
+            switch nesting {
+            case .refs: text += "    S\(level): {$ref: '#/components/schemas/S\(level + 1)'}\n"
+            case .properties: text += "    S\(level): {type: object, required: [a], properties: {a: {$ref: '#/components/schemas/S\(level + 1)'}}}\n"
+            case .oneOf:
+                text +=
+                    "    S\(level): {oneOf: [{type: integer}, {type: object, required: [a], properties: {a: {$ref: '#/components/schemas/S\(level + 1)'}}}]}\n"
+            }
+        }
+        text += "    S\(depth): {type: string}\n"
+        return text
+    }
+
+    /// `{"a": {"a": … "x" …}}`, `depth` levels.
+    static func deepValue(depth: Int) -> JSONValue {
+        var value: JSONValue = "x"
+        for _ in 0..<min(depth, 200) { value = ["a": value] }
+        return value
+    }
+
+    /// On a 512 KB stack (a secondary thread's on Apple platforms), in a debug build: a clear
+    /// answer, never a crash.
+    @Test(arguments: ["refs 25", "refs 2000", "properties 25", "properties 40", "properties 500", "oneOf 500"])
+    func deepSchemasEndInAClearAnswerOnASmallStack(argument: String) async throws {
+        let outcome = try await ChildCase.run("deepSchema", argument: argument, stackSize: 512 << 10, timeLimit: 120)
+        let result = try #require(outcome.result, "crashed: \(outcome)")
+        #expect(outcome.status == 0, "\(outcome)")
+        // A chain of $refs is followed in a loop, at any length.
+        if argument.hasPrefix("refs") || argument == "properties 25" || argument == "properties 40" {
+            #expect(result.hasPrefix("ok:"), "\(result)")
+        } else if argument.hasPrefix("oneOf") {
+            // The integer branch makes the response; the value 200 levels deep breaks both
+            // branches, the object branch past the validator's depth.
+            #expect(result.hasPrefix("ok: 1 violations, 1 bytes"), "\(result)")
+        } else {
+            #expect(result.contains("levels"), "\(result)")
+        }
+    }
 }

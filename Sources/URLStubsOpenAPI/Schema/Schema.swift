@@ -3,7 +3,13 @@ import Foundation
 
 /// One compiled JSON Schema object of a document. Schemas refer to each other by index into
 /// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.
-struct SchemaNode: Sendable {
+///
+/// A class, so that reading a node copies a reference: in a debug build each copy of a struct
+/// this size takes its own stack space, and the validator's and generator's recursion must fit
+/// a 512 KB thread stack.
+final class SchemaNode: @unchecked Sendable {
+    // @unchecked: the compiler fills a node in before the document is made; it is only read
+    // after that.
     /// Where the schema is in the document (`#/components/schemas/Pet`): each violation's
     /// schema path starts here.
     var path: String

@@ -21,7 +21,7 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
 struct SchemaValidator {
     /// Deeper than this (value nesting plus `allOf` / `$ref` hops), validation stops with a
     /// violation instead of exhausting the stack.
-    static let maximumDepth = 512
+    static let maximumDepth = 96
 
     enum Step {
         case key(String)
@@ -117,27 +117,48 @@ struct SchemaValidator {
                 expected: boundedReportLine(expected), found: boundedReportLine(isSecret ? placeholder : found)))
     }
 
+    /// Recursion runs through here, `validateObject`, `validateArray` and the alternatives'
+    /// trials: each keeps its own frame small (reports are made in helpers), so that
+    /// ``maximumDepth`` levels fit a 512 KB thread stack in a debug build.
     mutating func validate(_ value: JSONValue, against index: Int) {
         depth += 1
         defer { depth -= 1 }
-        let node = set.nodes[index]
-        guard depth <= Self.maximumDepth else {
-            trials.depthStops += 1
-            report(node, "", expected: "a value nested at most \(Self.maximumDepth) levels (with its schema's references)", found: "deeper nesting")
-            return
+        guard depth <= Self.maximumDepth else { return reportTooDeep(index) }
+        guard checkOwnKeywords(value, index) else { return }
+        switch value {
+        case .object(let members): validateObject(members, index)
+        case .array(let items): validateArray(items, index)
+        case .string(let text): validateString(text, set.nodes[index])
+        case .integer, .number: validateNumber(value, set.nodes[index])
+        case .null, .bool: break
         }
+        for part in set.nodes[index].allOf { validate(value, against: part) }
+        validateAlternatives(value, index)
+    }
+
+    private mutating func reportTooDeep(_ index: Int) {
+        trials.depthStops += 1
+        report(
+            set.nodes[index], "", expected: "a value nested at most \(Self.maximumDepth) levels (counting its schema's references)",
+            found: "deeper nesting")
+    }
+
+    /// `false` when the value stops here: the schema is `false`, the value is an allowed
+    /// `null`, or its type is wrong (reported).
+    private mutating func checkOwnKeywords(_ value: JSONValue, _ index: Int) -> Bool {
+        let node = set.nodes[index]
         if node.rejectsEverything {
             report(node, "", expected: "nothing (the schema is false)", found: value.brief)
-            return
+            return false
         }
-        if case .null = value, node.nullable { return }
+        if case .null = value, node.nullable { return false }
         let typeName = value.typeName
         if let types = node.types, !types.contains(typeName), !(typeName == "integer" && types.contains("number")) {
             var names = types.sorted()
             if node.nullable { names.append("null") }
             let expected = names.count == 1 ? "type \(names[0])" : "one of the types " + names.joined(separator: ", ")
             report(node, "type", expected: expected, found: "\(typeName) \(value.brief)")
-            return
+            return false
         }
         if let values = node.enumValues, !values.contains(value) {
             report(
@@ -147,15 +168,13 @@ struct SchemaValidator {
         if let constant = node.constValue, constant != value {
             report(node, "const", expected: constant.brief, found: value.brief)
         }
-        switch value {
-        case .object(let members): validateObject(members, node)
-        case .array(let items): validateArray(items, node)
-        case .string(let text): validateString(text, node)
-        case .integer, .number: validateNumber(value, node)
-        case .null, .bool: break
-        }
-        for part in node.allOf { validate(value, against: part) }
-        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty), case .object(let members) = value,
+        return true
+    }
+
+    private mutating func validateAlternatives(_ value: JSONValue, _ index: Int) {
+        let node = set.nodes[index]
+        guard !(node.oneOf.isEmpty && node.anyOf.isEmpty) else { return }
+        if let discriminator = node.discriminator, case .object(let members) = value,
             discriminator.isExplicit || namesARefusedSchema(members, value, node)
         {
             dispatch(members, value, node, discriminator)
@@ -165,36 +184,50 @@ struct SchemaValidator {
         }
     }
 
-    private mutating func validateObject(_ members: [String: JSONValue], _ node: SchemaNode) {
-        for name in node.required where members[name] == nil {
-            report(node, "required", expected: "the required property \"\(name)\"", found: "an object without it")
-        }
-        for (name, schema) in node.properties {
+    private mutating func validateObject(_ members: [String: JSONValue], _ index: Int) {
+        checkRequired(members, index)
+        for (name, schema) in set.nodes[index].properties {
             guard let member = members[name] else { continue }
             steps.append(.key(name))
             validate(member, against: schema)
             steps.removeLast()
         }
-        switch node.additionalProperties {
+        switch set.nodes[index].additionalProperties {
         case .allowed: break
-        case .forbidden:
-            let extra = members.keys.filter { node.propertyIndex[$0] == nil }.sorted()
-            for name in extra {
-                steps.append(.key(name))
-                let listed = node.properties.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
-                report(
-                    node, "additionalProperties",
-                    expected: "no property \"\(name)\" (additionalProperties is false; properties: \(listed.isEmpty ? "none" : listed))",
-                    found: members[name]!.brief)
-                steps.removeLast()
-            }
+        case .forbidden: reportAdditional(members, index)
         case .schema(let schema):
-            for name in members.keys.sorted() where node.propertyIndex[name] == nil {
+            for name in members.keys.sorted() where set.nodes[index].propertyIndex[name] == nil {
                 steps.append(.key(name))
                 validate(members[name]!, against: schema)
                 steps.removeLast()
             }
         }
+        checkPropertyCounts(members, index)
+    }
+
+    private mutating func checkRequired(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
+        for name in node.required where members[name] == nil {
+            report(node, "required", expected: "the required property \"\(name)\"", found: "an object without it")
+        }
+    }
+
+    private mutating func reportAdditional(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
+        let extra = members.keys.filter { node.propertyIndex[$0] == nil }.sorted()
+        for name in extra {
+            steps.append(.key(name))
+            let listed = node.properties.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
+            report(
+                node, "additionalProperties",
+                expected: "no property \"\(name)\" (additionalProperties is false; properties: \(listed.isEmpty ? "none" : listed))",
+                found: members[name]!.brief)
+            steps.removeLast()
+        }
+    }
+
+    private mutating func checkPropertyCounts(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
         if let minimum = node.minProperties, members.count < minimum {
             report(node, "minProperties", expected: "at least \(minimum) properties", found: "\(members.count)")
         }
@@ -203,7 +236,21 @@ struct SchemaValidator {
         }
     }
 
-    private mutating func validateArray(_ items: [JSONValue], _ node: SchemaNode) {
+    private mutating func validateArray(_ items: [JSONValue], _ index: Int) {
+        checkItemCounts(items, set.nodes[index])
+        guard let schema = set.nodes[index].items else { return }
+        for (position, item) in items.enumerated() {
+            if isFull {
+                uncounted += 1
+                continue
+            }
+            steps.append(.index(position))
+            validate(item, against: schema)
+            steps.removeLast()
+        }
+    }
+
+    private mutating func checkItemCounts(_ items: [JSONValue], _ node: SchemaNode) {
         if let minimum = node.minItems, items.count < minimum {
             report(node, "minItems", expected: "at least \(minimum) items", found: "\(items.count)")
         }
@@ -219,16 +266,6 @@ struct SchemaValidator {
                 }
                 seen[item] = position
             }
-        }
-        guard let schema = node.items else { return }
-        for (position, item) in items.enumerated() {
-            if isFull {
-                uncounted += 1
-                continue
-            }
-            steps.append(.index(position))
-            validate(item, against: schema)
-            steps.removeLast()
         }
     }
 

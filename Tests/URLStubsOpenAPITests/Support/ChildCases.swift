@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import URLStubs
 @testable import URLStubsOpenAPI
 
@@ -35,6 +36,20 @@ enum ChildCases {
                     "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    Code: {type: string, pattern: '(a+)+c|!'}\n"
                 )
                 return try contract.violations(of: .string(text), againstSchemaAt: "#/components/schemas/Code").map(\.description).joined()
+            }
+        },
+        // `argument` is "refs N" or "properties N": HostileSchemaTests.deepDocument read, a
+        // value checked against it and a response built from it.
+        "deepSchema": { argument in
+            outcome {
+                let parts = argument.split(separator: " ")
+                let nesting: HostileSchemaTests.Nesting = parts[0] == "refs" ? .refs : parts[0] == "oneOf" ? .oneOf : .properties
+                let contract = try document(HostileSchemaTests.deepDocument(nesting, depth: Int(parts[1])!))
+                let schema = try #require(contract.operations.first?.response(for: 200)?.content.first?.schema)
+                let value = parts[0] == "refs" ? "x" : HostileSchemaTests.deepValue(depth: Int(parts[1])!)
+                let violations = SchemaValidator.violations(of: value, against: schema, in: contract.schemas).violations
+                let body = try contract.response(for: "getThing", status: 200).body.data?.count ?? 0
+                return "\(violations.count) violations, \(body) bytes; \(violations.first?.description ?? "")"
             }
         },
     ]
