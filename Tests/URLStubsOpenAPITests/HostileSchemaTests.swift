@@ -102,3 +102,37 @@ struct HostileSchemaTests {
         }
     }
 }
+
+/// Building a response from a wide, interlinked schema (an error object reaching many others
+/// through optional properties, `oneOf`s and `$ref`s) takes milliseconds, not minutes.
+@Suite(.enabled(if: ChildCase.binary != nil, "the child is the .xctest binary swift test runs on Linux"))
+struct GenerationSpeedTests {
+    /// `count` schemas of 12 optional properties each; property `k` of `N<i>` is a `$ref` to
+    /// `N<(i + k + 1) % count>` or an `anyOf` of two of them, so every schema reaches every other.
+    static func interlinked(count: Int) -> String {
+        var text = "type: object\nrequired: [error]\nproperties:\n  error: {$ref: '#/components/schemas/N0'}\n"
+        text += "SPLIT\ncomponents:\n  schemas:\n"
+        for index in 0..<count {
+            var properties: [String] = []
+            for property in 0..<12 {
+                let target = "'#/components/schemas/N\((index + property + 1) % count)'"
+                let other = "'#/components/schemas/N\((index + 2 * property + 3) % count)'"
+                properties.append(
+                    property % 3 == 0
+                        ? "p\(property): {anyOf: [{$ref: \(target)}, {$ref: \(other)}]}"
+                        : property % 3 == 1 ? "p\(property): {type: array, items: {$ref: \(target)}}" : "p\(property): {$ref: \(target)}")
+            }
+            text += "    N\(index): {type: object, properties: {code: {type: string}, \(properties.joined(separator: ", "))}}\n"
+        }
+        return text
+    }
+
+    @Test func aResponseFromAWideInterlinkedSchemaIsBuiltFast() async throws {
+        let outcome = try await ChildCase.run("timedResponse", argument: Self.interlinked(count: 40), stackSize: 8 << 20, timeLimit: 120)
+        let result = try #require(outcome.result, "\(outcome)")
+        #expect(result.hasPrefix("ok:"), "\(result)")
+        let seconds = Double(result.split(separator: " ").last ?? "") ?? .infinity
+        // A few milliseconds in a debug build on an idle machine; generous for a loaded one.
+        #expect(seconds < 2, "\(result)")
+    }
+}

@@ -52,6 +52,17 @@ enum ChildCases {
                 return "\(violations.count) violations, \(body) bytes; \(violations.first?.description ?? "")"
             }
         },
+        // `argument` is a schema, "SPLIT", then the document's components; the result ends in
+        // the seconds building getThing's 200 took.
+        "timedResponse": { argument in
+            outcome {
+                let parts = argument.components(separatedBy: "SPLIT\n")
+                let contract = try GeneratedValueTests.document(schema: parts[0], components: parts[1])
+                let start = Date()
+                let bytes = try contract.response(for: "getThing", status: 200).body.data?.count ?? 0
+                return "\(bytes) bytes in \(Date().timeIntervalSince(start))"
+            }
+        },
     ]
 
     /// `work`'s result, or its error's text.
