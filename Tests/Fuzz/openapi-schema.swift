@@ -17,11 +17,12 @@ public func fuzzOpenAPISchema(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CI
         "paths": .object([
             "/s": .object([
                 "get": .object([
+                    "operationId": .string("s"),
                     "responses": .object([
                         "200": .object([
                             "content": .object(["application/json": .object(["schema": .object(["$ref": .string("#/components/schemas/S")])])])
                         ])
-                    ])
+                    ]),
                 ])
             ])
         ]),
@@ -32,13 +33,21 @@ public func fuzzOpenAPISchema(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CI
     for violation in violations {
         precondition(violation.jsonPath.hasPrefix("$"), "a JSON path starts at $")
         precondition(violation.schemaPath.hasPrefix("#"), "a schema path is a pointer into the document")
+        precondition(violation.description.utf8.count < 4_096, "a violation is one bounded line")
     }
-    if let made = try? document.response(for: "", status: 200) {
-        _ = made
+    // A response built from the schema validates against it (or the call threw).
+    if let made = try? document.response(for: "s", status: 200), let body = made.body.data, !body.isEmpty,
+        let schema = document.operations.first?.response(for: 200)?.content.first?.schema,
+        let value = try? JSONValue(data: body)
+    {
+        precondition(
+            SchemaValidator.violations(of: value, against: schema, in: document.schemas).violations.isEmpty, "a built response fits its schema")
     }
     if let index = document.schemaIndex(at: "#/components/schemas/S") {
         var generator = ExampleGenerator(set: document.schemas)
-        _ = SchemaValidator.violations(of: generator.value(for: index), against: index, in: document.schemas)
+        if let made = try? generator.value(for: index) {
+            _ = SchemaValidator.violations(of: made, against: index, in: document.schemas)
+        }
     }
     return 0
 }

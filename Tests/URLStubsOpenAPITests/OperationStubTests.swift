@@ -29,13 +29,10 @@ import FoundationNetworking
             value == [
                 "id": "3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b", "placedAt": "2024-05-01T12:00:00Z", "email": "ada@example.com",
                 "receipt": "https://example.com/",
-                "items": [["sku": "string", "quantity": 1, "price": 1.0, "discount": 1.0]],
+                "items": [["sku": "AAA-000", "quantity": 1, "price": 1.0, "discount": 1.0]],
             ])
-        // The generator cannot invent a string for a pattern: the check says so.
-        #expect(
-            try contract.violations(of: value, againstSchemaAt: "#/components/schemas/Order").map(\.description) == [
-                "$.items[0].sku: expected a string matching /^[A-Z]{3}-\\d{3}$/, found \"string\" (#/components/schemas/Order/properties/items/items/properties/sku/pattern)"
-            ])
+        // The generator makes a string for the pattern: the value passes its own check.
+        #expect(try contract.violations(of: value, againstSchemaAt: "#/components/schemas/Order") == [])
         for (operation, status) in [("listCategories", 200), ("getAnimal", 200), ("listPets", 200), ("createPet", 201), ("getPet", 404)] {
             let response = try contract.response(for: operation, status: status)
             let made = try JSONValue(data: #require(response.body.data))
@@ -96,7 +93,12 @@ import FoundationNetworking
         _ = try contract.response(for: "s", status: 200)
         let index = try #require(contract.schemaIndex(at: "#/components/schemas/T"))
         var generator = ExampleGenerator(set: contract.schemas)
-        #expect(generator.value(for: index).isWritableAsJSON)
+        // T requires a T inside itself: no finite value fits, and the generator says so.
+        #expect {
+            try generator.value(for: index)
+        } throws: { error in
+            (error as? ExampleGenerator.Failure)?.message.contains("requires a value of itself") == true
+        }
     }
 
     @Test func anExampleJSONCannotWriteIsAnErrorNotAWrongBody() throws {

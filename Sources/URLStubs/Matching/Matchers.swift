@@ -307,30 +307,26 @@ func bodyMatcher(
     }
 }
 
-private final class CompiledRegex: @unchecked Sendable {
-    // NSRegularExpression is immutable and documented as safe to use from several threads.
-    let regex: NSRegularExpression
-    init(_ regex: NSRegularExpression) { self.regex = regex }
-
-    func matches(_ text: String) -> Bool {
-        regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-}
-
+/// A regular expression matcher: every match has ``BudgetedRegex/defaultBudget`` seconds, and one
+/// that runs out refuses the request, saying which pattern backtracked and on what.
 private func regexMatcher(
     _ pattern: String, subject: String, unknownBodyPasses: Bool = false,
     _ value: @escaping @Sendable (StubRequest) -> String?
 ) -> RequestMatcher {
     let description = "\(subject) matches /\(pattern)/"
-    let compiled: CompiledRegex
+    let compiled: BudgetedRegex
     do {
-        compiled = CompiledRegex(try NSRegularExpression(pattern: pattern))
+        compiled = try BudgetedRegex(pattern)
     } catch {
         return .invalid(description, problem: "invalid regular expression /\(pattern)/ for the \(subject): \(RegexDiagnosis.explain(pattern))")
     }
     return RequestMatcher(description: description) { request in
         if unknownBodyPasses, !request.isBodyKnown { return .bodyUnknown }
         let actual = value(request) ?? ""
-        return compiled.matches(actual) ? .matched : .failed("expected \(subject) matching /\(pattern)/, got \"\(actual)\"")
+        switch compiled.firstMatch(in: actual) {
+        case .matched: return .matched
+        case .notMatched: return .failed("expected \(subject) matching /\(pattern)/, got \"\(actual)\"")
+        case .ranOut: return .failed(compiled.ranOutExplanation(subject: subject, length: actual.count))
+        }
     }
 }

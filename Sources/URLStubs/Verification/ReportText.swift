@@ -42,3 +42,9 @@ enum ReportText {
             .joined(separator: "\n")
     }
 }
+
+/// `text` cut as ``ReportText/bounded(_:limit:)`` cuts a report line (to ``ReportText/lineLimit``
+/// bytes unless `limit` says otherwise), for add-ons whose reports follow the same rule.
+@_spi(AddOns) public func boundedReportLine(_ text: String, limit: Int? = nil) -> String {
+    ReportText.bounded(text, limit: limit ?? ReportText.lineLimit)
+}

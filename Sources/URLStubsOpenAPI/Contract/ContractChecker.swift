@@ -29,7 +29,7 @@ extension StubRegistry {
     /// Exchanges are only kept as they finish; the checks run when `verify()` is called, off
     /// the loading context.
     public func checkContract(_ document: OpenAPIDocument) {
-        addExchangeChecker(ContractChecker(document: document))
+        addExchangeChecker(ContractChecker(document: document) { [weak self] in self?.scrubbing ?? .default })
     }
 
     /// Reads the document at `url` (JSON or YAML) and checks every exchange against it: see
@@ -46,6 +46,9 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
     static let pendingLimit = 10_000
 
     let document: OpenAPIDocument
+    /// The registry's ``URLStubs/Scrubbing``, read when checking: its secrets print as
+    /// `<scrubbed>`.
+    let scrubbing: @Sendable () -> Scrubbing
     private let lock = NSLock()
     private var pending: [FinishedExchange] = []
     private var dropped = 0
@@ -53,8 +56,9 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
     private var found: [(problem: VerificationProblem, count: Int)] = []
     private var index: [String: Int] = [:]
 
-    init(document: OpenAPIDocument) {
+    init(document: OpenAPIDocument, scrubbing: @escaping @Sendable () -> Scrubbing) {
         self.document = document
+        self.scrubbing = scrubbing
     }
 
     func exchangeFinished(_ exchange: FinishedExchange) {
@@ -73,7 +77,8 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         pending = []
         lock.unlock()
         var problems: [VerificationProblem] = []
-        for exchange in batch { problems += check(exchange) }
+        let scrubbing = batch.isEmpty ? .default : self.scrubbing()
+        for exchange in batch { problems += check(exchange, scrubbing: scrubbing) }
         lock.lock()
         defer { lock.unlock() }
         for problem in problems {
@@ -101,7 +106,7 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         return result
     }
 
-    private func check(_ finished: FinishedExchange) -> [VerificationProblem] {
+    private func check(_ finished: FinishedExchange, scrubbing: Scrubbing) -> [VerificationProblem] {
         let request = finished.request
         let response = finished.response
         var body: Data? = response.body.data
@@ -111,7 +116,7 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         let exchange = HTTPExchange(
             method: request.method, url: request.url, requestHeaders: request.urlRequest.allHTTPHeaderFields ?? [:],
             requestBody: request.body, isRequestBodyKnown: finished.isRequestBodyKnown, status: response.statusCode,
-            responseHeaders: response.headers, responseBody: body)
+            responseHeaders: response.headers, responseBody: body, scrubbing: scrubbing)
         let violations = document.violations(of: exchange)
         guard !violations.isEmpty else { return [] }
         let target = "\(request.method) \(Self.printable(request.url))"

@@ -18,6 +18,19 @@ struct HTTPExchange: Sendable {
     var responseHeaders: [String: String]
     /// `nil` when the body cannot be read again (a stream): body checks are skipped.
     var responseBody: Data?
+    /// Whose values violations print as its placeholder: secret parameters, headers and JSON
+    /// members (the registry's, when checking its traffic).
+    var scrubbing: Scrubbing = .default
+
+    /// Whether `parameter`'s value is a secret `scrubbing` names.
+    func isSecret(_ parameter: OpenAPIOperation.Parameter) -> Bool {
+        let name = parameter.name.lowercased()
+        switch parameter.location {
+        case .query: return scrubbing.queryParameters.contains { $0.lowercased() == name }
+        case .header: return scrubbing.headers.contains { $0.lowercased() == name }
+        case .path, .cookie: return false
+        }
+    }
 
     func header(_ name: String, in headers: [String: String]) -> String? {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -115,11 +128,15 @@ extension OpenAPIDocument {
             }
             guard let schema = parameter.schema else { continue }
             let value = parameterValue(values, schema: schema, explode: parameter.explode)
-            for violation in SchemaValidator.violations(of: value, against: schema, in: schemas, limit: 5).violations {
+            let isSecret = exchange.isSecret(parameter)
+            for violation in SchemaValidator.violations(of: value, against: schema, in: schemas, limit: 5, scrubbing: exchange.scrubbing)
+                .violations
+            {
                 found.append(
                     ContractViolation(
                         operation: operation.description, part: part, jsonPath: violation.jsonPath == "$" ? nil : violation.jsonPath,
-                        schemaPath: violation.schemaPath, expected: violation.expected, found: violation.found))
+                        schemaPath: violation.schemaPath, expected: violation.expected,
+                        found: isSecret ? exchange.scrubbing.placeholder : violation.found))
             }
         }
         guard exchange.isRequestBodyKnown else { return found }
@@ -144,7 +161,7 @@ extension OpenAPIDocument {
         }
         found += bodyViolations(
             body, contentType: exchange.header("Content-Type", in: exchange.requestHeaders), content: documented.content,
-            operation: operation, part: "request", listPointer: operation.pointer + "/requestBody/content")
+            operation: operation, part: "request", listPointer: operation.pointer + "/requestBody/content", scrubbing: exchange.scrubbing)
         return found
     }
 
@@ -173,7 +190,7 @@ extension OpenAPIDocument {
 
     // MARK: Response
 
-    private func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
+    func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
         guard let response = operation.response(for: exchange.status) else {
             return [
                 ContractViolation(
@@ -203,14 +220,14 @@ extension OpenAPIDocument {
         }
         return bodyViolations(
             body, contentType: exchange.header("Content-Type", in: exchange.responseHeaders), content: response.content,
-            operation: operation, part: part, listPointer: response.pointer + "/content")
+            operation: operation, part: part, listPointer: response.pointer + "/content", scrubbing: exchange.scrubbing)
     }
 
     // MARK: Bodies
 
     private func bodyViolations(
         _ body: Data, contentType: String?, content: [OpenAPIOperation.MediaType], operation: OpenAPIOperation, part: String,
-        listPointer: String
+        listPointer: String, scrubbing: Scrubbing
     ) -> [ContractViolation] {
         let listed = content.map(\.name).joined(separator: ", ")
         guard let contentType else {
@@ -242,7 +259,7 @@ extension OpenAPIDocument {
                     expected: "JSON (the Content-Type is \(essence))", found: "\(body.count) bytes that do not parse as JSON")
             ]
         }
-        let (violations, uncounted) = SchemaValidator.violations(of: value, against: schema, in: schemas)
+        let (violations, uncounted) = SchemaValidator.violations(of: value, against: schema, in: schemas, scrubbing: scrubbing)
         var found = violations.map {
             ContractViolation(
                 operation: operation.description, part: part + " body", jsonPath: $0.jsonPath, schemaPath: $0.schemaPath,

@@ -62,6 +62,7 @@ extension OpenAPIDocument {
     /// path select. No request is made. Stubs that answer with a closure are listed in
     /// ``ContractReport/notChecked``.
     public func check(_ registry: StubRegistry) -> ContractReport {
+        let scrubbing = registry.scrubbing
         var findings: [ContractReport.Finding] = []
         var notChecked: [String] = []
         var checked = 0
@@ -72,13 +73,22 @@ extension OpenAPIDocument {
         }
         for (stub, responses) in constant {
             let (method, path) = stub.requiredMethodAndPath
+            if let operation = operations.first(where: { Self.matcherDescription(of: $0) == stub.matcher.description }) {
+                // A stub built with matcher(for:): its operation is known without a path.
+                for response in responses {
+                    checked += 1
+                    findings += responseFindings(response, operation: operation, subject: "\(stub)", location: stub.location, scrubbing: scrubbing)
+                }
+                continue
+            }
             guard let method, let path else {
                 notChecked.append("\(stub): its matcher does not name one method and one exact path")
                 continue
             }
             for response in responses {
                 checked += 1
-                findings += responseFindings(response, method: method, path: path, subject: "\(stub)", location: stub.location)
+                findings += responseFindings(
+                    response, method: method, path: path, subject: "\(stub)", location: stub.location, scrubbing: scrubbing)
             }
         }
         return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
@@ -154,16 +164,32 @@ extension OpenAPIDocument {
     }
 
     private func responseFindings(
-        _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation
+        _ response: StubResponse, method: String, path: String, subject: String, location: StubLocation, scrubbing: Scrubbing = .default
     ) -> [ContractReport.Finding] {
         guard response.sendsHTTPResponse else { return [] }
+        var exchange = Self.exchange(of: response, method: method, path: path)
+        exchange.scrubbing = scrubbing
+        return violations(of: exchange, checksRequest: false).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
+    }
+
+    /// The findings of `response` against `operation` itself, whatever path it is stubbed on.
+    private func responseFindings(
+        _ response: StubResponse, operation: OpenAPIOperation, subject: String, location: StubLocation, scrubbing: Scrubbing
+    ) -> [ContractReport.Finding] {
+        guard response.sendsHTTPResponse else { return [] }
+        var exchange = Self.exchange(of: response, method: operation.method, path: operation.template.filled { _ in "1" })
+        exchange.scrubbing = scrubbing
+        return responseViolations(exchange, operation).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
+    }
+
+    /// A request with `method` and `path` answered by `response`, as the checks read it.
+    private static func exchange(of response: StubResponse, method: String, path: String) -> HTTPExchange {
         var body = response.body.data
         if body == nil, let file = response.body.fileURL { body = try? Data(contentsOf: file) }
         if response.bodyBytesSent != nil { body = nil }
-        let exchange = HTTPExchange(
+        return HTTPExchange(
             method: method, url: URL(string: "https://contract.check" + path), requestHeaders: [:], requestBody: nil,
             status: response.statusCode, responseHeaders: response.headers, responseBody: body)
-        return violations(of: exchange, checksRequest: false).map { ContractReport.Finding(subject: subject, location: location, violation: $0) }
     }
 
     /// The method and path a stub requires, or those its scenario name says (`(GET /pets/:id)`,

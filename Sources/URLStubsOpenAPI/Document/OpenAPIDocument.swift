@@ -84,6 +84,11 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
             throw fail("#/openapi", "OpenAPI \(version) is not supported; 3.0.x and 3.1.x are")
         }
         self.version = version
+        if let (pointer, reference) = ExternalReferences.first(in: root) {
+            throw fail(
+                pointer,
+                "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
+        }
         var parser = OperationParser(compiler: SchemaCompiler(root: root, isVersion31: version.hasPrefix("3.1"), source: source), root: root)
         if let components = top["components"]?.objectValue?["schemas"]?.objectValue {
             for name in components.keys.sorted() {

@@ -1,9 +1,15 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// One compiled JSON Schema object of a document. Schemas refer to each other by index into
 /// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.
-struct SchemaNode: Sendable {
+///
+/// A class, so that reading a node copies a reference: in a debug build each copy of a struct
+/// this size takes its own stack space, and the validator's and generator's recursion must fit
+/// a 512 KB thread stack.
+final class SchemaNode: @unchecked Sendable {
+    // @unchecked: the compiler fills a node in before the document is made; it is only read
+    // after that.
     /// Where the schema is in the document (`#/components/schemas/Pet`): each violation's
     /// schema path starts here.
     var path: String
@@ -54,6 +60,10 @@ struct SchemaNode: Sendable {
         /// Each value of the property and the schema it selects (explicit `mapping`, then the
         /// names of the `oneOf` / `anyOf` schemas under `#/components/schemas/`).
         var mapping: [(value: String, schema: Int)]
+        /// `true` when the document writes a `mapping`. Without one, a value plain `oneOf` /
+        /// `anyOf` accepts is valid (as common validators read it), and a schema's name only
+        /// selects that schema for a sharper report.
+        var isExplicit: Bool
     }
 
     init(path: String) { self.path = path }
@@ -61,22 +71,23 @@ struct SchemaNode: Sendable {
     func propertySchema(_ name: String) -> Int? { propertyIndex[name] }
 }
 
-/// A compiled regular expression (`pattern`), shared between threads. Answers are remembered
-/// for short strings (a response repeats its enum-like values), up to a bound.
+/// A compiled regular expression (`pattern`), shared between threads, each match within
+/// ``BudgetedRegex/defaultBudget``. Answers are remembered for short strings (a response repeats
+/// its enum-like values), up to a bound.
 final class RegexBox: @unchecked Sendable {
     static let rememberedAnswers = 4_096
     let source: String
-    private let expression: NSRegularExpression
+    let expression: BudgetedRegex
     private let lock = NSLock()
-    private var answers: [String: Bool] = [:]
+    private var answers: [String: BudgetedRegex.Outcome] = [:]
 
     init(_ source: String) throws {
         self.source = source
-        expression = try NSRegularExpression(pattern: source)
+        expression = try BudgetedRegex(source)
     }
 
     /// JSON Schema patterns are not anchored: a match anywhere counts.
-    func matches(_ text: String) -> Bool {
+    func matches(_ text: String) -> BudgetedRegex.Outcome {
         let remembers = text.utf8.count <= 64
         if remembers {
             lock.lock()
@@ -84,8 +95,7 @@ final class RegexBox: @unchecked Sendable {
             lock.unlock()
             if let known { return known }
         }
-        let range = NSRange(text.startIndex..., in: text)
-        let answer = expression.firstMatch(in: text, options: [], range: range) != nil
+        let answer = expression.firstMatch(in: text)
         if remembers {
             lock.lock()
             if answers.count < Self.rememberedAnswers { answers[text] = answer }

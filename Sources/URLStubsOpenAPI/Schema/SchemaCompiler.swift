@@ -9,8 +9,8 @@ struct SchemaCompiler {
     let source: String
     var set = SchemaSet()
     private var compiled: [String: Int] = [:]
-    /// `$ref`s being followed that are nothing but a `$ref`: a cycle of them has no schema.
-    private var following: Set<String> = []
+    /// Schemas with an index whose keywords are still to be read.
+    private var pending: [(index: Int, members: [String: JSONValue], pointer: String)] = []
 
     init(root: JSONValue, isVersion31: Bool, source: String) {
         self.root = root
@@ -22,27 +22,49 @@ struct SchemaCompiler {
         OpenAPIError(source: source, location: pointer, message: message)
     }
 
-    /// The index of the schema `value`, found at `pointer`.
+    /// The index of the schema `value`, found at `pointer`, with every schema it reaches
+    /// compiled.
+    ///
+    /// No recursion follows the document's nesting: a schema's subschemas get their index at
+    /// once and their keywords are read from a list of pending schemas, and a chain of `$ref`s
+    /// is followed in a loop. A schema nested or referenced any number of levels deep costs no
+    /// stack (the readers bound the nesting of the text itself).
     mutating func compile(_ value: JSONValue, at pointer: String) throws -> Int {
+        let index = try reference(value, at: pointer)
+        while let schema = pending.popLast() {
+            set.nodes[schema.index] = try node(schema.members, at: schema.pointer)
+        }
+        return index
+    }
+
+    /// The index the schema `value` at `pointer` has, or gets; an object's keywords wait in
+    /// ``pending``.
+    private mutating func reference(_ value: JSONValue, at pointer: String) throws -> Int {
         if let index = compiled[pointer] { return index }
         switch value {
         case .bool(let accepts):
-            var node = SchemaNode(path: pointer)
+            let node = SchemaNode(path: pointer)
             node.rejectsEverything = !accepts
             return store(node, at: pointer)
         case .object(let members):
-            if case .string(let reference)? = members["$ref"] {
-                let hasSiblings = members.keys.contains { Self.validationKeywords.contains($0) }
-                if !(isVersion31 && hasSiblings) { return try follow(reference, from: pointer, isSchemaThere: true) }
-            } else if members["$ref"] != nil {
-                throw error(pointer, "\"$ref\" must be a string, found \(members["$ref"]!.brief)")
+            if let reference = onlyReference(members) { return try follow(reference, from: pointer, isSchemaThere: true) }
+            if let reference = members["$ref"], reference.stringValue == nil {
+                throw error(pointer, "\"$ref\" must be a string, found \(reference.brief)")
             }
             let index = store(SchemaNode(path: pointer), at: pointer)
-            set.nodes[index] = try node(members, at: pointer)
+            pending.append((index, members, pointer))
             return index
         default:
             throw error(pointer, "expected a schema (an object or, in 3.1, true or false), found \(value.brief)")
         }
+    }
+
+    /// The `$ref` of a schema that is that `$ref` alone (in 3.1, with no validation keyword
+    /// beside it), else `nil`.
+    private func onlyReference(_ members: [String: JSONValue]) -> String? {
+        guard case .string(let reference)? = members["$ref"] else { return nil }
+        let hasSiblings = members.keys.contains { Self.validationKeywords.contains($0) }
+        return isVersion31 && hasSiblings ? nil : reference
     }
 
     private mutating func store(_ node: SchemaNode, at pointer: String) -> Int {
@@ -51,27 +73,42 @@ struct SchemaCompiler {
         return set.nodes.count - 1
     }
 
-    /// Compiles the target of a `$ref` written at `pointer`; when `isSchemaThere`, the schema
-    /// at `pointer` is that `$ref` alone and shares the target's index.
+    /// The index of the target of a `$ref` written at `pointer`, through any chain of schemas
+    /// that are a `$ref` alone; when `isSchemaThere`, the schema at `pointer` is that `$ref`
+    /// alone and shares the target's index, as does each schema of the chain.
     mutating func follow(_ reference: String, from pointer: String, isSchemaThere: Bool = false) throws -> Int {
-        guard reference.hasPrefix("#") else {
-            throw error(
-                pointer,
-                "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
+        let first = reference
+        var reference = reference
+        var location = pointer
+        var chain: [String] = isSchemaThere ? [pointer] : []
+        while true {
+            guard reference.hasPrefix("#") else {
+                throw error(
+                    location,
+                    "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
+            }
+            let target = JSONPointer.canonical(reference)
+            let index: Int
+            if let known = compiled[target] {
+                index = known
+            } else {
+                guard let value = JSONPointer.resolve(target, in: root) else {
+                    throw error(location, "the $ref \"\(reference)\" points to nothing in the document")
+                }
+                if let members = value.objectValue, let next = onlyReference(members) {
+                    guard target != pointer, !chain.contains(target) else {
+                        throw error(pointer, "the $ref \"\(first)\" is part of a cycle of references that never reaches a schema")
+                    }
+                    chain.append(target)
+                    location = target
+                    reference = next
+                    continue
+                }
+                index = try self.reference(value, at: target)
+            }
+            for schema in chain { compiled[schema] = index }
+            return index
         }
-        let target = JSONPointer.canonical(reference)
-        if let index = compiled[target] { return index }
-        guard !following.contains(pointer) else {
-            throw error(pointer, "the $ref \"\(reference)\" is part of a cycle of references that never reaches a schema")
-        }
-        guard let value = JSONPointer.resolve(target, in: root) else {
-            throw error(pointer, "the $ref \"\(reference)\" points to nothing in the document")
-        }
-        following.insert(pointer)
-        defer { following.remove(pointer) }
-        let index = try compile(value, at: target)
-        if isSchemaThere { compiled[pointer] = index }
-        return index
     }
 
     static let validationKeywords: Set<String> = [
@@ -83,7 +120,7 @@ struct SchemaCompiler {
     static let typeNames: Set<String> = ["null", "boolean", "integer", "number", "string", "array", "object"]
 
     private mutating func node(_ members: [String: JSONValue], at pointer: String) throws -> SchemaNode {
-        var node = SchemaNode(path: pointer)
+        let node = SchemaNode(path: pointer)
         func at(_ keyword: String) -> String { JSONPointer.appending(pointer, keyword) }
         func number(_ keyword: String) throws -> Double? {
             guard let value = members[keyword] else { return nil }
@@ -133,7 +170,7 @@ struct SchemaCompiler {
         if let properties = members["properties"] {
             guard let object = properties.objectValue else { throw error(at("properties"), "expected an object, found \(properties.brief)") }
             for name in object.keys.sorted() {
-                let schema = try compile(object[name]!, at: JSONPointer.appending(at("properties"), name))
+                let schema = try reference(object[name]!, at: JSONPointer.appending(at("properties"), name))
                 node.properties.append((name, schema))
                 node.propertyIndex[name] = schema
             }
@@ -141,13 +178,13 @@ struct SchemaCompiler {
         switch members["additionalProperties"] {
         case nil, .bool(true)?: node.additionalProperties = .allowed
         case .bool(false)?: node.additionalProperties = .forbidden
-        case let schema?: node.additionalProperties = .schema(try compile(schema, at: at("additionalProperties")))
+        case let schema?: node.additionalProperties = .schema(try reference(schema, at: at("additionalProperties")))
         }
         if let items = members["items"] {
             if case .array = items {
                 throw error(at("items"), "a list of schemas under \"items\" (tuple validation) is not supported")
             }
-            node.items = try compile(items, at: at("items"))
+            node.items = try reference(items, at: at("items"))
         }
         if let values = members["enum"] {
             guard let list = values.arrayValue else { throw error(at("enum"), "expected a list of values, found \(values.brief)") }
@@ -159,7 +196,7 @@ struct SchemaCompiler {
             guard let list = value.arrayValue, !list.isEmpty else { throw error(at(keyword), "expected a non-empty list of schemas") }
             var indices: [Int] = []
             for (position, schema) in list.enumerated() {
-                indices.append(try compile(schema, at: JSONPointer.appending(at(keyword), String(position))))
+                indices.append(try reference(schema, at: JSONPointer.appending(at(keyword), String(position))))
             }
             switch keyword {
             case "oneOf": node.oneOf = indices
@@ -241,6 +278,6 @@ struct SchemaCompiler {
             guard !mapping.contains(where: { $0.schema == compiled[JSONPointer.canonical(reference)] }) else { continue }
             mapping.append((name, try follow(reference, from: pointer)))
         }
-        return SchemaNode.Discriminator(propertyName: property, mapping: mapping)
+        return SchemaNode.Discriminator(propertyName: property, mapping: mapping, isExplicit: object["mapping"] != nil)
     }
 }

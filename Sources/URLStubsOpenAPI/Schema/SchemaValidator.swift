@@ -21,7 +21,7 @@ public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {
 struct SchemaValidator {
     /// Deeper than this (value nesting plus `allOf` / `$ref` hops), validation stops with a
     /// violation instead of exhausting the stack.
-    static let maximumDepth = 512
+    static let maximumDepth = 96
 
     enum Step {
         case key(String)
@@ -36,16 +36,41 @@ struct SchemaValidator {
     private var steps: [Step] = []
     private var depth = 0
 
+    /// The most bytes one failed branch adds to a `oneOf` / `anyOf` report.
+    static let branchReportLimit = 200
+    /// The most failed branches a `oneOf` / `anyOf` report lists.
+    static let listedBranches = 5
+
+    /// Trials of `oneOf` / `anyOf` branches already made, shared by the probes of one check.
+    final class Trials {
+        struct Key: Hashable {
+            let schema: Int
+            let place: String
+        }
+        var answers: [Key: SchemaViolation?] = [:]
+        /// How many times a check stopped at ``SchemaValidator/maximumDepth``.
+        var depthStops = 0
+    }
+
+    private var trials = Trials()
+    /// Member names (lower-cased) whose values reports print as ``placeholder``: the JSON
+    /// fields of a ``URLStubs/Scrubbing``.
+    var secretNames: Set<String> = []
+    var placeholder = Scrubbing.default.placeholder
+
     init(set: SchemaSet, limit: Int = 50) {
         self.set = set
         self.limit = limit
     }
 
     /// Every violation of `value` against the schema at `index`.
-    static func violations(of value: JSONValue, against index: Int, in set: SchemaSet, limit: Int = 50) -> (
+    /// Values under a member `scrubbing` names print as its placeholder.
+    static func violations(of value: JSONValue, against index: Int, in set: SchemaSet, limit: Int = 50, scrubbing: Scrubbing = .default) -> (
         violations: [SchemaViolation], uncounted: Int
     ) {
         var validator = SchemaValidator(set: set, limit: limit)
+        validator.secretNames = Set(scrubbing.jsonFields.map { $0.lowercased() })
+        validator.placeholder = scrubbing.placeholder
         validator.validate(value, against: index)
         return (validator.violations, validator.uncounted)
     }
@@ -72,6 +97,15 @@ struct SchemaValidator {
         (byte >= 97 && byte <= 122) || (byte >= 65 && byte <= 90) || (byte >= 48 && byte <= 57) || byte == 95 || byte == 36
     }
 
+    /// Whether the value checked now sits under a member whose name is a secret's.
+    private var isSecret: Bool {
+        guard !secretNames.isEmpty else { return false }
+        return steps.contains { step in
+            if case .key(let name) = step { return secretNames.contains(name.lowercased()) }
+            return false
+        }
+    }
+
     private mutating func report(_ node: SchemaNode, _ keyword: String, expected: String, found: String) {
         guard !isFull else {
             uncounted += 1
@@ -79,29 +113,52 @@ struct SchemaValidator {
         }
         violations.append(
             SchemaViolation(
-                jsonPath: jsonPath, schemaPath: keyword.isEmpty ? node.path : node.path + "/" + keyword, expected: expected, found: found))
+                jsonPath: boundedReportLine(jsonPath), schemaPath: keyword.isEmpty ? node.path : node.path + "/" + keyword,
+                expected: boundedReportLine(expected), found: boundedReportLine(isSecret ? placeholder : found)))
     }
 
+    /// Recursion runs through here, `validateObject`, `validateArray` and the alternatives'
+    /// trials: each keeps its own frame small (reports are made in helpers), so that
+    /// ``maximumDepth`` levels fit a 512 KB thread stack in a debug build.
     mutating func validate(_ value: JSONValue, against index: Int) {
         depth += 1
         defer { depth -= 1 }
-        let node = set.nodes[index]
-        guard depth <= Self.maximumDepth else {
-            report(node, "", expected: "a value nested at most \(Self.maximumDepth) levels (with its schema's references)", found: "deeper nesting")
-            return
+        guard depth <= Self.maximumDepth else { return reportTooDeep(index) }
+        guard checkOwnKeywords(value, index) else { return }
+        switch value {
+        case .object(let members): validateObject(members, index)
+        case .array(let items): validateArray(items, index)
+        case .string(let text): validateString(text, set.nodes[index])
+        case .integer, .number: validateNumber(value, set.nodes[index])
+        case .null, .bool: break
         }
+        for part in set.nodes[index].allOf { validate(value, against: part) }
+        validateAlternatives(value, index)
+    }
+
+    private mutating func reportTooDeep(_ index: Int) {
+        trials.depthStops += 1
+        report(
+            set.nodes[index], "", expected: "a value nested at most \(Self.maximumDepth) levels (counting its schema's references)",
+            found: "deeper nesting")
+    }
+
+    /// `false` when the value stops here: the schema is `false`, the value is an allowed
+    /// `null`, or its type is wrong (reported).
+    private mutating func checkOwnKeywords(_ value: JSONValue, _ index: Int) -> Bool {
+        let node = set.nodes[index]
         if node.rejectsEverything {
             report(node, "", expected: "nothing (the schema is false)", found: value.brief)
-            return
+            return false
         }
-        if case .null = value, node.nullable { return }
+        if case .null = value, node.nullable { return false }
         let typeName = value.typeName
         if let types = node.types, !types.contains(typeName), !(typeName == "integer" && types.contains("number")) {
             var names = types.sorted()
             if node.nullable { names.append("null") }
             let expected = names.count == 1 ? "type \(names[0])" : "one of the types " + names.joined(separator: ", ")
             report(node, "type", expected: expected, found: "\(typeName) \(value.brief)")
-            return
+            return false
         }
         if let values = node.enumValues, !values.contains(value) {
             report(
@@ -111,15 +168,15 @@ struct SchemaValidator {
         if let constant = node.constValue, constant != value {
             report(node, "const", expected: constant.brief, found: value.brief)
         }
-        switch value {
-        case .object(let members): validateObject(members, node)
-        case .array(let items): validateArray(items, node)
-        case .string(let text): validateString(text, node)
-        case .integer, .number: validateNumber(value, node)
-        case .null, .bool: break
-        }
-        for part in node.allOf { validate(value, against: part) }
-        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty), case .object(let members) = value {
+        return true
+    }
+
+    private mutating func validateAlternatives(_ value: JSONValue, _ index: Int) {
+        let node = set.nodes[index]
+        guard !(node.oneOf.isEmpty && node.anyOf.isEmpty) else { return }
+        if let discriminator = node.discriminator, case .object(let members) = value,
+            discriminator.isExplicit || namesARefusedSchema(members, value, node)
+        {
             dispatch(members, value, node, discriminator)
         } else {
             if !node.oneOf.isEmpty { validateOneOf(value, node) }
@@ -127,36 +184,50 @@ struct SchemaValidator {
         }
     }
 
-    private mutating func validateObject(_ members: [String: JSONValue], _ node: SchemaNode) {
-        for name in node.required where members[name] == nil {
-            report(node, "required", expected: "the required property \"\(name)\"", found: "an object without it")
-        }
-        for (name, schema) in node.properties {
+    private mutating func validateObject(_ members: [String: JSONValue], _ index: Int) {
+        checkRequired(members, index)
+        for (name, schema) in set.nodes[index].properties {
             guard let member = members[name] else { continue }
             steps.append(.key(name))
             validate(member, against: schema)
             steps.removeLast()
         }
-        switch node.additionalProperties {
+        switch set.nodes[index].additionalProperties {
         case .allowed: break
-        case .forbidden:
-            let extra = members.keys.filter { node.propertyIndex[$0] == nil }.sorted()
-            for name in extra {
-                steps.append(.key(name))
-                let listed = node.properties.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
-                report(
-                    node, "additionalProperties",
-                    expected: "no property \"\(name)\" (additionalProperties is false; properties: \(listed.isEmpty ? "none" : listed))",
-                    found: members[name]!.brief)
-                steps.removeLast()
-            }
+        case .forbidden: reportAdditional(members, index)
         case .schema(let schema):
-            for name in members.keys.sorted() where node.propertyIndex[name] == nil {
+            for name in members.keys.sorted() where set.nodes[index].propertyIndex[name] == nil {
                 steps.append(.key(name))
                 validate(members[name]!, against: schema)
                 steps.removeLast()
             }
         }
+        checkPropertyCounts(members, index)
+    }
+
+    private mutating func checkRequired(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
+        for name in node.required where members[name] == nil {
+            report(node, "required", expected: "the required property \"\(name)\"", found: "an object without it")
+        }
+    }
+
+    private mutating func reportAdditional(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
+        let extra = members.keys.filter { node.propertyIndex[$0] == nil }.sorted()
+        for name in extra {
+            steps.append(.key(name))
+            let listed = node.properties.prefix(10).map { "\"\($0.name)\"" }.joined(separator: ", ")
+            report(
+                node, "additionalProperties",
+                expected: "no property \"\(name)\" (additionalProperties is false; properties: \(listed.isEmpty ? "none" : listed))",
+                found: members[name]!.brief)
+            steps.removeLast()
+        }
+    }
+
+    private mutating func checkPropertyCounts(_ members: [String: JSONValue], _ index: Int) {
+        let node = set.nodes[index]
         if let minimum = node.minProperties, members.count < minimum {
             report(node, "minProperties", expected: "at least \(minimum) properties", found: "\(members.count)")
         }
@@ -165,7 +236,21 @@ struct SchemaValidator {
         }
     }
 
-    private mutating func validateArray(_ items: [JSONValue], _ node: SchemaNode) {
+    private mutating func validateArray(_ items: [JSONValue], _ index: Int) {
+        checkItemCounts(items, set.nodes[index])
+        guard let schema = set.nodes[index].items else { return }
+        for (position, item) in items.enumerated() {
+            if isFull {
+                uncounted += 1
+                continue
+            }
+            steps.append(.index(position))
+            validate(item, against: schema)
+            steps.removeLast()
+        }
+    }
+
+    private mutating func checkItemCounts(_ items: [JSONValue], _ node: SchemaNode) {
         if let minimum = node.minItems, items.count < minimum {
             report(node, "minItems", expected: "at least \(minimum) items", found: "\(items.count)")
         }
@@ -182,16 +267,6 @@ struct SchemaValidator {
                 seen[item] = position
             }
         }
-        guard let schema = node.items else { return }
-        for (position, item) in items.enumerated() {
-            if isFull {
-                uncounted += 1
-                continue
-            }
-            steps.append(.index(position))
-            validate(item, against: schema)
-            steps.removeLast()
-        }
     }
 
     private mutating func validateString(_ text: String, _ node: SchemaNode) {
@@ -204,8 +279,17 @@ struct SchemaValidator {
                 report(node, "maxLength", expected: "at most \(maximum) characters", found: "\(length) (\(JSONValue.string(text).brief))")
             }
         }
-        if let pattern = node.pattern, !pattern.matches(text) {
-            report(node, "pattern", expected: "a string matching /\(pattern.source)/", found: JSONValue.string(text).brief)
+        if let pattern = node.pattern {
+            switch pattern.matches(text) {
+            case .matched: break
+            case .notMatched:
+                report(node, "pattern", expected: "a string matching /\(pattern.source)/", found: JSONValue.string(text).brief)
+            case .ranOut:
+                report(
+                    node, "pattern", expected: "a string matching /\(pattern.source)/",
+                    found: "\(JSONValue.string(text).brief), which was not decided: "
+                        + pattern.expression.ranOutExplanation(subject: "string", length: text.unicodeScalars.count))
+            }
         }
         if let format = node.format, let valid = StringFormat.check(text, format: format), !valid {
             report(node, "format", expected: "a \(format) string (\(StringFormat.explanation(format)))", found: JSONValue.string(text).brief)
@@ -241,12 +325,36 @@ struct SchemaValidator {
     }
 
     /// The first violation of `value` against `index`, or `nil` when it is valid.
+    ///
+    /// Answers are remembered per schema and place in the value (``Trials``): nested `oneOf`s
+    /// whose branches share schemas try each pair once, not once per path through the branches
+    /// (8 levels of 10 branches: 80 trials, not 10^8).
     private func trial(_ value: JSONValue, against index: Int) -> SchemaViolation? {
+        let key = Trials.Key(schema: index, place: jsonPath)
+        if let known = trials.answers[key] { return known }
+        let depthStopsBefore = trials.depthStops
         var probe = SchemaValidator(set: set, limit: 1)
         probe.steps = steps
         probe.depth = depth
+        probe.trials = trials
+        probe.secretNames = secretNames
+        probe.placeholder = placeholder
         probe.validate(value, against: index)
-        return probe.violations.first
+        let answer = probe.violations.first
+        // An answer cut short by the depth limit depends on the depth it was asked at.
+        if trials.depthStops == depthStopsBefore { trials.answers[key] = answer }
+        return answer
+    }
+
+    /// What one branch's violation adds to a report of failed alternatives.
+    static func branchFailure(_ position: Int, _ violation: SchemaViolation) -> String {
+        boundedReportLine("\(position): \(violation)", limit: branchReportLimit)
+    }
+
+    /// The failures of the first ``listedBranches`` branches, then how many more failed.
+    static func failureList(_ failures: [String]) -> String {
+        let listed = failures.prefix(listedBranches).joined(separator: "; ")
+        return failures.count > listedBranches ? listed + "; \(failures.count - listedBranches) more" : listed
     }
 
     private mutating func validateOneOf(_ value: JSONValue, _ node: SchemaNode) {
@@ -254,7 +362,7 @@ struct SchemaValidator {
         var failures: [String] = []
         for (position, branch) in node.oneOf.enumerated() {
             if let violation = trial(value, against: branch) {
-                failures.append("\(position): \(violation)")
+                failures.append(Self.branchFailure(position, violation))
             } else {
                 matching.append(position)
             }
@@ -262,7 +370,7 @@ struct SchemaValidator {
         if matching.isEmpty {
             report(
                 node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
-                found: "a value none accepts (\(failures.joined(separator: "; ")))")
+                found: "a value none accepts (\(Self.failureList(failures)))")
         } else if matching.count > 1 {
             report(
                 node, "oneOf", expected: "exactly one of the \(node.oneOf.count) oneOf schemas",
@@ -274,11 +382,22 @@ struct SchemaValidator {
         var failures: [String] = []
         for (position, branch) in node.anyOf.enumerated() {
             guard let violation = trial(value, against: branch) else { return }
-            failures.append("\(position): \(violation)")
+            failures.append(Self.branchFailure(position, violation))
         }
         report(
             node, "anyOf", expected: "at least one of the \(node.anyOf.count) anyOf schemas",
-            found: "a value none accepts (\(failures.joined(separator: "; ")))")
+            found: "a value none accepts (\(Self.failureList(failures)))")
+    }
+
+    /// Without a `mapping`, whether the discriminator's value names a schema and plain `oneOf`
+    /// / `anyOf` refuses the value: the named schema's report is then the sharper one.
+    private func namesARefusedSchema(_ members: [String: JSONValue], _ value: JSONValue, _ node: SchemaNode) -> Bool {
+        guard let discriminator = node.discriminator, case .string(let tag)? = members[discriminator.propertyName],
+            discriminator.mapping.contains(where: { $0.value == tag })
+        else { return false }
+        if !node.oneOf.isEmpty, node.oneOf.filter({ trial(value, against: $0) == nil }).count != 1 { return true }
+        if !node.anyOf.isEmpty, !node.anyOf.contains(where: { trial(value, against: $0) == nil }) { return true }
+        return false
     }
 
     /// `oneOf` / `anyOf` with a discriminator: the property's value picks the one schema.

@@ -16,7 +16,7 @@ extension OpenAPIDocument {
     public func matcher(for operationId: String) throws -> RequestMatcher {
         let operation = try operation(operationId)
         let document = self
-        return RequestMatcher("operation \(operation)") { request in
+        return RequestMatcher(Self.matcherDescription(of: operation)) { request in
             let path = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true)?.percentEncodedPath } ?? "/"
             switch document.select(method: request.method, path: path.isEmpty ? "/" : path) {
             case .operation(let selected, _) where selected.pointer == operation.pointer:
@@ -29,6 +29,12 @@ extension OpenAPIDocument {
         }
     }
 
+    /// What ``matcher(for:)`` calls its matcher, by which ``check(_:)-(StubRegistry)`` knows the
+    /// operation of a stub whose matcher names no exact path.
+    static func matcherDescription(of operation: OpenAPIOperation) -> String {
+        "operation \(operation)"
+    }
+
     /// The response the document describes for `operationId` and `status`: its media type's
     /// `example` (or first `examples` entry), else its schema's `example`, else a value made
     /// from the schema, the same every time. `Content-Type` is the first JSON media type the
@@ -39,35 +45,44 @@ extension OpenAPIDocument {
     /// let missing = try contract.response(for: "getPet", status: 404)
     /// ```
     ///
-    /// Throws an ``OpenAPIError`` when the operation does not exist, documents no response for
-    /// `status`, or lists no JSON media type (nor `mediaType`).
+    /// A value made from a schema is checked against that schema before it is returned.
+    ///
+    /// Throws an ``OpenAPIError`` when the operation does not exist, documents no responses or
+    /// none for `status`, does not list `mediaType` (or lists no JSON media type when `mediaType`
+    /// is `nil`), or when no value that fits the schema can be built (a `pattern` outside the
+    /// syntax the generator reads, sizes past its limits): the error names the schema and asks
+    /// for an example.
     public func response(for operationId: String, status: Int, mediaType: String? = nil) throws -> StubResponse {
         let operation = try operation(operationId)
+        guard !operation.responses.isEmpty else {
+            throw OpenAPIError(
+                source: source, location: operation.pointer,
+                message:
+                    "\(operation) documents no responses at all (OpenAPI 3.1 allows leaving them out); add \"responses\" with \(status) to build one")
+        }
         guard let response = operation.response(for: status) else {
             throw OpenAPIError(
                 source: source, location: operation.pointer + "/responses",
                 message: "\(operation) documents no response \(status) (it documents \(operation.documentedStatuses.joined(separator: ", ")))")
         }
-        guard !response.content.isEmpty else { return StubResponse(data: Data(), statusCode: status) }
         let wanted = mediaType.map { MediaTypeName.essence(of: $0) }
+        let listed = response.content.map(\.name).joined(separator: ", ")
+        if let wanted, MediaTypeName.documented(wanted, in: response.content) == nil {
+            throw OpenAPIError(
+                source: source, location: response.pointer + "/content",
+                message: "\(operation) response \(response.status) lists no \(wanted) (it lists \(listed.isEmpty ? "no content" : listed))")
+        }
+        guard !response.content.isEmpty else { return StubResponse(data: Data(), statusCode: status) }
         guard
             let media = wanted.flatMap({ MediaTypeName.documented($0, in: response.content) })
                 ?? response.content.first(where: { MediaTypeName.isJSON($0.name) })
         else {
-            let listed = response.content.map(\.name).joined(separator: ", ")
             throw OpenAPIError(
                 source: source, location: response.pointer + "/content",
-                message: wanted.map { "\(operation) response \(response.status) lists no \($0) (it lists \(listed))" }
-                    ?? "\(operation) response \(response.status) lists no JSON media type (it lists \(listed)); pass mediaType:")
+                message: "\(operation) response \(response.status) lists no JSON media type (it lists \(listed)); pass mediaType:")
         }
         let contentType = media.name.contains("*") ? (wanted ?? "application/json") : media.name
-        var value: JSONValue?
-        if let example = media.example {
-            value = example
-        } else if let schema = media.schema {
-            var generator = ExampleGenerator(set: schemas)
-            value = generator.value(for: schema)
-        }
+        let value = try exampleValue(of: media, contentType: contentType)
         var body = Data()
         if let value {
             guard value.isWritableAsJSON else {
@@ -82,5 +97,35 @@ extension OpenAPIDocument {
             }
         }
         return StubResponse(data: body, statusCode: status, headers: ["Content-Type": contentType])
+    }
+
+    /// The media type's example, else a value made from its schema and checked against it, else
+    /// `{}` for a JSON media type that gives neither (any JSON value fits it).
+    private func exampleValue(of media: OpenAPIOperation.MediaType, contentType: String) throws -> JSONValue? {
+        if let example = media.example { return example }
+        guard let schema = media.schema else {
+            guard MediaTypeName.isJSON(contentType) else {
+                throw OpenAPIError(
+                    source: source, location: media.pointer,
+                    message: "\(media.name) has no schema and no example to build a body from; give it an example")
+            }
+            return .object([:])
+        }
+        var generator = ExampleGenerator(set: schemas)
+        let value: JSONValue
+        do {
+            value = try generator.value(for: schema)
+        } catch let failure as ExampleGenerator.Failure {
+            throw OpenAPIError(
+                source: source, location: failure.schemaPath,
+                message: "no example can be built from the schema: \(failure.message); give the media type (\(media.pointer)) an example")
+        }
+        if let violation = SchemaValidator.violations(of: value, against: schema, in: schemas, limit: 1).violations.first {
+            throw OpenAPIError(
+                source: source, location: violation.schemaPath,
+                message: "no example can be built from the schema: the value made for it breaks it at \(violation.jsonPath) (expected "
+                    + "\(violation.expected), found \(violation.found)); give the media type (\(media.pointer)) an example")
+        }
+        return value
     }
 }
