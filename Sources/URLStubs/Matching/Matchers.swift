@@ -185,6 +185,15 @@ public func containsQueryParams(_ parameters: [String: String?]) -> RequestMatch
 /// Accepts requests that send header `name` (case-insensitive), with `value` when given.
 public func hasHeaderNamed(_ name: String, value: String? = nil) -> RequestMatcher {
     let words = value.map { "header \(name): \($0)" } ?? "header \(name) present"
+    // No request carries such a header: say so at once instead of never matching.
+    if !StubResponse.isHeaderToken(name) {
+        return .invalid(
+            words,
+            problem: "\(name.debugDescription) is not a header name (names are letters, digits and !#$%&'*+-.^_`|~)")
+    }
+    if let value, !StubResponse.isHeaderValue(value) {
+        return .invalid(words, problem: "the value \(value.debugDescription) holds CR, LF or NUL, which no header can")
+    }
     return RequestMatcher(words) { request in
         let actual = request.value(forHTTPHeaderField: name)
         guard let actual else { return "missing header \"\(name)\"" }

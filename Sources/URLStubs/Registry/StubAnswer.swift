@@ -13,6 +13,15 @@ enum StubAnswer: Sendable {
     /// A closure of the activation index.
     case closure(@Sendable (StubRequest, Int) throws -> StubResponse)
 
+    /// The responses known without a request (none for a closure).
+    var knownResponses: [StubResponse] {
+        switch self {
+        case .constant(let response): return [response]
+        case .sequence(let responses): return responses
+        case .closure: return []
+        }
+    }
+
     /// `true` when building the response runs code that may block.
     var runsUserCode: Bool {
         if case .closure = self { return true }

@@ -31,6 +31,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     private weak var owner: StubRegistry?
     private var heldBy: ResponseGate?
     private var reportsWhenUnused = false
+    private var responseProblems: [String] = []
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
@@ -80,6 +81,20 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     var isRecordedEntryReportedWhenUnused: Bool {
         get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
         set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
+    }
+
+    /// Why the stub's response cannot reach a client (a status outside 100...599, a header
+    /// that cannot be sent, a body on a 204), each once: found when the stub was added (a
+    /// constant answer) or when a request got such a response. Reported by
+    /// ``StubRegistry/verify(includePassedThrough:)``.
+    var invalidResponses: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return responseProblems
+    }
+
+    func noteInvalidResponse(_ problem: String) {
+        lock.lock(); defer { lock.unlock() }
+        if !responseProblems.contains(problem), responseProblems.count < 8 { responseProblems.append(problem) }
     }
 
     /// The registry the stub was added to (set once, when it is added).

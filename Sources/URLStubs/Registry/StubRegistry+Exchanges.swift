@@ -148,6 +148,9 @@ extension StubRegistry: ExchangeHost {
             entry.wentToNetwork = exchange.wentToNetwork
             record(entry, scrubbing: state.scrubbing)
         }
+        if let stubError = error as? StubError, stubError.isInvalidResponse {
+            exchange.stub.noteInvalidResponse(Self.withoutPrefix(stubError))
+        }
         var response: StubResponse? = exchange.response
         switch exchange.ending {
         case .finished, .redirected:
@@ -160,6 +163,14 @@ extension StubRegistry: ExchangeHost {
         if let hook = state.hooks.finish {
             hooks.run { [response] in hook(exchange.request, exchange.stub, response, error) }
         }
+    }
+}
+
+extension StubRegistry {
+    /// An error's description without the library's `URLStubs: ` prefix, for a report line.
+    static func withoutPrefix(_ error: any Error) -> String {
+        let text = "\(error)"
+        return text.hasPrefix("URLStubs: ") ? String(text.dropFirst("URLStubs: ".count)) : text
     }
 }
 

@@ -154,6 +154,11 @@ public final class StubRegistry: @unchecked Sendable {
             name: name, matcher: matcher, location: location,
             maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer)
         descriptor.registry = self
+        // A response known now that no client could receive is reported by verify(), at the
+        // stub's line, whether or not a request comes.
+        for response in answer.knownResponses {
+            do { try response.validate(stubName: descriptor.description) } catch { descriptor.noteInvalidResponse(Self.withoutPrefix(error)) }
+        }
         change { $0.table.add(descriptor) }
         if self === StubRegistry.shared { Self.registerSharedProtocolOnce() }
         return descriptor

@@ -87,9 +87,25 @@ public enum StubError: Error, Sendable, Equatable {
     /// without them would fail every later run. `previousKept` says a cassette was there and
     /// was left as it was; `command` records it again.
     case recordingFailed(path: String, failedExchanges: Int, firstFailure: String, previousKept: Bool, command: String)
+    /// A stub's response has a body although its status (`1xx`, 204, 304) never carries one
+    /// in HTTP: no client would receive it.
+    case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
+
+    /// `true` for a mistake in the stub's response itself (a status, header, length or speed
+    /// no client can receive): ``StubRegistry/verify(includePassedThrough:)`` reports its stub.
+    var isInvalidResponse: Bool {
+        switch self {
+        case .invalidStatusCode, .invalidHeader, .invalidContentLength, .invalidDownloadSpeed, .bodyNotAllowed: return true
+        default: return false
+        }
+    }
 
     var message: String {
         switch self {
+        case .bodyNotAllowed(let code, let length, let stub):
+            let body = length.map { "a body of \($0) bytes" } ?? "a body"
+            return
+                "URLStubs: stub \(stub) answers \(code) with \(body); a \(code) response carries no body in HTTP. Remove the body, or answer another status."
         case .fileNotFound(let path):
             return "URLStubs: the response file \(path) does not exist. Check the path, or that the file is copied as a resource."
         case .fileUnreadable(let path, let reason):
@@ -201,6 +217,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .cassetteInUse: return 22
         case .invalidDownloadSpeed: return 23
         case .recordingFailed: return 24
+        case .bodyNotAllowed: return 25
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

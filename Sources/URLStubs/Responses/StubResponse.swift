@@ -197,6 +197,9 @@ public struct StubResponse: Sendable {
         if case .speed(let bytesPerSecond) = pacing.body, !(bytesPerSecond > 0 && bytesPerSecond.isFinite) {
             throw StubError.invalidDownloadSpeed(kilobytesPerSecond: bytesPerSecond / 1000, stub: stubName())
         }
+        if Self.forbidsBody(statusCode), body.isStreamed || body.knownLength.map({ $0 > 0 }) ?? true {
+            throw StubError.bodyNotAllowed(statusCode: statusCode, bodyLength: body.knownLength, stub: stubName())
+        }
     }
 
     /// The `Content-Length` the stub's own headers give, if any.
@@ -204,16 +207,38 @@ public struct StubResponse: Sendable {
         value(forHeader: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
+    /// `1xx`, 204 and 304 responses carry no body in HTTP (RFC 9110, 6.4.1).
+    static func forbidsBody(_ statusCode: Int) -> Bool {
+        (100...199).contains(statusCode) || statusCode == 204 || statusCode == 304
+    }
+
     /// Checked on UTF-8 bytes, not Characters: this runs for every header of every response,
     /// and every forbidden character is a single ASCII byte (a CRLF grapheme holds a CR).
-    private static func isValidHeader(name: String, value: String) -> Bool {
+    static func isValidHeader(name: String, value: String) -> Bool {
+        isHeaderToken(name) && isHeaderValue(value)
+    }
+
+    /// A field name: one or more of RFC 9110's token characters (letters, digits and
+    /// `!#$%&'*+-.^_`|~`); a space, a colon or a non-ASCII letter is none.
+    static func isHeaderToken(_ name: String) -> Bool {
         if name.isEmpty { return false }
         for byte in name.utf8 {
             switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"), 0: return false
-            default: continue
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                continue
+            case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+                UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+                UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+                continue
+            default:
+                return false
             }
         }
+        return true
+    }
+
+    /// A field value: anything but CR, LF and NUL.
+    static func isHeaderValue(_ value: String) -> Bool {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"), 0: return false

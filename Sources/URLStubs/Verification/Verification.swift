@@ -56,6 +56,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     let unmet: [CountMismatch]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
     let invalid: [StubDescriptor]
+    /// Stubs whose response no client can receive (``StubDescriptor/invalidResponses``).
+    let invalidResponses: [StubDescriptor]
     /// Declarations of expected unmatched requests whose count was broken.
     let unmetUnmatched: [UnmatchedCountMismatch]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
@@ -81,7 +83,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
 
     /// `true` when there is nothing to report.
     public var isSuccess: Bool {
-        unstubbable.isEmpty && unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && unmetUnmatched.isEmpty && uncounted == 0
+        unstubbable.isEmpty && unexpected.isEmpty && unmet.isEmpty && invalid.isEmpty && invalidResponses.isEmpty && unmetUnmatched.isEmpty
+            && uncounted == 0
             && unusedRecorded.isEmpty
             && checkerProblems.isEmpty
     }
@@ -136,6 +139,12 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
             + invalid.map {
                 VerificationProblem(
                     kind: .invalidStub, summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                    location: $0.location, stub: $0)
+            }
+            + invalidResponses.map {
+                VerificationProblem(
+                    kind: .invalidStub,
+                    summary: "\($0) can never answer a client: \($0.invalidResponses.joined(separator: "; "))",
                     location: $0.location, stub: $0)
             }
             + unmetUnmatched.map {
@@ -284,7 +293,8 @@ extension StubRegistry {
         }
         var report = VerificationReport(
             unexpected: unexpected, unexpectedCounts: counts, uncounted: overflow, unmet: unmet,
-            invalid: stubs.filter { !$0.matcher.problems.isEmpty }, unmetUnmatched: unmetUnmatched,
+            invalid: stubs.filter { !$0.matcher.problems.isEmpty }, invalidResponses: stubs.filter { !$0.invalidResponses.isEmpty },
+            unmetUnmatched: unmetUnmatched,
             nearMisses: nearMisses(for: unexpected, stubs: stubs))
         for entry in unexpected {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
