@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(Transport) @testable import URLStubs
 
 /// One test's slow code must not freeze another test's networking: user code and body reads
 /// run off the loading context every session shares, and timeouts cover them.

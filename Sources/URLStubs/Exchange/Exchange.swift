@@ -19,9 +19,9 @@ import FoundationNetworking
 ///
 /// Touched on its player's delivery context only, but for the fields set before it is handed
 /// to the player.
-package final class Exchange: @unchecked Sendable {
+@_spi(Transport) public final class Exchange: @unchecked Sendable {
     /// How an exchange ended, as its client saw it.
-    package enum Ending: Sendable {
+    @_spi(Transport) public enum Ending: Sendable {
         /// The whole response was delivered.
         case finished
         /// The client got this error (after the head and some body bytes, or before any).

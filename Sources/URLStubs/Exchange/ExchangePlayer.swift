@@ -31,7 +31,7 @@ import FoundationNetworking
 /// is a value with a body in memory is played in the very step that started it. The request's
 /// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
 /// the head is sent it bounds the gap between parts of the body.
-package final class ExchangePlayer: @unchecked Sendable {
+@_spi(Transport) public final class ExchangePlayer: @unchecked Sendable {
     // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
 
     /// Body chunks are read in at most this many bytes.
@@ -61,7 +61,7 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// of the step that checked the client, and needs no second check.
     private var endsWithinThisStep = false
 
-    package init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
+    @_spi(Transport) public init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
         requestURL = url ?? URL(fileURLWithPath: "/")
         self.traits = traits
         self.transport = transport
@@ -129,7 +129,7 @@ package final class ExchangePlayer: @unchecked Sendable {
 
     /// Starts the request (as a server would see it: cookies and configuration headers
     /// included), on the scheduler. A body stream is read off the loading context.
-    package func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
+    @_spi(Transport) public func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
         lastProgress = .now()
         defer {
             // A request answered within this call needs no timeout.
@@ -173,7 +173,7 @@ package final class ExchangePlayer: @unchecked Sendable {
 
     /// Stops at once: closes what the phase holds, makes no further callback. Called on the
     /// scheduler, by the transport.
-    package func cancel() {
+    @_spi(Transport) public func cancel() {
         switch phase {
         case .ended:
             return

@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   that learns of it only by asking answers ``isClientGone`` (corelibs marks a task cancelled
 ///   a step before it stops the protocol), which the player reads at the start of each step.
 /// - The player holds its transport weakly: a transport that is released is a client gone.
-package protocol ExchangeTransport: AnyObject {
+@_spi(Transport) public protocol ExchangeTransport: AnyObject {
     /// Sends the response head (status and header fields, in order, repeats kept).
     func deliver(head: ResponseHead)
     /// Sends body bytes, in order; each byte is handed over once.
@@ -41,18 +41,18 @@ package protocol ExchangeTransport: AnyObject {
 }
 
 /// Asks a client whether to follow a redirect (corelibs' task delegate).
-package protocol RedirectAsker: Sendable {
+@_spi(Transport) public protocol RedirectAsker: Sendable {
     /// Asks about `response`, which redirects to `next`; `decide` gets the request to follow
     /// (`nil`: do not follow, deliver the 3xx), on any queue.
     func ask(about response: HTTPURLResponse, next: URLRequest, decide: @escaping @Sendable (URLRequest?) -> Void)
 }
 
 /// What a transport can do, told to the player once, when it starts.
-package struct TransportTraits: @unchecked Sendable {
+@_spi(Transport) public struct TransportTraits: @unchecked Sendable {
     // @unchecked: the operation queue is thread-safe.
 
     /// Who follows a redirect a stub answers with.
-    package enum RedirectHandling: Sendable {
+    @_spi(Transport) public enum RedirectHandling: Sendable {
         /// The player does, matching the next hop itself; `ask` (when set) asks the client
         /// whether to follow (corelibs' task delegate): its answer (`nil`: do not follow, send
         /// the 3xx) comes back on any queue.
@@ -64,32 +64,32 @@ package struct TransportTraits: @unchecked Sendable {
     }
 
     /// Where the player's steps run and every transport call is made (a serial context).
-    package let scheduler: any DeliveryScheduler
+    @_spi(Transport) public let scheduler: any DeliveryScheduler
     /// `true` when the client sees every body chunk; `false` when it keeps only the last one
     /// (corelibs' completion handlers and `async` calls): the body then goes out whole, when its
     /// last paced byte would have arrived.
-    package let deliversChunks: Bool
+    @_spi(Transport) public let deliversChunks: Bool
     /// Who follows redirects.
-    package var redirects: RedirectHandling
+    @_spi(Transport) public var redirects: RedirectHandling
     /// Where a delivered chunk is taken by the client (a session delegate's queue): the next
     /// chunk is read once the client has run the callbacks made so far, so a fast body to a
     /// slow client does not pile up in memory. `nil` when delivering is taking.
-    package let consumerQueue: OperationQueue?
+    @_spi(Transport) public let consumerQueue: OperationQueue?
     /// The cookie store of the client's session, which the engine reads and writes the way a
     /// session treats an HTTP response; `nil` when the client keeps its own cookies (it gets
     /// `Set-Cookie` in the head, as from a server).
-    package let cookies: SessionCookies?
+    @_spi(Transport) public let cookies: SessionCookies?
     /// The longest wait before the head and the longest gap between parts of the body;
     /// `.infinity` for none.
-    package let timeout: TimeInterval
+    @_spi(Transport) public let timeout: TimeInterval
     /// Redirects that led to this request before the player started (Apple: each hop is a new
     /// protocol instance, and the count is kept per task).
-    package var redirectsSoFar = 0
+    @_spi(Transport) public var redirectsSoFar = 0
     /// `true` when everything must happen within the call that starts the player (corelibs'
     /// fallback when no other place is known to be safe for callbacks).
-    package var answersInline = false
+    @_spi(Transport) public var answersInline = false
 
-    package init(
+    @_spi(Transport) public init(
         scheduler: any DeliveryScheduler, deliversChunks: Bool, redirects: RedirectHandling, consumerQueue: OperationQueue?,
         cookies: SessionCookies?, timeout: TimeInterval
     ) {
@@ -104,18 +104,18 @@ package struct TransportTraits: @unchecked Sendable {
 
 /// A response head as a transport sends it: a response's status, version and headers, with
 /// the `Content-Length` of the body that follows.
-package struct ResponseHead: Sendable {
-    package let url: URL
+@_spi(Transport) public struct ResponseHead: Sendable {
+    @_spi(Transport) public let url: URL
     /// The response whose head this is.
-    package let response: StubResponse
+    @_spi(Transport) public let response: StubResponse
     /// The length of the body that follows, when known.
-    package let bodyLength: Int?
+    @_spi(Transport) public let bodyLength: Int?
 
-    package var statusCode: Int { response.statusCode }
+    @_spi(Transport) public var statusCode: Int { response.statusCode }
 
     /// The body length the head announces: the stub's own `Content-Length`, else the body's
     /// length unless the stub sends `Transfer-Encoding`; `nil` when nothing is announced.
-    package var announcedLength: Int? {
+    @_spi(Transport) public var announcedLength: Int? {
         if let declared = response.declaredContentLength { return declared }
         if response.headers.isEmpty { return bodyLength }
         if response.value(forHeader: "Transfer-Encoding") != nil { return nil }
@@ -123,7 +123,7 @@ package struct ResponseHead: Sendable {
     }
 
     /// The header fields in the order a server writes them, one `Set-Cookie` field per cookie.
-    package var fields: [(name: String, value: String)] {
+    @_spi(Transport) public var fields: [(name: String, value: String)] {
         var fields = response.headers.sorted { $0.key < $1.key }.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
             .map { (name: $0.key, value: $0.value) }
         fields += response.cookieLines.map { (name: "Set-Cookie", value: $0) }
@@ -135,5 +135,5 @@ package struct ResponseHead: Sendable {
 
     /// The head as Foundation's loading system takes it (cookies joined in one field);
     /// `nil` when `HTTPURLResponse` refuses the status.
-    package var httpURLResponse: HTTPURLResponse? { response.head(for: url, bodyLength: bodyLength) }
+    @_spi(Transport) public var httpURLResponse: HTTPURLResponse? { response.head(for: url, bodyLength: bodyLength) }
 }

@@ -5,7 +5,7 @@ import Dispatch
 /// callbacks: on Linux the task's serial work queue, on Apple platforms the thread that
 /// started loading. Every step of a ``ExchangePlayer`` goes through one of these, so the
 /// player never needs a lock around a callback and never blocks a thread while it waits.
-package protocol DeliveryScheduler: Sendable {
+@_spi(Transport) public protocol DeliveryScheduler: Sendable {
     /// Runs `work` as soon as possible, after whatever is already queued.
     func async(_ work: @escaping @Sendable () -> Void)
     /// Runs `work` at `deadline` (or as soon as possible if it has passed).
@@ -15,16 +15,16 @@ package protocol DeliveryScheduler: Sendable {
 /// Delivers on a serial dispatch queue (Linux: the task's work queue, found in
 /// ``CorelibsTaskState``). Waiting is `asyncAfter`, so a paced body never occupies the
 /// process-wide queue that every session's work queue targets.
-package struct DispatchQueueScheduler: DeliveryScheduler {
-    package let queue: DispatchQueue
+@_spi(Transport) public struct DispatchQueueScheduler: DeliveryScheduler {
+    @_spi(Transport) public let queue: DispatchQueue
 
-    package init(queue: DispatchQueue) { self.queue = queue }
+    @_spi(Transport) public init(queue: DispatchQueue) { self.queue = queue }
 
-    package func async(_ work: @escaping @Sendable () -> Void) {
+    @_spi(Transport) public func async(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
 
-    package func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+    @_spi(Transport) public func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
         if deadline <= .now() {
             queue.async(execute: work)
         } else {

@@ -22,10 +22,10 @@ open class StubURLProtocol: URLProtocol {
     /// model of Apple's loading client sets ``ApplePlatform`` here before it starts loading.
     var platform: any LoadingPlatform = nativeLoadingPlatform
     private var player: ExchangePlayer?
+    /// What the player delivers through (``URLProtocolTransport``).
+    private var transport: URLProtocolTransport?
     /// Set by `stopLoading`: not one client callback after it.
     private var stopped = false
-    /// Apple: where the task's redirect count is kept between protocol instances.
-    private var taskLedger: TaskLedger?
 
     // MARK: Claiming
 
@@ -106,11 +106,14 @@ open class StubURLProtocol: URLProtocol {
             redirects: environment.handsRedirectsToSession ? .handedToClient : .followedByPlayer(ask: environment.approveRedirect),
             consumerQueue: environment.delegateQueue, cookies: cookies, timeout: environment.timeout(for: request))
         traits.answersInline = environment.preparesInline
+        var taskLedger: TaskLedger?
         if environment.handsRedirectsToSession, let task {
             taskLedger = registry.tasks
             traits.redirectsSoFar = registry.tasks.redirectCount(of: task)
         }
-        let player = ExchangePlayer(url: request.url, traits: traits, transport: self, host: registry)
+        let transport = URLProtocolTransport(self, taskLedger: taskLedger)
+        self.transport = transport
+        let player = ExchangePlayer(url: request.url, traits: traits, transport: transport, host: registry.exchanges)
         self.player = player
         // The request as a server would see it: the session's cookies and its configuration's
         // headers (neither loading system adds them for a custom protocol).
@@ -126,48 +129,69 @@ open class StubURLProtocol: URLProtocol {
         player = nil
     }
 
+    /// The player made its last callback.
+    func playerEnded() {
+        player = nil
+    }
+
     /// Fails from the delivery context rather than from inside `startLoading`, the way every
     /// other callback is made.
     private func failSoon(_ error: any Error, on scheduler: any DeliveryScheduler) {
         nonisolated(unsafe) let unsafeSelf = self
         let failure = SendableError(error: error)
         scheduler.async {
-            guard !unsafeSelf.stopped, !unsafeSelf.isClientGone else { return }
+            if unsafeSelf.stopped { return }
+            if let task = unsafeSelf.task, unsafeSelf.platform.isBeingCancelled(task) { return }
             unsafeSelf.client?.urlProtocol(unsafeSelf, didFailWithError: failure.error)
         }
     }
 }
 
-/// The URL loading system's client as a transport: each delivery is one client callback.
-extension StubURLProtocol: ExchangeTransport {
-    package var isClientGone: Bool {
-        guard let task else { return false }
-        return platform.isBeingCancelled(task)
+/// The URL loading system's client as a transport: each delivery is one client callback. A
+/// class of its own, one per loading request, because a public class cannot conform to a
+/// protocol that is SPI; it holds its protocol weakly (the protocol owns it, and its player).
+final class URLProtocolTransport: ExchangeTransport {
+    private weak var urlProtocol: StubURLProtocol?
+    /// Apple: where the task's redirect count is kept between protocol instances.
+    private let taskLedger: TaskLedger?
+
+    init(_ urlProtocol: StubURLProtocol, taskLedger: TaskLedger?) {
+        self.urlProtocol = urlProtocol
+        self.taskLedger = taskLedger
     }
 
-    package func deliver(head: ResponseHead) {
-        guard let response = head.httpURLResponse else { return }
-        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+    var isClientGone: Bool {
+        guard let urlProtocol else { return true }
+        guard let task = urlProtocol.task else { return false }
+        return urlProtocol.platform.isBeingCancelled(task)
     }
 
-    package func deliver(body: Data) {
-        client?.urlProtocol(self, didLoad: body)
+    func deliver(head: ResponseHead) {
+        guard let urlProtocol, let response = head.httpURLResponse else { return }
+        urlProtocol.client?.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
     }
 
-    package func deliverFinish() {
-        client?.urlProtocolDidFinishLoading(self)
-        player = nil
+    func deliver(body: Data) {
+        guard let urlProtocol else { return }
+        urlProtocol.client?.urlProtocol(urlProtocol, didLoad: body)
     }
 
-    package func deliverFailure(_ error: any Error) {
-        client?.urlProtocol(self, didFailWithError: error)
-        player = nil
+    func deliverFinish() {
+        guard let urlProtocol else { return }
+        urlProtocol.client?.urlProtocolDidFinishLoading(urlProtocol)
+        urlProtocol.playerEnded()
     }
 
-    package func handOver(redirectTo next: URLRequest, head: ResponseHead) {
+    func deliverFailure(_ error: any Error) {
+        guard let urlProtocol else { return }
+        urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: error)
+        urlProtocol.playerEnded()
+    }
+
+    func handOver(redirectTo next: URLRequest, head: ResponseHead) {
         // The player goes on with the 3xx itself (see ExchangePlayer.redirect), so it stays.
-        guard let response = head.httpURLResponse else { return }
-        if let task { taskLedger?.recordRedirect(of: task) }
-        client?.urlProtocol(self, wasRedirectedTo: next, redirectResponse: response)
+        guard let urlProtocol, let response = head.httpURLResponse else { return }
+        if let task = urlProtocol.task { taskLedger?.recordRedirect(of: task) }
+        urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: response)
     }
 }

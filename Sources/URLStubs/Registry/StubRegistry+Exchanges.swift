@@ -5,15 +5,15 @@ import FoundationNetworking
 
 /// The registry's side of an exchange: which stub answers, the hooks, the journal and the
 /// exchange checkers. An ``ExchangePlayer`` plays what this answers and reports here how it
-/// ended, once, from the ``Exchange`` itself.
-extension StubRegistry: ExchangeHost {
-    package func runUserCode(_ work: @escaping @Sendable () -> Void) {
+/// ended, once, from the ``Exchange`` itself, through the registry's ``RegistryExchangeHost``.
+extension StubRegistry {
+    func runUserCode(_ work: @escaping @Sendable () -> Void) {
         UserCodeRunner.shared.run(in: userCode, work)
     }
 
     /// Matches on the loading context as long as no matcher met is user code, and answers at
     /// once when the stub's answer is a value; the rest is handed back to run off it.
-    package func answer(_ request: StubRequest) -> ExchangeAnswer {
+    func answer(_ request: StubRequest) -> ExchangeAnswer {
         let state = snapshot()
         guard state.enabled else {
             // A redirect hop of a registry disabled meanwhile goes where unclaimed requests go.
@@ -108,7 +108,7 @@ extension StubRegistry: ExchangeHost {
         return sequence
     }
 
-    package func exchange(
+    func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
     ) {
         let state = snapshot()
@@ -178,4 +178,42 @@ extension StubRegistry {
 func describeError(_ error: any Error) -> String {
     if let urlError = error as? URLError { return "URLError(\(urlError.code.rawValue))" }
     return "\(error)"
+}
+
+/// A registry as an ``ExchangeHost``. A class of its own, made once per registry, because a
+/// public type cannot conform to a protocol that is SPI; it holds its registry weakly, so a
+/// session never keeps a registry alive (a released registry fails its requests clearly).
+final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
+    // @unchecked: `registry` is set once, before the registry is used.
+    weak var registry: StubRegistry?
+
+    func answer(_ request: StubRequest) -> ExchangeAnswer {
+        guard let registry else {
+            return .failure(SendableError(error: StubError.registryReleased(url: request.url?.absoluteString ?? "<no URL>")))
+        }
+        return registry.answer(request)
+    }
+
+    func runUserCode(_ work: @escaping @Sendable () -> Void) {
+        if let registry { registry.runUserCode(work) } else { UserCodeRunner.shared.run(in: Self.orphans, work) }
+    }
+
+    func exchange(
+        _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
+    ) {
+        guard let registry else {
+            then?()
+            return
+        }
+        registry.exchange(exchange, reached: event, on: scheduler, then: then)
+    }
+
+    /// Where work of a registry released meanwhile runs (a body being read, say).
+    private static let orphans = UserCodeRunner.Lane(limit: 4)
+}
+
+extension StubRegistry {
+    /// The registry as the engine's transports talk to it: a transport of another target (the
+    /// loopback server) starts its players with this.
+    @_spi(Transport) public var exchangeHost: any ExchangeHost { exchanges }
 }

@@ -61,6 +61,8 @@ public final class StubRegistry: @unchecked Sendable {
     let requests = RequestJournal(waiterLane: UserCodeRunner.Lane(limit: 1))
     /// Where `onActivation`, `onRedirect`, `afterFinish` and `onMissing` run.
     let hooks = StubHooks()
+    /// The registry as its players see it (``RegistryExchangeHost``).
+    let exchanges = RegistryExchangeHost()
     /// Redirect counts and unmatched reports per task (Apple's loading system).
     let tasks = TaskLedger()
     /// Where this registry's response closures, body streams and passthrough transforms run:
@@ -79,6 +81,7 @@ public final class StubRegistry: @unchecked Sendable {
         let (protocolClass, index) = ProtocolClassPool.acquire()
         self.protocolClass = protocolClass
         self.slotIndex = index
+        exchanges.registry = self
         ProtocolClassPool.bind(index, to: self)
     }
 
@@ -86,6 +89,7 @@ public final class StubRegistry: @unchecked Sendable {
         state = State(policy: .passthrough)
         protocolClass = StubURLProtocol.self
         slotIndex = nil
+        exchanges.registry = self
     }
 
     deinit {

@@ -249,8 +249,8 @@ extension StubError {
 }
 
 /// Carries any error across threads. Errors handed to a stub are treated as immutable values.
-package struct SendableError: Error, @unchecked Sendable {
-    package let error: any Error
+@_spi(Transport) public struct SendableError: Error, @unchecked Sendable {
+    @_spi(Transport) public let error: any Error
 
-    package init(error: any Error) { self.error = error }
+    @_spi(Transport) public init(error: any Error) { self.error = error }
 }
