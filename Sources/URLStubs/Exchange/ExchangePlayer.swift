@@ -61,6 +61,8 @@ import FoundationNetworking
     /// of the step that checked the client, and needs no second check.
     private var endsWithinThisStep = false
 
+    /// A player for one request of `transport`, answered by `host`; `url` names the request in
+    /// errors before any exchange exists. Call ``start(_:uploadBody:hidesUploadBody:)`` next.
     @_spi(Transport) public init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
         requestURL = url ?? URL(fileURLWithPath: "/")
         self.traits = traits

@@ -89,6 +89,8 @@ import FoundationNetworking
     /// fallback when no other place is known to be safe for callbacks).
     @_spi(Transport) public var answersInline = false
 
+    /// What a transport can do; ``redirectsSoFar`` and ``answersInline`` keep their defaults
+    /// unless set.
     @_spi(Transport) public init(
         scheduler: any DeliveryScheduler, deliversChunks: Bool, redirects: RedirectHandling, consumerQueue: OperationQueue?,
         cookies: SessionCookies?, timeout: TimeInterval
@@ -105,12 +107,14 @@ import FoundationNetworking
 /// A response head as a transport sends it: a response's status, version and headers, with
 /// the `Content-Length` of the body that follows.
 @_spi(Transport) public struct ResponseHead: Sendable {
+    /// The URL the response answers.
     @_spi(Transport) public let url: URL
     /// The response whose head this is.
     @_spi(Transport) public let response: StubResponse
     /// The length of the body that follows, when known.
     @_spi(Transport) public let bodyLength: Int?
 
+    /// The status the head sends.
     @_spi(Transport) public var statusCode: Int { response.statusCode }
 
     /// The body length the head announces: the stub's own `Content-Length`, else the body's

@@ -16,14 +16,18 @@ import Dispatch
 /// ``CorelibsTaskState``). Waiting is `asyncAfter`, so a paced body never occupies the
 /// process-wide queue that every session's work queue targets.
 @_spi(Transport) public struct DispatchQueueScheduler: DeliveryScheduler {
+    /// The serial queue every step runs on.
     @_spi(Transport) public let queue: DispatchQueue
 
+    /// Delivers on `queue`, which must be serial.
     @_spi(Transport) public init(queue: DispatchQueue) { self.queue = queue }
 
+    /// Runs `work` on the queue, after whatever is already there.
     @_spi(Transport) public func async(_ work: @escaping @Sendable () -> Void) {
         queue.async(execute: work)
     }
 
+    /// Runs `work` on the queue at `deadline` (at once when it has passed).
     @_spi(Transport) public func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
         if deadline <= .now() {
             queue.async(execute: work)
