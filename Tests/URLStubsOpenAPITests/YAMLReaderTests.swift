@@ -238,7 +238,7 @@ import Testing
 
 @Suite struct SyntheticDocumentTests {
     @Test func theBenchmarksDocumentReadsTheSameFromYAMLAndFromJSON() throws {
-        let (yamlText, jsonText) = SyntheticFixtures.openAPIDocument(bytes: 60_000)
+        let (yamlText, jsonText) = SyntheticFixtures.openAPIDocument(bytes: 100_000)
         #expect(try YAMLReader.read(yamlText).differenceLines(from: JSONValue(data: jsonText)) == [])
         let fromYAML = try OpenAPIDocument(data: yamlText, source: "synthetic.yaml")
         let fromJSON = try OpenAPIDocument(data: jsonText, source: "synthetic.json")
@@ -246,5 +246,22 @@ import Testing
         #expect(fromYAML.operations.count > 30)
         let body = try JSONValue(data: SyntheticFixtures.openAPIResponse(bytes: 20_000))
         #expect(try fromYAML.violations(of: body, againstSchemaAt: "#/components/schemas/ItemPage") == [])
+    }
+
+    /// What `openAPI.selfCheck4MBDocumentSeconds` times, on a small document: every response
+    /// built from the document checks clean against it.
+    @Test func everyResponseBuiltFromTheBenchmarksDocumentChecksClean() throws {
+        let document = try OpenAPIDocument(data: SyntheticFixtures.openAPIDocument(bytes: 30_000).json, source: "synthetic.json")
+        let registry = StubRegistry()
+        for operation in document.operations {
+            let path = operation.pathTemplate.replacingOccurrences(of: "{id}", with: "1")
+            for status in [200, 400, 404] {
+                let response = try document.response(for: try #require(operation.operationId), status: status)
+                registry.stub(isMethod(StubRequest.Method(rawValue: operation.method)) && isPath(path), responses: [response])
+            }
+        }
+        let report = document.check(registry)
+        #expect(report.checkedCount == document.operations.count * 3)
+        #expect(report.findings.isEmpty, "\(report.findings.prefix(3))")
     }
 }

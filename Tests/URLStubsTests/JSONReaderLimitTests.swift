@@ -115,6 +115,15 @@ struct JSONReaderLimitTests {
                 )
                 #expect(!hasMultipartPart(named: "meta", json: ["a": 1]).mismatches(for: upload).isEmpty)
             }
+            // The GraphQL document reader and the multipart reader never recurse: brackets
+            // 100,000 deep and 10,000 parts cost heap, not stack.
+            let braces = String(repeating: "{ a ", count: 100_000) + String(repeating: "}", count: 100_000)
+            let document = GraphQLDocument("query Deep " + braces)
+            #expect(document.operations.map(\.description) == ["query Deep"])
+            let manyParts = MultipartBody.serialize(
+                Array(repeating: MultipartPart(headers: [("Content-Disposition", "form-data; name=\"p\"")], body: Data("x".utf8)), count: 10_000),
+                boundary: "b")
+            #expect(try MultipartBody(manyParts, contentType: "multipart/form-data; boundary=b").parts.count == 10_000)
             #expect(JSONValue.problem(in: Self.arrays(100_000))?.nestingDepth == 100_000)
             #expect(JSONValue.tooDeepBodyNote(Self.objects(100_000)) != nil)
         }
