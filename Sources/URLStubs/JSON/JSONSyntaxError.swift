@@ -1,43 +1,48 @@
 import Foundation
 
 /// Why a text is not JSON, and where: the reason, the byte offset, and the line and column
-/// (both from 1) of that byte. Where the reader has no verdict (text that is not UTF-8),
-/// the reason is `JSONSerialization`'s own message and there is no offset.
+/// (both from 1) of that byte.
 ///
 /// Reports quote it: `expected ',' or '}' after an object member at line 3, column 7 (byte 41)`;
-/// a document that is valid but nested too deep says `nested deeper than 512 levels`.
-struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// How deep arrays and objects may nest: JSONSerialization's limit too.
+/// a document that is valid but nested too deep says `nested deeper than 512 levels`, and
+/// ``nestingDepth`` how deep it goes.
+struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// How deep arrays and objects may nest: JSONSerialization's limit too. The reader holds
+    /// open containers on the heap, so this bounds what later steps (comparing, printing,
+    /// freeing a value) recurse through, not the reader.
     static let maximumDepth = 512
     static let tooDeepReason = "nested deeper than \(maximumDepth) levels"
 
     /// What is wrong: `expected ':' after the member name`.
     let reason: String
-    /// The byte where it was found, from 0; `nil` when only `JSONSerialization` judged it.
+    /// The byte where it was found, from 0; `nil` when it concerns the whole text.
     let offset: Int?
     /// The line of that byte, from 1.
     let line: Int
     /// The column of that byte within its line, in bytes, from 1.
     let column: Int
+    /// For a text nested too deep, how deep it nests.
+    let nestingDepth: Int?
 
     /// `true` when the text is nested too deep (the text may be valid JSON otherwise).
     var isTooDeep: Bool { reason == Self.tooDeepReason }
 
-    init(reason: String, offset: Int?, line: Int, column: Int) {
+    init(reason: String, offset: Int?, line: Int, column: Int, nestingDepth: Int? = nil) {
         self.reason = reason
         self.offset = offset
         self.line = line
         self.column = column
+        self.nestingDepth = nestingDepth
     }
 
-    init(reason: String, offset: Int, in bytes: UnsafeRawBufferPointer) {
+    init(reason: String, offset: Int, in bytes: UnsafeRawBufferPointer, nestingDepth: Int? = nil) {
         var line = 1
         var lineStart = 0
         for index in 0..<min(offset, bytes.count) where bytes[index] == UInt8(ascii: "\n") {
             line += 1
             lineStart = index + 1
         }
-        self.init(reason: reason, offset: offset, line: line, column: offset - lineStart + 1)
+        self.init(reason: reason, offset: offset, line: line, column: offset - lineStart + 1, nestingDepth: nestingDepth)
     }
 
     /// What a file is, for "the file …": `is not valid JSON: expected a value at …`, or
@@ -49,22 +54,17 @@ struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
         guard let offset else { return reason }
         return "\(reason) at line \(line), column \(column) (byte \(offset))"
     }
+
+    /// Same as ``description``.
+    var errorDescription: String? { description }
 }
 
 extension JSONValue {
-    /// Parses JSON text as ``init(data:)`` does, but a rejected text throws the cause found by
-    /// the reader (``JSONSyntaxError``: what was expected, at which line, column and byte; or
-    /// that it is nested deeper than 512 levels) instead of `JSONSerialization`'s opaque error.
-    /// Well-formed UTF-8 takes the fast path of `JSONBytesReader`.
+    /// Parses JSON text as ``init(data:)`` does; a rejected text throws the cause
+    /// (``JSONSyntaxError``: what was expected, at which line, column and byte; or that it is
+    /// nested deeper than 512 levels).
     static func parsing(_ data: Data) throws -> JSONValue {
-        if let value = JSONBytesReader.value(from: data) { return value }
-        do {
-            return try JSONValue(data: data)
-        } catch {
-            if let problem = JSONBytesReader.problem(in: data) { throw problem }
-            if data.isEmpty { throw JSONSyntaxError(reason: "the text is empty", offset: 0, line: 1, column: 1) }
-            throw JSONSyntaxError(reason: Self.reason(of: error), offset: nil, line: 0, column: 0)
-        }
+        try JSONBytesReader.read(data, rules: .body)
     }
 
     /// Why `data` is not JSON, or `nil` when it is.
@@ -79,23 +79,26 @@ extension JSONValue {
 
     /// What a report calls `data` that it expected to be JSON and could not read, with the
     /// cause: `a body that is not JSON (expected a value at line 1, column 1 (byte 0))`, or
-    /// `a JSON body nested deeper than 512 levels (…)` for a document only too deep.
+    /// `a JSON body nested deeper than 512 levels (…); it is nested 600 levels deep` for a
+    /// document only too deep.
     static func unreadable(_ data: Data, as noun: String) -> String {
         do {
             _ = try parsing(data)
             return "\(noun) that is not JSON"
         } catch let problem as JSONSyntaxError where problem.isTooDeep {
-            return "a JSON \(noun.split(separator: " ").last ?? "") \(problem)"
+            let depth = problem.nestingDepth.map { "; it is nested \($0) levels deep" } ?? ""
+            return "a JSON \(noun.split(separator: " ").last ?? "") \(problem)\(depth)"
         } catch {
             return "\(noun) that is not JSON (\(error))"
         }
     }
 
-    /// JSONSerialization's own message (its debug description on Linux, where the localized
-    /// one is "The operation could not be completed").
-    private static func reason(of error: Error) -> String {
-        let nsError = error as NSError
-        if let detail = nsError.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty { return detail }
-        return "not JSON text (\(nsError.localizedDescription))"
+    /// For a near-miss report, a line about a body that starts as JSON but nests deeper than
+    /// the readers go (so no JSON matcher can match it, whatever the stubs expect), or `nil`.
+    /// Counts brackets only: cheap for a large body.
+    static func tooDeepBodyNote(_ body: Data) -> String? {
+        guard let depth = JSONNesting.depthBeyondLimit(of: body) else { return nil }
+        return "the body is JSON nested \(depth) levels deep, deeper than the \(JSONSyntaxError.maximumDepth) levels URLStubs reads: "
+            + "no JSON matcher can match it"
     }
 }

@@ -18,10 +18,13 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses JSON text (any top-level value).
+    /// Parses JSON text (any top-level value): UTF-8, or UTF-16 or UTF-32 as `JSONSerialization`
+    /// reads them; arrays and objects nested at most 512 levels. Text that is not JSON throws
+    /// an error saying what was expected at which line, column and byte.
+    ///
+    /// The reader never recurses, so any text is safe to read on a thread with a small stack.
     public init(data: Data) throws {
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        try self.init(any: object)
+        self = try JSONBytesReader.read(data, rules: .body)
     }
 
     /// Converts what `JSONSerialization` produces, or a literal such as `["id": 1]`.
@@ -79,22 +82,6 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         case .number(let value): return value
         case .integer(let value): return Double(value)
         default: return nil
-        }
-    }
-
-    /// Numbers by value across the two number cases (`1 == 1.0`; a large integer equals
-    /// only the `Double` that is exactly it); everything else structurally.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): return true
-        case let (.bool(a), .bool(b)): return a == b
-        case let (.integer(a), .integer(b)): return a == b
-        case let (.number(a), .number(b)): return a == b
-        case let (.integer(a), .number(b)), let (.number(b), .integer(a)): return Int(exactly: b) == a
-        case let (.string(a), .string(b)): return a == b
-        case let (.array(a), .array(b)): return a == b
-        case let (.object(a), .object(b)): return a == b
-        default: return false
         }
     }
 
@@ -158,8 +145,48 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         return Data(output)
     }
 
-    /// Compact JSON with sorted keys.
-    public var description: String { String(decoding: serialized(), as: UTF8.self) }
+    /// Compact JSON with sorted keys. A value nested deeper than 64 levels is shown to 32 levels,
+    /// each deeper array or object as `"…"`: messages stay short, and writing one never
+    /// recurses deeper than that (a thread with a 512 KB stack reads 512 levels).
+    public var description: String {
+        let shown = nestingDepth(upTo: Self.describedDepth) > Self.describedDepth ? elided(below: Self.describedDepth / 2) : self
+        return String(decoding: shown.serialized(), as: UTF8.self)
+    }
+
+    private static let describedDepth = 64
+
+    /// How deep arrays and objects nest in the value (a scalar: 0), counted without recursion
+    /// and no further than `limit + 1`.
+    func nestingDepth(upTo limit: Int) -> Int {
+        var deepest = 0
+        var pending: [(value: JSONValue, depth: Int)] = [(self, 0)]
+        while let (value, depth) = pending.popLast() {
+            let children: [JSONValue]
+            switch value {
+            case .array(let items): children = items
+            case .object(let members): children = Array(members.values)
+            default: continue
+            }
+            deepest = max(deepest, depth + 1)
+            if deepest > limit { return deepest }
+            for child in children {
+                switch child {
+                case .array, .object: pending.append((child, depth + 1))
+                default: break
+                }
+            }
+        }
+        return deepest
+    }
+
+    /// The value with every array and object below `levels` levels written `"…"`.
+    private func elided(below levels: Int) -> JSONValue {
+        switch self {
+        case .array(let items): return levels == 0 ? .string("…") : .array(items.map { $0.elided(below: levels - 1) })
+        case .object(let members): return levels == 0 ? .string("…") : .object(members.mapValues { $0.elided(below: levels - 1) })
+        default: return self
+        }
+    }
 
     /// The differences between `self` (what was expected) and `actual`, one line each,
     /// as JSON paths: `$.user.name: expected "abc", got "abd"`. The JSON matchers' reasons.
@@ -200,51 +227,6 @@ public enum JSONValueError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupported(let type): return "a value of type \(type) cannot be represented as JSON"
-        }
-    }
-}
-
-extension JSONValue: Hashable {
-    /// Consistent with ``==(_:_:)``: a whole number hashes alike as ``integer(_:)`` or
-    /// ``number(_:)``, and members hash without regard to order. The registry's index files
-    /// stubs by the JSON body they require, so equal documents must land in one bucket.
-    public func hash(into hasher: inout Hasher) {
-        switch self {
-        case .null:
-            hasher.combine(0)
-        case .bool(let flag):
-            hasher.combine(1)
-            hasher.combine(flag)
-        case .integer(let number):
-            hasher.combine(2)
-            hasher.combine(number)
-        case .number(let number):
-            if let whole = Int(exactly: number) {
-                hasher.combine(2)
-                hasher.combine(whole)
-            } else {
-                hasher.combine(3)
-                hasher.combine(number)
-            }
-        case .string(let text):
-            hasher.combine(4)
-            hasher.combine(text)
-        case .array(let elements):
-            hasher.combine(5)
-            hasher.combine(elements.count)
-            for element in elements { hasher.combine(element) }
-        case .object(let members):
-            hasher.combine(6)
-            hasher.combine(members.count)
-            // Order-independent: the sum of each member's own hash.
-            var sum = 0
-            for (key, value) in members {
-                var member = Hasher()
-                member.combine(key)
-                member.combine(value)
-                sum &+= member.finalize()
-            }
-            hasher.combine(sum)
         }
     }
 }

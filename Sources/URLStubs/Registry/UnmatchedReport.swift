@@ -25,6 +25,7 @@ struct UnmatchedReport {
         var lines = ["URLStubs: no stub matches \(request)"]
         if let body = request.body, !body.isEmpty {
             lines.append("  body: \(describeBody(body))")
+            if let note = JSONValue.tooDeepBodyNote(body) { lines.append("  \(note)") }
         }
         lines += protocolLines
         if case .batch(let operations) = graphQL {

@@ -44,17 +44,19 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
         try self.init(data: data, source: url.path)
     }
 
-    /// Reads a document from its text: JSON when it starts with `{`, else YAML.
+    /// Reads a document from its text: JSON when it starts with `{`, else YAML. Either is
+    /// read as UTF-8 only; an error names the line and column.
     public init(data: Data, source: String = "OpenAPI document") throws {
         let first = data.first { $0 != .space && $0 != .tab && $0 != .lf && $0 != .cr && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
         let root: JSONValue
         if first == UInt8(ascii: "{") {
             do {
-                root = try JSONValue.reading(data)
-            } catch {
+                root = try JSONValue.readingDocument(data)
+            } catch let problem as JSONDocumentProblem {
                 // A YAML flow mapping starts with "{" too.
                 guard let flow = try? YAMLReader.read(data) else {
-                    throw OpenAPIError(source: source, location: "JSON", message: "not valid JSON (\(error.localizedDescription))")
+                    throw OpenAPIError(
+                        source: source, location: "line \(problem.line), column \(problem.column)", message: "not valid JSON: \(problem.reason)")
                 }
                 root = flow
             }

@@ -3,41 +3,50 @@ import URLStubs
 
 /// Flow collections: `[a, b]` and `{key: value}`, across lines, nested, with comments.
 extension YAMLReader {
+    /// A node inside (or opening) a flow collection. Like ``readNode(parentIndent:allowsCollections:)``,
+    /// what does not recurse happens in functions of its own, to keep each level's frames small.
     mutating func readFlowNode() throws -> JSONValue {
-        depth += 1
+        try enterNode()
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        switch try readFlowNodeStart() {
+        case .value(let value):
+            return value
+        case .anchor(let name):
+            let before = nodeCount
+            let value = try readFlowNode()
+            anchors[name] = Anchor(value: value, nodes: nodeCount - before)
+            return value
+        case .tag:
+            return try readFlowNode()
+        case .flow:
+            return current == UInt8(ascii: "[") ? try readFlowSequence() : try readFlowMapping()
+        case .blockSequence, .blockMapping:
+            preconditionFailure("a flow node never starts a block collection")
+        }
+    }
+
+    private mutating func readFlowNodeStart() throws -> NodeStart {
         try skipFlowSpace()
         guard let byte = current else { throw error("expected a value inside a flow collection, found the end of the text") }
         switch byte {
-        case UInt8(ascii: "["): return try readFlowSequence()
-        case UInt8(ascii: "{"): return try readFlowMapping()
-        case UInt8(ascii: "\""): return .string(try readDoubleQuoted())
-        case UInt8(ascii: "'"): return .string(try readSingleQuoted())
-        case UInt8(ascii: "*"):
-            return try readFlowAlias()
-        case UInt8(ascii: "&"):
-            let name = readFlowPropertyName()
-            let value = try readFlowNode()
-            anchors[name] = value
-            return value
+        case UInt8(ascii: "["), UInt8(ascii: "{"): return .flow
+        case UInt8(ascii: "\""): return .value(.string(try readDoubleQuoted()))
+        case UInt8(ascii: "'"): return .value(.string(try readSingleQuoted()))
+        case UInt8(ascii: "*"): return .value(try readFlowAlias())
+        case UInt8(ascii: "&"): return .anchor(readFlowPropertyName())
         case UInt8(ascii: "!"):
             try readFlowTag()
-            return try readFlowNode()
+            return .tag
         case UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ","):
             throw error("expected a value, found \(Self.describe(byte))")
         default:
-            return Self.resolvePlain(try readFlowPlain())
+            return .value(Self.resolvePlain(try readFlowPlain()))
         }
     }
 
     private mutating func readFlowAlias() throws -> JSONValue {
         let aliasLine = line, aliasColumn = column + 1
-        let name = readFlowPropertyName()
-        guard let value = anchors[name] else {
-            throw YAMLError(line: aliasLine, column: aliasColumn, message: "the alias \"*\(Self.clip(name))\" names no anchor defined before it")
-        }
-        return value
+        return try resolveAlias(readFlowPropertyName(), line: aliasLine, column: aliasColumn)
     }
 
     private mutating func readFlowPropertyName() -> String {
@@ -56,80 +65,93 @@ extension YAMLReader {
     }
 
     private mutating func readFlowSequence() throws -> JSONValue {
-        let openLine = line, openColumn = column + 1
+        let opening = (line: line, column: column + 1)
         advance()
         var items: [JSONValue] = []
-        while true {
-            try skipFlowSpace()
-            guard let byte = current else {
-                throw YAMLError(line: openLine, column: openColumn, message: "the \"[\" here is never closed")
-            }
-            if byte == UInt8(ascii: "]") {
-                advance()
-                return .array(items)
-            }
+        while try !isAtFlowEnd(UInt8(ascii: "]"), opening: opening) {
             items.append(try readFlowNode())
-            try skipFlowSpace()
-            guard current != nil else { throw YAMLError(line: openLine, column: openColumn, message: "the \"[\" here is never closed") }
-            switch current {
-            case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "]"): continue
-            case UInt8(ascii: ":"):
-                throw error("a \"key: value\" pair inside a flow sequence is not supported; write it as {key: value}")
-            default:
-                throw error("expected \",\" or \"]\" in the flow sequence opened at line \(openLine), found \(Self.describe(current))")
-            }
+            try expectFlowSeparator(UInt8(ascii: "]"), opening: opening)
         }
+        return .array(items)
     }
 
     private mutating func readFlowMapping() throws -> JSONValue {
-        let openLine = line, openColumn = column + 1
+        let opening = (line: line, column: column + 1)
         advance()
         var object: [String: JSONValue] = [:]
-        while true {
-            try skipFlowSpace()
-            guard let byte = current else {
-                throw YAMLError(line: openLine, column: openColumn, message: "the \"{\" here is never closed")
-            }
-            if byte == UInt8(ascii: "}") {
-                advance()
-                return .object(object)
-            }
-            let keyLine = line, keyColumn = column + 1
-            let key: String
-            switch byte {
-            case UInt8(ascii: "\""): key = try readDoubleQuoted()
-            case UInt8(ascii: "'"): key = try readSingleQuoted()
-            case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "*"), UInt8(ascii: "&"), UInt8(ascii: "!"):
-                throw error("\(Self.describe(byte)) cannot start a key of a flow mapping; quote the key")
-            case UInt8(ascii: "?") where isIndicatorFollowedBySpace:
-                throw error("complex mapping keys (\"? \") are not supported")
-            case UInt8(ascii: ","):
-                throw error("expected a key, found \",\"")
-            default: key = try readFlowPlain()
-            }
-            try skipFlowSpace()
-            var value = JSONValue.null
-            if current == UInt8(ascii: ":") {
-                advance()
-                try skipFlowSpace()
-                if current != UInt8(ascii: ","), current != UInt8(ascii: "}") {
-                    value = try readFlowNode()
-                }
-            }
-            guard object[key] == nil else {
-                throw YAMLError(line: keyLine, column: keyColumn, message: "the mapping key \"\(Self.clip(key))\" appears twice")
-            }
-            object[key] = value
-            try skipFlowSpace()
-            guard current != nil else { throw YAMLError(line: openLine, column: openColumn, message: "the \"{\" here is never closed") }
-            switch current {
-            case UInt8(ascii: ","): advance()
-            case UInt8(ascii: "}"): continue
-            default:
-                throw error("expected \",\" or \"}\" in the flow mapping opened at line \(openLine), found \(Self.describe(current))")
-            }
+        while try !isAtFlowEnd(UInt8(ascii: "}"), opening: opening) {
+            let key = try readFlowKey()
+            let value = try hasFlowValue() ? try readFlowNode() : JSONValue.null
+            guard object[key.text] == nil else { throw duplicateFlowKey(key) }
+            object[key.text] = value
+            try expectFlowSeparator(UInt8(ascii: "}"), opening: opening)
         }
+        return .object(object)
+    }
+
+    /// Past the closing bracket when it comes next (`true`); at the next entry otherwise.
+    private mutating func isAtFlowEnd(_ closing: UInt8, opening: (line: Int, column: Int)) throws -> Bool {
+        try skipFlowSpace()
+        guard let byte = current else { throw neverClosed(opening, closing) }
+        guard byte == closing else { return false }
+        advance()
+        return true
+    }
+
+    /// After an entry: a `,` (skipped) or the closing bracket (left for ``isAtFlowEnd(_:opening:)``).
+    private mutating func expectFlowSeparator(_ closing: UInt8, opening: (line: Int, column: Int)) throws {
+        try skipFlowSpace()
+        guard let byte = current else { throw neverClosed(opening, closing) }
+        if byte == UInt8(ascii: ",") {
+            advance()
+        } else if byte != closing {
+            if closing == UInt8(ascii: "]"), byte == UInt8(ascii: ":") {
+                throw error("a \"key: value\" pair inside a flow sequence is not supported; write it as {key: value}")
+            }
+            let kind = closing == UInt8(ascii: "]") ? "sequence" : "mapping"
+            throw error(
+                "expected \",\" or \(Self.describe(closing)) in the flow \(kind) opened at line \(opening.line), found \(Self.describe(current))")
+        }
+    }
+
+    private func neverClosed(_ opening: (line: Int, column: Int), _ closing: UInt8) -> YAMLError {
+        let bracket = closing == UInt8(ascii: "]") ? "[" : "{"
+        return YAMLError(line: opening.line, column: opening.column, message: "the \"\(bracket)\" here is never closed")
+    }
+
+    private func duplicateFlowKey(_ key: (text: String, line: Int, column: Int)) -> YAMLError {
+        YAMLError(line: key.line, column: key.column, message: "the mapping key \"\(Self.clip(key.text))\" appears twice")
+    }
+
+    /// A flow mapping's key (an explicit `? key` too), and where it starts.
+    private mutating func readFlowKey() throws -> (text: String, line: Int, column: Int) {
+        let keyLine = line, keyColumn = column + 1
+        var byte = current!
+        if byte == UInt8(ascii: "?"), isIndicatorFollowedBySpace {
+            advance()
+            try skipFlowSpace()
+            byte = current ?? UInt8(ascii: ",")
+        }
+        let text: String
+        switch byte {
+        case UInt8(ascii: "\""): text = try readDoubleQuoted()
+        case UInt8(ascii: "'"): text = try readSingleQuoted()
+        case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "*"), UInt8(ascii: "&"), UInt8(ascii: "!"):
+            throw error("\(Self.describe(byte)) cannot start a key of a flow mapping; quote the key")
+        case UInt8(ascii: ","):
+            throw error("expected a key, found \(Self.describe(current))")
+        default: text = try readFlowPlain()
+        }
+        return (text, keyLine, keyColumn)
+    }
+
+    /// Past the `:` when a value follows the key; `false` for a key alone (`{a, b: 1}`).
+    private mutating func hasFlowValue() throws -> Bool {
+        try skipFlowSpace()
+        guard current == UInt8(ascii: ":") else { return false }
+        advance()
+        try skipFlowSpace()
+        return current != UInt8(ascii: ",") && current != UInt8(ascii: "}")
     }
 
     /// A plain scalar inside a flow collection; it may go on over the following lines.

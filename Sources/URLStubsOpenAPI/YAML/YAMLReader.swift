@@ -1,34 +1,72 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 /// Reads the YAML that API documents are written in into a ``URLStubs/JSONValue``: block and
 /// flow mappings and sequences, plain (multi-line too), single- and double-quoted scalars,
 /// literal `|` and folded `>` block scalars with their indentation and chomping indicators,
-/// comments, document markers, anchors, aliases and `<<` merge keys.
+/// comments, document markers, anchors, aliases, `<<` merge keys and explicit `? key` entries
+/// whose key is a scalar.
 ///
 /// Scalars resolve as YAML 1.2's core schema says (`null`, `~`, `true`, `12`, `0x1F`, `1.5e3`,
 /// `.inf`); a quoted scalar is always a string, and mapping keys are always their text (`200:`
 /// is the key `"200"`); core tags (`!!str`) are read and ignored. One document per text.
-/// Anything else (complex `?` keys, custom tags,
-/// tabs in indentation, a second document) is a ``YAMLError`` naming its line and column.
+/// Anything else (a mapping or sequence as a key, custom tags, tabs in indentation, a second
+/// document) is a ``YAMLError`` naming its line and column.
+///
+/// Hostile text is bounded before it costs: nesting stops at ``maximumDepth`` (safe on a
+/// 512 KB stack in a debug build), and aliases may make the document at most
+/// ``aliasExpansionFactor`` times as many nodes as it has bytes, counted as they are read, so
+/// that nothing downstream (schemas compiled, examples copied) walks an alias bomb.
 struct YAMLReader {
-    /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
-    static let maximumDepth = 256
+    /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack: a
+    /// level costs about 2 KB of stack in a debug build, and a secondary thread on Apple
+    /// platforms has 512 KB.
+    static let maximumDepth = 128
+    /// How many nodes, aliases expanded, the document may make per byte of its text.
+    static let aliasExpansionFactor = 1_000
 
     let bytes: [UInt8]
     var index = 0
     var line = 1
     var lineStart = 0
     var depth = 0
-    var anchors: [String: JSONValue] = [:]
+    var anchors: [String: Anchor] = [:]
+    /// Nodes read so far, each alias counted as the nodes it repeats.
+    var nodeCount = 0
+    let nodeBudget: Int
+
+    /// An anchored node and how many nodes it stands for.
+    struct Anchor {
+        let value: JSONValue
+        let nodes: Int
+    }
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        nodeBudget = max(bytes.count, 100) * Self.aliasExpansionFactor
+    }
 
     /// Reads the one document of `data`.
     static func read(_ data: Data) throws -> JSONValue {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        try checkEncoding(bytes)
         if bytes.contains(UInt8(ascii: "\r")) { bytes = normalizingLineBreaks(bytes) }
         var reader = YAMLReader(bytes: bytes)
         return try reader.readDocument()
+    }
+
+    /// Only UTF-8 is read: UTF-16 and UTF-32 (a byte order mark, or zero bytes among the first
+    /// four) and invalid UTF-8 are refused by name, where decoding would repair them into U+FFFD.
+    private static func checkEncoding(_ bytes: [UInt8]) throws {
+        let first = bytes.prefix(4)
+        if first.starts(with: [0xFF, 0xFE]) || first.starts(with: [0xFE, 0xFF]) || first.contains(0) {
+            throw YAMLError(line: 1, column: 1, message: "the text is UTF-16 or UTF-32, not UTF-8: save it as UTF-8")
+        }
+        guard let bad = bytes.withUnsafeBytes({ UTF8Validation.firstInvalidByte(in: $0) }) else { return }
+        let lineStart = bytes[..<bad].lastIndex(of: .lf).map { $0 + 1 } ?? 0
+        let line = bytes[..<bad].reduce(1) { $1 == .lf ? $0 + 1 : $0 }
+        throw YAMLError(line: line, column: bad - lineStart + 1, message: UTF8Validation.reason(byte: bytes[bad]))
     }
 
     /// `\r\n` and a lone `\r` become `\n`.
@@ -81,51 +119,108 @@ struct YAMLReader {
     /// Reads the node at the next content, which must sit right of `parentIndent` when it
     /// starts a line; an empty node is `null`. `allowsCollections` is `false` for a value
     /// written on its key's line (`a: b: c` is an error).
+    ///
+    /// The functions this recurses through keep their frames small: whatever does not recurse
+    /// (scalars, keys, messages) happens in functions of its own, whose frames are gone by the
+    /// time the next level starts. See ``maximumDepth``.
     mutating func readNode(parentIndent: Int, allowsCollections: Bool) throws -> JSONValue {
-        depth += 1
+        try enterNode()
         defer { depth -= 1 }
-        guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
+        switch try readNodeStart(parentIndent: parentIndent, allowsCollections: allowsCollections) {
+        case .value(let value):
+            return value
+        case .anchor(let name):
+            let before = nodeCount
+            let value = try readPropertyTarget(parentIndent: parentIndent, allowsCollections: allowsCollections)
+            anchors[name] = Anchor(value: value, nodes: nodeCount - before)
+            return value
+        case .tag:
+            return try readPropertyTarget(parentIndent: parentIndent, allowsCollections: allowsCollections)
+        case .blockSequence(let indent):
+            return try readBlockSequence(indent: indent)
+        case .blockMapping(let indent, let firstKey):
+            return try readBlockMapping(indent: indent, firstKey: firstKey)
+        case .flow:
+            let value = try readFlowNode()
+            try expectNoKeyAfterNode(what: "a flow collection")
+            return value
+        }
+    }
+
+    /// How a node starts, read up to where nesting would begin.
+    enum NodeStart {
+        /// A whole node: a scalar, an alias, or nothing.
+        case value(JSONValue)
+        /// `&name`, then the node it names.
+        case anchor(String)
+        /// A core tag, then its node.
+        case tag
+        /// At the `-` of the first entry.
+        case blockSequence(indent: Int)
+        /// At the `:` after `firstKey`, or at the `?` of an explicit key when it is `nil`.
+        case blockMapping(indent: Int, firstKey: String?)
+        /// At the `[` or `{`.
+        case flow
+    }
+
+    private mutating func readNodeStart(parentIndent: Int, allowsCollections: Bool) throws -> NodeStart {
         try skipBlankLines()
-        guard let byte = current else { return .null }
-        let startsLine = isFirstOnLine
-        if startsLine {
-            if column <= parentIndent || isDocumentMarker("---") || isDocumentMarker("...") { return .null }
+        guard let byte = current else { return .value(.null) }
+        if isFirstOnLine {
+            if column <= parentIndent || isDocumentMarker("---") || isDocumentMarker("...") { return .value(.null) }
             try checkIndentation()
         }
         let indent = column
         switch byte {
         case UInt8(ascii: "&"):
-            let name = readPropertyName()
-            let value = try readPropertyTarget(parentIndent: parentIndent, allowsCollections: allowsCollections)
-            anchors[name] = value
-            return value
+            return .anchor(readPropertyName())
         case UInt8(ascii: "!"):
             try readTag()
-            return try readPropertyTarget(parentIndent: parentIndent, allowsCollections: allowsCollections)
+            return .tag
         case UInt8(ascii: "*"):
             let value = try readAlias()
-            try expectNoKeyAfterNode(allowsCollections: allowsCollections, what: "an alias")
-            return value
+            try expectNoKeyAfterNode(what: "an alias")
+            return .value(value)
         case UInt8(ascii: "-") where isIndicatorFollowedBySpace:
             guard allowsCollections else { throw error("a block sequence cannot start on the line of its key; start it on the next line") }
-            return try readBlockSequence(indent: indent)
+            return .blockSequence(indent: indent)
         case UInt8(ascii: "?") where isIndicatorFollowedBySpace:
-            throw error("complex mapping keys (\"? \") are not supported")
+            guard allowsCollections else { throw error("a mapping cannot start on the line of its key; start it on the next line") }
+            return .blockMapping(indent: indent, firstKey: nil)
         case UInt8(ascii: "["), UInt8(ascii: "{"):
-            let value = try readFlowNode()
-            try expectNoKeyAfterNode(allowsCollections: allowsCollections, what: "a flow collection")
-            return value
+            return .flow
         case UInt8(ascii: "|"), UInt8(ascii: ">"):
-            return .string(try readBlockScalar(parentIndent: parentIndent))
+            return .value(.string(try readBlockScalar(parentIndent: parentIndent)))
+        default:
+            return try readScalarOrKey(parentIndent: parentIndent, allowsCollections: allowsCollections)
+        }
+    }
+
+    /// One more level of nesting, and one more node, within their limits.
+    mutating func enterNode() throws {
+        depth += 1
+        nodeCount += 1
+        guard depth <= Self.maximumDepth else { throw tooDeep() }
+    }
+
+    func tooDeep() -> YAMLError {
+        error("nesting deeper than \(Self.maximumDepth) levels")
+    }
+
+    /// A quoted or plain scalar at the start of a node: a value, or the first key of a block
+    /// mapping (the cursor then on its `:`).
+    private mutating func readScalarOrKey(parentIndent: Int, allowsCollections: Bool) throws -> NodeStart {
+        let byte = current!
+        let keyLine = line, keyColumn = column
+        switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
-            let keyLine = line, keyColumn = column
             let text = byte == UInt8(ascii: "\"") ? try readDoubleQuoted() : try readSingleQuoted()
             skipSpaces()
             if current == UInt8(ascii: ":"), line == keyLine {
                 guard allowsCollections else { throw error("a mapping cannot start on the line of its key; start it on the next line") }
-                return try readBlockMapping(indent: keyColumn, firstKey: text)
+                return .blockMapping(indent: keyColumn, firstKey: text)
             }
-            return .string(text)
+            return .value(.string(text))
         case UInt8(ascii: "@"), UInt8(ascii: "`"):
             throw error("\(Self.describe(byte)) is reserved in YAML and cannot start a plain scalar; quote the value")
         default:
@@ -136,175 +231,24 @@ struct YAMLReader {
                         "a mapping cannot start on the line of its key (\"\(Self.clip(text))\" is followed by \":\"); quote the value or start the mapping on the next line"
                     )
                 }
-                return try readBlockMapping(indent: indent, firstKey: text)
+                return .blockMapping(indent: keyColumn, firstKey: text)
             }
-            return Self.resolvePlain(try continuePlain(text, parentIndent: parentIndent))
+            return .value(Self.resolvePlain(try continuePlain(text, parentIndent: parentIndent)))
         }
     }
 
     /// The node an anchor or a tag stands before: on the same line, or on the lines below.
     private mutating func readPropertyTarget(parentIndent: Int, allowsCollections: Bool) throws -> JSONValue {
         skipSpaces()
-        if current == UInt8(ascii: "#") || current == .lf || current == nil {
-            return try readNode(parentIndent: parentIndent, allowsCollections: true)
-        }
-        return try readNode(parentIndent: parentIndent, allowsCollections: allowsCollections)
+        let onLinesBelow = current == UInt8(ascii: "#") || current == .lf || current == nil
+        return try readNode(parentIndent: parentIndent, allowsCollections: onLinesBelow || allowsCollections)
     }
 
-    private mutating func expectNoKeyAfterNode(allowsCollections: Bool, what: String) throws {
+    private mutating func expectNoKeyAfterNode(what: String) throws {
         let nodeLine = line
         skipSpaces()
         if current == UInt8(ascii: ":"), line == nodeLine {
             throw error("\(what) as a mapping key is not supported")
-        }
-    }
-
-    private mutating func readBlockMapping(indent: Int, firstKey: String) throws -> JSONValue {
-        var object: [String: JSONValue] = [:]
-        // `<<` merges: keys written in the mapping win over merged ones, wherever they are.
-        var merged: [String: JSONValue] = [:]
-        var key: String? = firstKey
-        var keyLine = line
-        while true {
-            let name: String
-            if let key {
-                name = key
-            } else {
-                keyLine = line
-                name = try readBlockKey()
-            }
-            // At the ":".
-            advance()
-            let value = try readMappingValue(indent: indent)
-            if name == "<<" {
-                try merge(value, into: &merged, keyLine: keyLine)
-            } else {
-                guard object[name] == nil else {
-                    throw YAMLError(line: keyLine, column: indent + 1, message: "the mapping key \"\(Self.clip(name))\" appears twice")
-                }
-                object[name] = value
-            }
-            try skipBlankLines()
-            guard current != nil, !isDocumentMarker("---"), !isDocumentMarker("...") else { break }
-            guard isFirstOnLine else {
-                throw error("expected the end of the line after the value of \"\(Self.clip(name))\", found \(Self.describe(current))")
-            }
-            if column < indent { break }
-            if column > indent {
-                throw error("unexpected indentation: a key of the mapping at line \(keyLine) starts at column \(indent + 1)")
-            }
-            try checkIndentation()
-            key = nil
-        }
-        for (name, value) in merged where object[name] == nil { object[name] = value }
-        return .object(object)
-    }
-
-    /// A key at the start of a line of a block mapping, up to (not past) its `:`.
-    private mutating func readBlockKey() throws -> String {
-        guard let byte = current else { throw error("expected a mapping key") }
-        let keyLine = line
-        let text: String
-        switch byte {
-        case UInt8(ascii: "\""): text = try readDoubleQuoted()
-        case UInt8(ascii: "'"): text = try readSingleQuoted()
-        case UInt8(ascii: "-") where isIndicatorFollowedBySpace:
-            throw error("expected a mapping key, found a sequence entry (\"- \") at the indentation of the mapping's keys")
-        case UInt8(ascii: "?") where isIndicatorFollowedBySpace:
-            throw error("complex mapping keys (\"? \") are not supported")
-        case UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: "&"), UInt8(ascii: "*"), UInt8(ascii: "!"), UInt8(ascii: "|"),
-            UInt8(ascii: ">"):
-            throw error("\(Self.describe(byte)) cannot start a mapping key here; quote the key")
-        default: text = try readPlainLine(inFlow: false)
-        }
-        skipSpaces()
-        guard current == UInt8(ascii: ":"), line == keyLine else {
-            throw error("expected \":\" after the mapping key \"\(Self.clip(text))\", found \(Self.describe(current))")
-        }
-        return text
-    }
-
-    /// The value after a block mapping's `key:`: on the same line, or below (a sequence may sit
-    /// at the key's own indentation).
-    private mutating func readMappingValue(indent: Int) throws -> JSONValue {
-        skipSpaces()
-        if current == UInt8(ascii: "#") || current == .lf || current == nil {
-            try skipBlankLines()
-            if current == UInt8(ascii: "-"), isIndicatorFollowedBySpace, isFirstOnLine, column == indent {
-                try checkIndentation()
-                depth += 1
-                defer { depth -= 1 }
-                guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
-                return try readBlockSequence(indent: indent)
-            }
-            return try readNode(parentIndent: indent, allowsCollections: true)
-        }
-        return try readNode(parentIndent: indent, allowsCollections: false)
-    }
-
-    private mutating func merge(_ value: JSONValue, into object: inout [String: JSONValue], keyLine: Int) throws {
-        let sources: [JSONValue]
-        switch value {
-        case .object: sources = [value]
-        case .array(let items): sources = items
-        default: throw YAMLError(line: keyLine, column: 1, message: "a merge key (\"<<\") takes a mapping or a sequence of mappings")
-        }
-        for source in sources {
-            guard case .object(let members) = source else {
-                throw YAMLError(line: keyLine, column: 1, message: "a merge key (\"<<\") takes a mapping or a sequence of mappings")
-            }
-            for (name, member) in members where object[name] == nil { object[name] = member }
-        }
-    }
-
-    private mutating func readBlockSequence(indent: Int) throws -> JSONValue {
-        var items: [JSONValue] = []
-        while true {
-            // At the "-".
-            advance()
-            items.append(try readNode(parentIndent: indent, allowsCollections: true))
-            try skipBlankLines()
-            guard current != nil, !isDocumentMarker("---"), !isDocumentMarker("...") else { break }
-            guard isFirstOnLine else {
-                throw error("expected the end of the line after a sequence entry, found \(Self.describe(current))")
-            }
-            if column < indent { break }
-            if column > indent {
-                throw error("unexpected indentation: the entries of this sequence start at column \(indent + 1)")
-            }
-            // The next key of a mapping whose value this sequence is.
-            guard current == UInt8(ascii: "-"), isIndicatorFollowedBySpace else { break }
-            try checkIndentation()
-        }
-        return .array(items)
-    }
-
-    // MARK: Properties
-
-    private mutating func readPropertyName() -> String {
-        advance()
-        let start = index
-        while let byte = current, !Self.isWhitespace(byte), !Self.isFlowIndicator(byte) { advance() }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
-    }
-
-    private mutating func readAlias() throws -> JSONValue {
-        let aliasLine = line, aliasColumn = column + 1
-        let name = readPropertyName()
-        guard let value = anchors[name] else {
-            throw YAMLError(line: aliasLine, column: aliasColumn, message: "the alias \"*\(Self.clip(name))\" names no anchor defined before it")
-        }
-        return value
-    }
-
-    /// Core-schema tags (`!!str`, `!!int`, …) are accepted and ignored: the scalar resolves as
-    /// if untagged (`!!str 12` is the integer 12; quote it to make it text).
-    private mutating func readTag() throws {
-        let tagLine = line, tagColumn = column + 1
-        let name = "!" + readPropertyName()
-        let core = ["!!str", "!!int", "!!float", "!!bool", "!!null", "!!map", "!!seq", "!"]
-        guard core.contains(name) else {
-            throw YAMLError(line: tagLine, column: tagColumn, message: "the tag \"\(Self.clip(name))\" is not supported (only YAML's core tags are)")
         }
     }
 

@@ -1,0 +1,31 @@
+import Foundation
+
+extension JSONValue {
+    /// Reads a JSON document a person wrote (an OpenAPI document) with the library's reader:
+    /// one pass, no recursion, nesting up to 512 levels. Stricter than a body: a member written
+    /// twice in one object, text that is not UTF-8 (UTF-16, UTF-32, invalid bytes) and half a
+    /// UTF-16 surrogate pair are refused by name rather than picked, guessed or repaired.
+    ///
+    /// - Throws: ``JSONDocumentProblem``, with the line and column.
+    @_spi(AddOns) public static func readingDocument(_ data: Data) throws -> JSONValue {
+        do {
+            return try JSONBytesReader.read(data, rules: .document)
+        } catch let error as JSONSyntaxError {
+            throw JSONDocumentProblem(reason: error.reason, line: max(error.line, 1), column: max(error.column, 1))
+        }
+    }
+}
+
+/// Why a JSON document does not read, and where: `line 3, column 7: expected ',' or '}' after
+/// an object member`.
+@_spi(AddOns) public struct JSONDocumentProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    @_spi(AddOns) public let reason: String
+    /// The line, from 1.
+    @_spi(AddOns) public let line: Int
+    /// The column within the line, in bytes, from 1.
+    @_spi(AddOns) public let column: Int
+
+    /// `line 3, column 7: …`.
+    @_spi(AddOns) public var description: String { "line \(line), column \(column): \(reason)" }
+}
