@@ -1,0 +1,422 @@
+import Foundation
+
+/// A request read whole from the wire: its head and its body (de-chunked).
+struct ParsedHTTPRequest: Sendable {
+    /// `GET`, `POST`, … as sent (methods are case-sensitive).
+    let method: String
+    /// The request target: a path with its query (`/users?page=2`), or an absolute URL (a client
+    /// that takes the server for a proxy), or `*`.
+    let target: String
+    /// The `x` of `HTTP/1.x`.
+    let minorVersion: Int
+    /// The header fields in the order the client sent them, repeats kept.
+    let headers: [(name: String, value: String)]
+    /// The body, de-chunked; empty when there was none.
+    let body: Data
+    /// `true` when the head announced a body (`Content-Length` or `Transfer-Encoding`).
+    let announcedBody: Bool
+
+    /// The first value of `name`, compared without case.
+    func value(of name: String) -> String? {
+        headers.first { $0.name.isSameFieldName(as: name) }?.value
+    }
+
+    /// Whether the client asks to keep the connection: HTTP/1.1 unless `Connection: close`;
+    /// HTTP/1.0 only with `Connection: keep-alive`.
+    var keepsAlive: Bool {
+        let options = headers.filter { $0.name.isSameFieldName(as: "Connection") }
+            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+        if options.contains("close") { return false }
+        return minorVersion >= 1 || options.contains("keep-alive")
+    }
+}
+
+/// Why a request cannot be answered: the status of the answer, and a sentence for its body.
+/// The connection closes after such an answer (what follows cannot be framed).
+struct RequestRejection: Error, Sendable, Equatable {
+    let status: Int
+    let reason: String
+}
+
+/// An incremental HTTP/1.1 request parser (RFC 9112): bytes go in as they arrive, whole
+/// requests come out, in order, so pipelined requests and any split of the bytes give the same
+/// requests.
+///
+/// Its limits make it safe to face any client: a head larger than `maximumHeaderBytes` is
+/// rejected with 431 (414 when the request line alone is), a body larger than
+/// `maximumBodyBytes` with 413 (as soon as `Content-Length` says so). It buffers at most one
+/// head and one body beyond what it returned. Line ends are CRLF, or a bare LF (RFC 9112 §2.2
+/// lets a server accept one); a header line folded onto the next (obsolete line folding), a
+/// request with both `Content-Length` and `Transfer-Encoding`, or with a transfer coding other
+/// than `chunked` are rejected rather than guessed at, so the server never frames a request
+/// differently from a proxy in front of it.
+struct HTTPRequestParser {
+    /// What ``next()`` found.
+    enum Event: Sendable {
+        /// A whole request.
+        case request(ParsedHTTPRequest)
+        /// A head saying `Expect: 100-continue` arrived, and its body has not: the client
+        /// waits for `100 Continue` (or a final answer) before sending it.
+        case expectsContinue
+        /// The bytes cannot be a request; nothing more comes out of this parser.
+        case rejected(RequestRejection)
+    }
+
+    private enum State {
+        case head
+        case fixedBody(Head, remaining: Int)
+        case chunkSize(Head)
+        case chunkData(Head, remaining: Int)
+        case chunkDataEnd(Head)
+        case trailers(Head)
+        case rejected
+    }
+
+    private struct Head {
+        var method: String
+        var target: String
+        var minorVersion: Int
+        var headers: [(name: String, value: String)]
+        var announcedBody: Bool
+    }
+
+    let maximumHeaderBytes: Int
+    let maximumBodyBytes: Int
+    private var buffer: [UInt8] = []
+    /// Where unread bytes start in `buffer`.
+    private var start = 0
+    /// How far the search for the current head's end (or a line's end) got.
+    private var scanned = 0
+    private var state = State.head
+    private var body = Data()
+    /// Trailer bytes read so far (bounded by the header limit).
+    private var trailerBytes = 0
+
+    init(maximumHeaderBytes: Int, maximumBodyBytes: Int) {
+        self.maximumHeaderBytes = maximumHeaderBytes
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// Bytes held that no returned request used yet.
+    var bufferedCount: Int { buffer.count - start + body.count }
+
+    /// `true` while no part of a next request has arrived (a connection may close now without
+    /// cutting a request short).
+    var isBetweenRequests: Bool {
+        guard case .head = state else { return false }
+        return buffer[start...].allSatisfy { $0 == 13 || $0 == 10 }
+    }
+
+    /// Adds bytes read from the wire.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0, start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next event the bytes so far make, or `nil` when more bytes are needed.
+    mutating func next() -> Event? {
+        while true {
+            switch state {
+            case .rejected:
+                return nil
+            case .head:
+                switch readHead() {
+                case .none: return nil
+                case .some(.failure(let rejection)): return reject(rejection)
+                case .some(.success(let event)):
+                    if let event { return event }
+                }
+            case .fixedBody(let head, let remaining):
+                let take = min(remaining, buffer.count - start)
+                body.append(contentsOf: buffer[start..<start + take])
+                start += take
+                if take < remaining {
+                    state = .fixedBody(head, remaining: remaining - take)
+                    return nil
+                }
+                return complete(head)
+            case .chunkSize(let head):
+                guard let line = readLine(limit: 1024) else { return nil }
+                guard case .success(let text) = line else { return reject(400, "a chunk-size line longer than 1,024 bytes") }
+                // chunk-size [; extensions]: the extensions are ignored (RFC 9112 §7.1.1).
+                let sizeText = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                    .trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
+                guard !sizeText.isEmpty, sizeText.count <= 16, sizeText.allSatisfy(\.isHexDigit),
+                    let size = Int(sizeText, radix: 16)
+                else { return reject(400, "the chunk size \(String(sizeText.prefix(40)).debugDescription) is not a hexadecimal number") }
+                if size == 0 {
+                    state = .trailers(head)
+                    trailerBytes = 0
+                } else if size > maximumBodyBytes - body.count {
+                    return reject(413, "the chunked body is larger than the server's limit of \(maximumBodyBytes) bytes")
+                } else {
+                    state = .chunkData(head, remaining: size)
+                }
+            case .chunkData(let head, let remaining):
+                let take = min(remaining, buffer.count - start)
+                body.append(contentsOf: buffer[start..<start + take])
+                start += take
+                guard take == remaining else {
+                    state = .chunkData(head, remaining: remaining - take)
+                    return nil
+                }
+                state = .chunkDataEnd(head)
+            case .chunkDataEnd(let head):
+                guard let line = readLine(limit: 2) else { return nil }
+                guard case .success(let text) = line, text.isEmpty else { return reject(400, "a chunk's data is not followed by CRLF") }
+                state = .chunkSize(head)
+            case .trailers(let head):
+                guard let line = readLine(limit: maximumHeaderBytes - trailerBytes) else { return nil }
+                guard case .success(let text) = line else {
+                    return reject(431, "the chunked body's trailer fields are larger than the server's limit of \(maximumHeaderBytes) bytes")
+                }
+                if text.isEmpty { return complete(head) }
+                trailerBytes += text.utf8.count + 2
+            }
+        }
+    }
+
+    // MARK: Head
+
+    /// The head, when its end is in the buffer: `.success(nil)` when the parser moved on to
+    /// the body and should go on.
+    private mutating func readHead() -> Result<Event?, RequestRejection>? {
+        // Empty lines before a request line are ignored (RFC 9112 §2.2).
+        while start < buffer.count, buffer[start] == 13 || buffer[start] == 10 {
+            if buffer[start] == 13, start + 1 >= buffer.count { return nil }
+            if buffer[start] == 13, buffer[start + 1] != 10 {
+                return .failure(RequestRejection(status: 400, reason: "a bare CR before the request line"))
+            }
+            start += buffer[start] == 13 ? 2 : 1
+        }
+        scanned = max(scanned, start)
+        guard let end = headEnd() else {
+            let held = buffer.count - start
+            if held > maximumHeaderBytes {
+                let lineEnded = buffer[start..<min(buffer.count, start + maximumHeaderBytes)].contains(10)
+                return .failure(
+                    lineEnded
+                        ? RequestRejection(status: 431, reason: "the request head is larger than the server's limit of \(maximumHeaderBytes) bytes")
+                        : RequestRejection(status: 414, reason: "the request line is longer than the server's limit of \(maximumHeaderBytes) bytes"))
+            }
+            return nil
+        }
+        guard end.headLength <= maximumHeaderBytes else {
+            return .failure(
+                RequestRejection(status: 431, reason: "the request head is larger than the server's limit of \(maximumHeaderBytes) bytes"))
+        }
+        let lines = splitLines(buffer[start..<start + end.headLength])
+        start += end.consumed
+        scanned = start
+        let head: Head
+        switch parseHead(lines) {
+        case .failure(let rejection): return .failure(rejection)
+        case .success(let parsed): head = parsed
+        }
+        return framing(of: head)
+    }
+
+    /// Where the current head ends: its length without the blank line, and with it.
+    private mutating func headEnd() -> (headLength: Int, consumed: Int)? {
+        var index = max(scanned, start)
+        while index < buffer.count {
+            if buffer[index] == 10 {
+                // LF, then LF or CRLF: the blank line.
+                if index + 1 < buffer.count, buffer[index + 1] == 10 { return (index - start, index + 2 - start) }
+                if index + 2 < buffer.count, buffer[index + 1] == 13, buffer[index + 2] == 10 { return (index - start, index + 3 - start) }
+                if index + 2 >= buffer.count { break }
+            }
+            index += 1
+        }
+        // Resume a few bytes back next time: the blank line may be split between reads.
+        scanned = max(start, index - 2)
+        return nil
+    }
+
+    private func splitLines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
+        bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            line.last == 13 ? line.dropLast() : line
+        }
+    }
+
+    private func parseHead(_ lines: [ArraySlice<UInt8>]) -> Result<Head, RequestRejection> {
+        guard let requestLine = lines.first else { return .failure(RequestRejection(status: 400, reason: "an empty request line")) }
+        let parts = requestLine.split(separator: 32, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
+            return .failure(
+                RequestRejection(status: 400, reason: "the request line is not METHOD SP target SP HTTP-version: \(Self.quoted(requestLine))"))
+        }
+        let target = parts[1]
+        guard !target.isEmpty, target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            return .failure(
+                RequestRejection(status: 400, reason: "the request target holds a space, a control or a non-ASCII byte: \(Self.quoted(target))"))
+        }
+        let version = Array(parts[2])
+        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), version[6] == UInt8(ascii: "."),
+            (48...57).contains(version[5]), (48...57).contains(version[7])
+        else { return .failure(RequestRejection(status: 400, reason: "\(Self.quoted(parts[2])) is not an HTTP version")) }
+        guard version[5] == UInt8(ascii: "1") else {
+            return .failure(RequestRejection(status: 505, reason: "HTTP/\(version[5] - 48).\(version[7] - 48) is not served here; send HTTP/1.1"))
+        }
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(lines.count - 1)
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                if line.first == 32 || line.first == 9 {
+                    return .failure(
+                        RequestRejection(status: 400, reason: "a header line folded onto the next (obsolete line folding): \(Self.quoted(line))"))
+                }
+                return .failure(RequestRejection(status: 400, reason: "a header line without a colon: \(Self.quoted(line))"))
+            }
+            let name = line[line.startIndex..<colon]
+            guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else {
+                return .failure(
+                    RequestRejection(status: 400, reason: "an invalid header name (a space before the colon, or not a token): \(Self.quoted(line))"))
+            }
+            var value = line[(colon + 1)...]
+            while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
+            while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+            guard value.allSatisfy({ $0 >= 32 && $0 != 127 || $0 == 9 }) else {
+                return .failure(RequestRejection(status: 400, reason: "a control character in the value of \(Self.quoted(name))"))
+            }
+            headers.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        return .success(
+            Head(
+                method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: target, as: UTF8.self),
+                minorVersion: Int(version[7] - 48), headers: headers, announcedBody: false))
+    }
+
+    /// How the head's body is framed: decides the next state, and the event (if any).
+    private mutating func framing(of parsed: Head) -> Result<Event?, RequestRejection> {
+        var head = parsed
+        func values(_ name: String) -> [String] {
+            head.headers.filter { $0.name.isSameFieldName(as: name) }.map(\.value)
+        }
+        let hosts = values("Host")
+        if hosts.count > 1 { return .failure(RequestRejection(status: 400, reason: "more than one Host header")) }
+        if head.minorVersion >= 1, hosts.isEmpty {
+            return .failure(RequestRejection(status: 400, reason: "an HTTP/1.1 request without a Host header"))
+        }
+        let codings = values("Transfer-Encoding").flatMap { $0.split(separator: ",") }.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        var expectsContinue = false
+        if head.minorVersion >= 1, let expectation = values("Expect").first {
+            guard expectation.caseInsensitiveCompare("100-continue") == .orderedSame else {
+                return .failure(RequestRejection(status: 417, reason: "Expect: \(expectation) is not understood; only 100-continue is"))
+            }
+            expectsContinue = true
+        }
+        if !codings.isEmpty {
+            guard lengths.isEmpty else {
+                return .failure(RequestRejection(status: 400, reason: "both Content-Length and Transfer-Encoding: the body's length is ambiguous"))
+            }
+            guard head.minorVersion >= 1 else { return .failure(RequestRejection(status: 400, reason: "Transfer-Encoding in an HTTP/1.0 request")) }
+            guard codings == ["chunked"] else {
+                return .failure(
+                    RequestRejection(
+                        status: 501,
+                        reason:
+                            "Transfer-Encoding: \(codings.joined(separator: ", ")) is not supported; send the body chunked or with a Content-Length"))
+            }
+            head.announcedBody = true
+            body = Data()
+            state = .chunkSize(head)
+            return .success(expectsContinue && buffer.count == start ? .expectsContinue : nil)
+        }
+        if let first = lengths.first {
+            guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.count <= 18, first.allSatisfy(\.isASCIIDigit),
+                let length = Int(first)
+            else {
+                return .failure(
+                    RequestRejection(
+                        status: 400, reason: "Content-Length \(lengths.joined(separator: ", ").debugDescription) is not one whole number of bytes"))
+            }
+            guard length <= maximumBodyBytes else {
+                return .failure(
+                    RequestRejection(
+                        status: 413, reason: "the body of \(length) bytes is larger than the server's limit of \(maximumBodyBytes) bytes"))
+            }
+            head.announcedBody = true
+            body = Data()
+            body.reserveCapacity(length)
+            state = .fixedBody(head, remaining: length)
+            return .success(expectsContinue && length > 0 && buffer.count == start ? .expectsContinue : nil)
+        }
+        state = .fixedBody(head, remaining: 0)
+        return .success(nil)
+    }
+
+    // MARK: Helpers
+
+    /// The next line (without its end), `.failure` when it is longer than `limit`, `nil` when
+    /// its end has not arrived.
+    private mutating func readLine(limit requested: Int) -> Result<String, RequestRejection>? {
+        let limit = max(0, requested)
+        let searchEnd = min(buffer.count, start + limit + 2)
+        guard let newline = buffer[start..<searchEnd].firstIndex(of: 10) else {
+            if buffer.count - start > limit + 1 { return .failure(RequestRejection(status: 400, reason: "line too long")) }
+            return nil
+        }
+        var line = buffer[start..<newline]
+        if line.last == 13 { line = line.dropLast() }
+        start = newline + 1
+        return .success(String(decoding: line, as: UTF8.self))
+    }
+
+    private mutating func complete(_ head: Head) -> Event {
+        state = .head
+        let request = ParsedHTTPRequest(
+            method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body,
+            announcedBody: head.announcedBody)
+        body = Data()
+        return .request(request)
+    }
+
+    private mutating func reject(_ rejection: RequestRejection) -> Event {
+        state = .rejected
+        buffer = []
+        start = 0
+        scanned = 0
+        body = Data()
+        return .rejected(rejection)
+    }
+
+    private mutating func reject(_ status: Int, _ reason: String) -> Event {
+        reject(RequestRejection(status: status, reason: reason))
+    }
+
+    /// A token byte (RFC 9110 §5.6.2): letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: return true
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+        default: return false
+        }
+    }
+
+    /// At most 80 bytes of `bytes`, quoted for a message.
+    private static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+        let shown = String(decoding: bytes.prefix(80), as: UTF8.self).debugDescription
+        return bytes.count > 80 ? shown + " (cut at 80 of \(bytes.count) bytes)" : shown
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+extension String {
+    /// `true` when both are the same field name: ASCII letters compared without case.
+    func isSameFieldName(as other: String) -> Bool {
+        let lhs = utf8, rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { $0 == $1 || ($0 | 0x20 == $1 | 0x20 && ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+    }
+}
