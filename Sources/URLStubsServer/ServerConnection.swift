@@ -92,6 +92,8 @@ final class ServerConnection: @unchecked Sendable {
         queue.async { [self] in
             guard case .open = state else { return }
             started = true
+            // The client's time to send its request counts from here, not from the accept.
+            lastRead = .now()
             let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
             source.setEventHandler { [unowned self] in readAvailable() }
             source.setCancelHandler { [self] in sourceCancelled() }
