@@ -128,6 +128,8 @@ public struct StubServerError: Error, Sendable, CustomStringConvertible {
     /// `URLStubs: the stub server could not bind 127.0.0.1:8080: Address already in use. …`
     public let description: String
 
+    package init(description: String) { self.description = description }
+
     static func socketCall(_ call: String, address: String, code: Int32) -> StubServerError {
         let reason = String(cString: strerror(code))
         let advice = call == "bind" ? " Pass port: 0 (the default) to let the system pick a free port, or stop what listens there." : ""
