@@ -194,21 +194,13 @@ struct HTTPRequestParser {
             start += buffer[start] == 13 ? 2 : 1
         }
         scanned = max(scanned, start)
+        // The limit counts the whole head, line ends and blank line included. Without its end
+        // in the buffer, a head is already too large once it holds the limit's bytes (its end
+        // will add one more), so bytes arriving whole or one by one are judged alike.
         guard let end = headEnd() else {
-            let held = buffer.count - start
-            if held > maximumHeaderBytes {
-                let lineEnded = buffer[start..<min(buffer.count, start + maximumHeaderBytes)].contains(10)
-                return .failure(
-                    lineEnded
-                        ? RequestRejection(status: 431, reason: "the request head is larger than the server's limit of \(maximumHeaderBytes) bytes")
-                        : RequestRejection(status: 414, reason: "the request line is longer than the server's limit of \(maximumHeaderBytes) bytes"))
-            }
-            return nil
+            return buffer.count - start >= maximumHeaderBytes ? .failure(oversizedHead()) : nil
         }
-        guard end.headLength <= maximumHeaderBytes else {
-            return .failure(
-                RequestRejection(status: 431, reason: "the request head is larger than the server's limit of \(maximumHeaderBytes) bytes"))
-        }
+        guard end.consumed <= maximumHeaderBytes else { return .failure(oversizedHead()) }
         let lines = splitLines(buffer[start..<start + end.headLength])
         start += end.consumed
         scanned = start
@@ -218,6 +210,14 @@ struct HTTPRequestParser {
         case .success(let parsed): head = parsed
         }
         return framing(of: head)
+    }
+
+    /// 414 when the request line alone passes the limit, else 431.
+    private func oversizedHead() -> RequestRejection {
+        let lineEnded = buffer[start..<min(buffer.count, start + maximumHeaderBytes)].contains(10)
+        return lineEnded
+            ? RequestRejection(status: 431, reason: "the request head is larger than the server's limit of \(maximumHeaderBytes) bytes")
+            : RequestRejection(status: 414, reason: "the request line is longer than the server's limit of \(maximumHeaderBytes) bytes")
     }
 
     /// Where the current head ends: its length without the blank line, and with it.
