@@ -24,10 +24,17 @@ struct ParsedHTTPRequest: Sendable {
     /// Whether the client asks to keep the connection: HTTP/1.1 unless `Connection: close`;
     /// HTTP/1.0 only with `Connection: keep-alive`.
     var keepsAlive: Bool {
-        let options = headers.filter { $0.name.isSameFieldName(as: "Connection") }
-            .flatMap { $0.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
-        if options.contains("close") { return false }
-        return minorVersion >= 1 || options.contains("keep-alive")
+        var keepAlive = minorVersion >= 1
+        for field in headers where field.name.isSameFieldName(as: "Connection") {
+            for option in field.value.split(separator: ",") {
+                switch option.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "close": return false
+                case "keep-alive": keepAlive = true
+                default: break
+                }
+            }
+        }
+        return keepAlive
     }
 }
 
@@ -245,22 +252,28 @@ struct HTTPRequestParser {
 
     private func parseHead(_ lines: [ArraySlice<UInt8>]) -> Result<Head, RequestRejection> {
         guard let requestLine = lines.first else { return .failure(RequestRejection(status: 400, reason: "an empty request line")) }
-        let parts = requestLine.split(separator: 32, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(Self.isTokenByte) else {
-            return .failure(
-                RequestRejection(status: 400, reason: "the request line is not METHOD SP target SP HTTP-version: \(Self.quoted(requestLine))"))
+        // METHOD SP target SP HTTP/d.d, found by index: no array per request.
+        func malformed() -> Result<Head, RequestRejection> {
+            .failure(RequestRejection(status: 400, reason: "the request line is not METHOD SP target SP HTTP-version: \(Self.quoted(requestLine))"))
         }
-        let target = parts[1]
+        guard let firstSpace = requestLine.firstIndex(of: 32) else { return malformed() }
+        let method = requestLine[requestLine.startIndex..<firstSpace]
+        let afterMethod = requestLine[(firstSpace + 1)...]
+        guard let secondSpace = afterMethod.firstIndex(of: 32) else { return malformed() }
+        let target = afterMethod[afterMethod.startIndex..<secondSpace]
+        let version = afterMethod[(secondSpace + 1)...]
+        guard !method.isEmpty, method.allSatisfy(Self.isTokenByte), !version.contains(32) else { return malformed() }
         guard !target.isEmpty, target.allSatisfy({ $0 > 32 && $0 < 127 }) else {
             return .failure(
                 RequestRejection(status: 400, reason: "the request target holds a space, a control or a non-ASCII byte: \(Self.quoted(target))"))
         }
-        let version = Array(parts[2])
-        guard version.count == 8, version.starts(with: Array("HTTP/".utf8)), version[6] == UInt8(ascii: "."),
-            (48...57).contains(version[5]), (48...57).contains(version[7])
-        else { return .failure(RequestRejection(status: 400, reason: "\(Self.quoted(parts[2])) is not an HTTP version")) }
-        guard version[5] == UInt8(ascii: "1") else {
-            return .failure(RequestRejection(status: 505, reason: "HTTP/\(version[5] - 48).\(version[7] - 48) is not served here; send HTTP/1.1"))
+        let v = version.startIndex
+        guard version.count == 8, version[v] == 72, version[v + 1] == 84, version[v + 2] == 84, version[v + 3] == 80, version[v + 4] == 47,
+            version[v + 6] == UInt8(ascii: "."), (48...57).contains(version[v + 5]), (48...57).contains(version[v + 7])
+        else { return .failure(RequestRejection(status: 400, reason: "\(Self.quoted(version)) is not an HTTP version")) }
+        guard version[v + 5] == UInt8(ascii: "1") else {
+            return .failure(
+                RequestRejection(status: 505, reason: "HTTP/\(version[v + 5] - 48).\(version[v + 7] - 48) is not served here; send HTTP/1.1"))
         }
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(lines.count - 1)
@@ -287,27 +300,36 @@ struct HTTPRequestParser {
         }
         return .success(
             Head(
-                method: String(decoding: parts[0], as: UTF8.self), target: String(decoding: target, as: UTF8.self),
-                minorVersion: Int(version[7] - 48), headers: headers, announcedBody: false))
+                method: String(decoding: method, as: UTF8.self), target: String(decoding: target, as: UTF8.self),
+                minorVersion: Int(version[v + 7] - 48), headers: headers, announcedBody: false))
     }
 
     /// How the head's body is framed: decides the next state, and the event (if any).
     private mutating func framing(of parsed: Head) -> Result<Event?, RequestRejection> {
         var head = parsed
-        func values(_ name: String) -> [String] {
-            head.headers.filter { $0.name.isSameFieldName(as: name) }.map(\.value)
+        // One pass over the fields; the framing ones are rare enough to split only when there.
+        var hosts = 0
+        var codings: [String] = []
+        var lengths: [String] = []
+        var expectation: String?
+        for field in head.headers {
+            switch field.name.utf8.count {
+            case 4 where field.name.isSameFieldName(as: "Host"):
+                hosts += 1
+            case 6 where field.name.isSameFieldName(as: "Expect"):
+                expectation = expectation ?? field.value
+            case 14 where field.name.isSameFieldName(as: "Content-Length"):
+                lengths += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            case 17 where field.name.isSameFieldName(as: "Transfer-Encoding"):
+                codings += field.value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            default:
+                break
+            }
         }
-        let hosts = values("Host")
-        if hosts.count > 1 { return .failure(RequestRejection(status: 400, reason: "more than one Host header")) }
-        if head.minorVersion >= 1, hosts.isEmpty {
-            return .failure(RequestRejection(status: 400, reason: "an HTTP/1.1 request without a Host header"))
-        }
-        let codings = values("Transfer-Encoding").flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        let lengths = values("Content-Length").flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if hosts > 1 { return .failure(RequestRejection(status: 400, reason: "more than one Host header")) }
+        if head.minorVersion >= 1, hosts == 0 { return .failure(RequestRejection(status: 400, reason: "an HTTP/1.1 request without a Host header")) }
         var expectsContinue = false
-        if head.minorVersion >= 1, let expectation = values("Expect").first {
+        if head.minorVersion >= 1, let expectation {
             guard expectation.caseInsensitiveCompare("100-continue") == .orderedSame else {
                 return .failure(RequestRejection(status: 417, reason: "Expect: \(expectation) is not understood; only 100-continue is"))
             }

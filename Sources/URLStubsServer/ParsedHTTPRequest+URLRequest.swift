@@ -11,39 +11,45 @@ extension ParsedHTTPRequest {
     /// A `URLRequest` keeps one value per field name, so a field sent more than once becomes
     /// one value joined with `", "` (RFC 9110 §5.3), `"; "` for `Cookie` (RFC 9113 §8.2.3).
     /// `nil` when no URL can be made (a `Host` holding `/`, `@` or spaces).
-    func urlRequest(defaultHost: String) -> URLRequest? {
-        guard let url = url(defaultHost: defaultHost) else { return nil }
+    func urlRequest(url: URL) -> URLRequest {
         var request = URLRequest(url: url)
-        request.httpMethod = method
-        var order: [String] = []
-        var joined: [String: (name: String, value: String)] = [:]
-        for field in headers {
-            let key = field.name.lowercased()
-            if let earlier = joined[key] {
-                joined[key] = (earlier.name, earlier.value + (key == "cookie" ? "; " : ", ") + field.value)
-            } else {
-                order.append(key)
-                joined[key] = field
+        if method != "GET" { request.httpMethod = method }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.count)
+        for (index, field) in headers.enumerated() {
+            // Fields are few: a repeat is found by looking back, and joined once, at its first.
+            if headers[..<index].contains(where: { $0.name.isSameFieldName(as: field.name) }) { continue }
+            var value = field.value
+            for later in headers[(index + 1)...] where later.name.isSameFieldName(as: field.name) {
+                value += (field.name.isSameFieldName(as: "Cookie") ? "; " : ", ") + later.value
             }
+            fields[field.name] = value
         }
-        for key in order {
-            guard let field = joined[key] else { continue }
-            request.setValue(field.value, forHTTPHeaderField: field.name)
-        }
+        request.allHTTPHeaderFields = fields
         if announcedBody { request.httpBody = body }
         return request
     }
 
-    private func url(defaultHost: String) -> URL? {
-        if target.first == "/" {
+    /// The URL the client asked for; `nil` when none can be made.
+    func url(defaultHost: String) -> URL? {
+        if target.utf8.first == UInt8(ascii: "/") {
             let host = value(of: "Host") ?? defaultHost
-            guard !host.isEmpty, !host.contains(where: { "/?#@ \\".contains($0) }) else { return nil }
+            // A Host that would change the URL's shape (a path, a user, another authority).
+            guard !host.isEmpty, !host.utf8.contains(where: Self.changesURLShape) else { return nil }
             return Self.url("http://" + host + target)
         }
         let lowered = target.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return Self.url(target) }
         if target == "*" { return Self.url("http://" + (value(of: "Host") ?? defaultHost) + "/") }
         return nil
+    }
+
+    /// `/`, `?`, `#`, `@`, space, backslash.
+    private static func changesURLShape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 47, 63, 35, 64, 32, 92: return true
+        default: return false
+        }
     }
 
     /// `text` as a URL, with the characters a URL cannot hold percent-encoded.

@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import URLStubs
 
 /// One client connection: reads requests, answers them one at a time and in order (pipelined
 /// requests wait their turn), writes the answers, and closes on the client's end, a timeout or
@@ -51,6 +52,8 @@ final class ServerConnection: @unchecked Sendable {
     private var openSources = 0
     private var closesWithReset = false
     private var descriptorClosed = false
+    /// `true` once the sending side was shut down (an orderly close).
+    private var wroteEnd = false
     /// Requests (or rejections) received and not yet being answered, oldest first.
     private var waiting: [Waiting] = []
     private var waitingStart = 0
@@ -62,7 +65,6 @@ final class ServerConnection: @unchecked Sendable {
     private var continueOwed = false
     private var output: [UInt8] = []
     private var outputStart = 0
-    private var flushScheduled = false
     /// `true` while ``pump()`` runs: an exchange that ends within it leaves the next to it.
     private var isPumping = false
     /// `true` once `start()` made the sources (a connection closed before has none).
@@ -74,6 +76,13 @@ final class ServerConnection: @unchecked Sendable {
     private static let maximumWaiting = 32
     /// Reading pauses while more than this many answer bytes wait for the client to read them.
     private static let outputHighWater = 1024 * 1024
+
+    /// Where the players of this connection run their steps: its queue, with what a step
+    /// wrote sent when it ends.
+    private(set) lazy var scheduler = ConnectionScheduler(connection: self)
+    /// The URL last made from a request's Host and target: a client on a keep-alive
+    /// connection often asks for the same one again.
+    private var lastURL: (host: String?, target: String, url: URL)?
 
     init(descriptor: Int32, core: ServerCore) {
         self.descriptor = descriptor
@@ -134,6 +143,7 @@ final class ServerConnection: @unchecked Sendable {
             }
         case .bytes, .wouldBlock:
             pump()
+            flush()
         }
     }
 
@@ -178,7 +188,7 @@ final class ServerConnection: @unchecked Sendable {
                     // The request that asked is next in line: let the client send its body.
                     continueOwed = false
                     send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    flushSoon()
+                    flush()
                 }
                 break
             }
@@ -212,6 +222,15 @@ final class ServerConnection: @unchecked Sendable {
         pump()
     }
 
+    /// The URL `request` asks for (see ``ParsedHTTPRequest/url(defaultHost:)``).
+    func url(of request: ParsedHTTPRequest) -> URL? {
+        let host = request.value(of: "Host")
+        if let lastURL, lastURL.target == request.target, lastURL.host == host { return lastURL.url }
+        let url = request.url(defaultHost: core.defaultHost)
+        if let url { lastURL = (host, request.target, url) }
+        return url
+    }
+
     // MARK: Writing
 
     /// Queues bytes to send; they go out on the next flush.
@@ -231,19 +250,10 @@ final class ServerConnection: @unchecked Sendable {
         output.append(contentsOf: data)
     }
 
-    /// Flushes once the current step is over, so that a head, its body and its end go out in
-    /// one write; flushes now when much is queued.
+    /// Sends what is queued once the current step is over (see ``ConnectionScheduler``), so
+    /// that a head, its body and its end go out in one write; now when much is queued.
     func flushSoon() {
-        if output.count - outputStart >= 64 * 1024 {
-            flush()
-            return
-        }
-        guard !flushScheduled else { return }
-        flushScheduled = true
-        queue.async { [self] in
-            flushScheduled = false
-            flush()
-        }
+        if output.count - outputStart >= 64 * 1024 { flush() }
     }
 
     /// Writes what the socket takes now; the write source resumes writing when it can.
@@ -306,7 +316,8 @@ final class ServerConnection: @unchecked Sendable {
             guard outputStart == output.count else { return }
             if reset {
                 finishClosing()
-            } else {
+            } else if !wroteEnd {
+                wroteEnd = true
                 // The client reads everything sent, then the end; what it still sends is
                 // dropped until it closes too (or two seconds pass).
                 ServerSocket.shutdownWrites(descriptor)
@@ -409,6 +420,34 @@ final class ServerConnection: @unchecked Sendable {
                 WireAnswer.rejection(
                     RequestRejection(status: 408, reason: "the rest of the request did not arrive within the read timeout of \(timeout) seconds")))
             close(.afterAnswers)
+        }
+    }
+}
+
+/// A connection's queue as its players' ``DeliveryScheduler``: each step runs on the queue,
+/// then what it wrote goes out in one write.
+final class ConnectionScheduler: DeliveryScheduler, @unchecked Sendable {
+    // @unchecked: `connection` is read on the queue only.
+    private weak var connection: ServerConnection?
+    private let queue: DispatchQueue
+
+    init(connection: ServerConnection) {
+        self.connection = connection
+        queue = connection.queue
+    }
+
+    func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            work()
+            connection?.flush()
+        }
+    }
+
+    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
+        guard deadline > .now() else { return async(work) }
+        queue.asyncAfter(deadline: deadline) { [self] in
+            work()
+            connection?.flush()
         }
     }
 }

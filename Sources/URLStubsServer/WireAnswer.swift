@@ -7,7 +7,11 @@ enum WireAnswer {
     static func head(status: Int, fields: [(name: String, value: String)]) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64 + fields.count * 40)
-        bytes.append(contentsOf: "HTTP/1.1 \(status) \(reason(for: status))\r\n".utf8)
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        bytes.append(contentsOf: String(status).utf8)
+        bytes.append(32)
+        bytes.append(contentsOf: reason(for: status).utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
         for field in fields {
             bytes.append(contentsOf: field.name.utf8)
             bytes.append(contentsOf: ": ".utf8)

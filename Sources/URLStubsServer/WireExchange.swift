@@ -52,16 +52,17 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue).
     func start() {
         guard let connection else { return }
-        guard let urlRequest = request.urlRequest(defaultHost: connection.core.defaultHost) else {
+        guard let url = connection.url(of: request) else {
             connection.send(
                 WireAnswer.rejection(
                     RequestRejection(status: 400, reason: "the target \(request.target.debugDescription) with its Host does not make a URL")))
             connection.exchangeEnded(.afterAnswers)
             return
         }
+        let urlRequest = request.urlRequest(url: url)
         let traits = TransportTraits(
-            scheduler: DispatchQueueScheduler(queue: connection.queue), deliversChunks: true, redirects: .deliveredAsFinal,
-            consumerQueue: nil, cookies: nil, timeout: .infinity)
+            scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal, consumerQueue: nil, cookies: nil,
+            timeout: .infinity)
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
@@ -111,7 +112,6 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         }
         closesAfter = closes
         connection.send(WireAnswer.head(status: status, fields: fields))
-        connection.flushSoon()
     }
 
     func deliver(body: Data) {
@@ -131,7 +131,6 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         case .untilClose:
             connection.send(body)
         }
-        connection.flushSoon()
     }
 
     func deliverFinish() {
