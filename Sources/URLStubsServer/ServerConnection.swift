@@ -80,6 +80,18 @@ final class ServerConnection: @unchecked Sendable {
     /// Where the players of this connection run their steps: its queue, with what a step
     /// wrote sent when it ends.
     private(set) lazy var scheduler = ConnectionScheduler(connection: self)
+    /// Where a body's next chunk is asked for once the client took the last one (the
+    /// player's ``TransportTraits/consumerQueue``): suspended while more than
+    /// ``outputHighWater`` bytes wait for the client, so a file or stream body is read no
+    /// faster than the client reads it. Made on the first request.
+    private(set) lazy var consumerQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "URLStubsServer.consumer"
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+    private var isConsumerSuspended = false
+
     /// The URL last made from a request's Host and target: a client on a keep-alive
     /// connection often asks for the same one again.
     private var lastURL: (host: String?, target: String, url: URL)?
@@ -150,8 +162,16 @@ final class ServerConnection: @unchecked Sendable {
     /// Pauses reading while enough waits (requests to answer, answers to send); resumes it
     /// once that drained.
     private func updateReading() {
+        let pending = output.count - outputStart
+        if pending > Self.outputHighWater, !isConsumerSuspended {
+            consumerQueue.isSuspended = true
+            isConsumerSuspended = true
+        } else if pending <= Self.outputHighWater, isConsumerSuspended {
+            consumerQueue.isSuspended = false
+            isConsumerSuspended = false
+        }
         guard let readSource, case .open = state else { return }
-        let full = waiting.count - waitingStart >= Self.maximumWaiting || output.count - outputStart > Self.outputHighWater
+        let full = waiting.count - waitingStart >= Self.maximumWaiting || pending > Self.outputHighWater
         if full, !isReadSuspended {
             readSource.suspend()
             isReadSuspended = true
@@ -256,6 +276,14 @@ final class ServerConnection: @unchecked Sendable {
         if output.count - outputStart >= 64 * 1024 { flush() }
     }
 
+    /// Drops the bytes already written from the front of the buffer once they are most of
+    /// it, so a long body passing through does not keep them all.
+    private func compactOutput() {
+        guard outputStart >= 256 * 1024, outputStart * 2 >= output.count else { return }
+        output.removeFirst(outputStart)
+        outputStart = 0
+    }
+
     /// Writes what the socket takes now; the write source resumes writing when it can.
     func flush() {
         guard !(outputStart == output.count), descriptorIsOpen else {
@@ -269,6 +297,7 @@ final class ServerConnection: @unchecked Sendable {
                 outputStart += count
                 lastWrite = .now()
             case .wouldBlock:
+                compactOutput()
                 waitUntilWritable()
                 updateReading()
                 return
@@ -374,6 +403,11 @@ final class ServerConnection: @unchecked Sendable {
         timer = nil
         for source in [readSource as (any DispatchSourceProtocol)?, writeSource].compactMap({ $0 }) {
             source.cancel()
+        }
+        if isConsumerSuspended {
+            // What waits there ends at once: its player has ended.
+            consumerQueue.isSuspended = false
+            isConsumerSuspended = false
         }
         if isReadSuspended { readSource?.resume() }
         if isWriteSuspended { writeSource?.resume() }

@@ -61,8 +61,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         }
         let urlRequest = request.urlRequest(url: url)
         let traits = TransportTraits(
-            scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal, consumerQueue: nil, cookies: nil,
-            timeout: .infinity)
+            scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
+            consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
