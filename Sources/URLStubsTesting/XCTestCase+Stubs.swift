@@ -57,7 +57,7 @@ extension XCTestCase {
 
     /// A registry served over loopback HTTP for this test (``URLStubsServer/StubServer``), for
     /// clients that do not load through `URLSession` (`WKWebView`, `AVPlayer`, another
-    /// process): its ``URLStubsServer/StubServer/registry`` is made as ``makeStubRegistry(unmatchedRequests:verifyOnTearDown:file:line:)``
+    /// process): its `registry` is made as ``makeStubRegistry(unmatchedRequests:verifyOnTearDown:file:line:)``
     /// makes one, and the server stops at tear-down, before the registry is verified.
     ///
     /// ```swift
@@ -71,8 +71,14 @@ extension XCTestCase {
     /// }
     /// ```
     ///
-    /// - Parameter port: The port on 127.0.0.1; 0 (the default) lets the system pick one.
-    /// - Throws: ``URLStubsServer/StubServerError`` when the port cannot be bound.
+    /// - Parameters:
+    ///   - unmatchedRequests: What to do with a request no stub matches; by default it fails
+    ///     (a `404` with the near-miss report over the wire).
+    ///   - verifyOnTearDown: Whether tear-down verifies the registry.
+    ///   - port: The port on 127.0.0.1; 0 (the default) lets the system pick one.
+    ///   - file: Where problems that concern no stub are recorded (this call, by default).
+    ///   - line: Where problems that concern no stub are recorded (this call, by default).
+    /// - Throws: `StubServerError` when the port cannot be bound.
     public func makeStubServer(
         unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true, port: UInt16 = 0,
         file: StaticString = #filePath, line: UInt = #line
