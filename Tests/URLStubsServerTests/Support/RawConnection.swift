@@ -8,7 +8,8 @@ import Foundation
 /// A blocking TCP connection to 127.0.0.1 that sends exactly the bytes a test writes and reads
 /// what comes back, for what no ready-made client does on purpose: pipelining, a head without
 /// its body, a client that sends nothing.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
+    // @unchecked: a test uses it from one thread at a time (handed from the test to offThePool).
     /// How the server's side of the connection ended, as a read saw it.
     enum End: Equatable {
         /// An orderly close (FIN) after the bytes read.
@@ -163,6 +164,23 @@ final class RawConnection {
         }
         let length = Int(value("content-length") ?? "0") ?? 0
         return Response(status: status, headers: headers, body: try readExactly(length, timeout: timeout))
+    }
+
+    /// Everything up to and including `marker` (UTF-8), as text.
+    func readUntil(_ marker: String, timeout: TimeInterval = 10) throws -> String {
+        let pattern = Array(marker.utf8)
+        while true {
+            if let index = find(pattern) {
+                defer { buffer.removeFirst(index + pattern.count) }
+                return String(decoding: buffer[0..<index + pattern.count], as: UTF8.self)
+            }
+            if let end = fill(timeout: timeout) {
+                throw Failure(
+                    description:
+                        "the connection ended (\(end)) before \(marker.debugDescription); read: \(String(decoding: buffer, as: UTF8.self).debugDescription)"
+                )
+            }
+        }
     }
 
     /// Exactly `count` bytes.
