@@ -63,8 +63,7 @@ final class ServerConnection: @unchecked Sendable {
     private var current: WireExchange?
     /// A request head asked for `100 Continue`: sent when that request's turn comes.
     private var continueOwed = false
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = OutputBuffer()
     /// `true` while ``pump()`` runs: an exchange that ends within it leaves the next to it.
     private var isPumping = false
     /// `true` once `start()` made the sources (a connection closed before has none).
@@ -162,7 +161,7 @@ final class ServerConnection: @unchecked Sendable {
     /// Pauses reading while enough waits (requests to answer, answers to send); resumes it
     /// once that drained.
     private func updateReading() {
-        let pending = output.count - outputStart
+        let pending = output.pending
         if pending > Self.outputHighWater, !isConsumerSuspended {
             consumerQueue.isSuspended = true
             isConsumerSuspended = true
@@ -256,58 +255,41 @@ final class ServerConnection: @unchecked Sendable {
     /// Queues bytes to send; they go out on the next flush.
     func send(_ bytes: [UInt8]) {
         guard case .open = state else { return }
-        if outputStart == output.count {
-            output = bytes
-            outputStart = 0
-        } else {
-            output.append(contentsOf: bytes)
-        }
+        output.append(bytes)
     }
 
     /// Queues `data` to send.
     func send(_ data: Data) {
         guard case .open = state else { return }
-        output.append(contentsOf: data)
+        output.append(data)
     }
 
     /// Sends what is queued once the current step is over (see ``ConnectionScheduler``), so
     /// that a head, its body and its end go out in one write; now when much is queued.
     func flushSoon() {
-        if output.count - outputStart >= 64 * 1024 { flush() }
-    }
-
-    /// Drops the bytes already written from the front of the buffer once they are most of
-    /// it, so a long body passing through does not keep them all.
-    private func compactOutput() {
-        guard outputStart >= 256 * 1024, outputStart * 2 >= output.count else { return }
-        output.removeFirst(outputStart)
-        outputStart = 0
+        if output.pending >= 64 * 1024 { flush() }
     }
 
     /// Writes what the socket takes now; the write source resumes writing when it can.
     func flush() {
-        guard !(outputStart == output.count), descriptorIsOpen else {
+        guard output.pending > 0, descriptorIsOpen else {
             afterFlush()
             return
         }
-        while outputStart < output.count {
-            let result = output.withUnsafeBytes { ServerSocket.write(descriptor, UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
-            switch result {
-            case .bytes(let count):
-                outputStart += count
-                lastWrite = .now()
-            case .wouldBlock:
-                compactOutput()
-                waitUntilWritable()
-                updateReading()
-                return
-            case .closed, .failed:
-                close(.clientGone)
-                return
-            }
+        let before = output.pending
+        let stopped = output.write(to: descriptor)
+        if output.pending < before { lastWrite = .now() }
+        switch stopped {
+        case .wouldBlock?:
+            waitUntilWritable()
+            updateReading()
+            return
+        case .closed?, .failed?:
+            close(.clientGone)
+            return
+        case .bytes?, nil:
+            break
         }
-        output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
-        outputStart = 0
         if let writeSource, !isWriteSuspended {
             writeSource.suspend()
             isWriteSuspended = true
@@ -342,7 +324,7 @@ final class ServerConnection: @unchecked Sendable {
         case .open:
             updateReading()
         case .closing(let reset):
-            guard outputStart == output.count else { return }
+            guard output.pending == 0 else { return }
             if reset {
                 finishClosing()
             } else if !wroteEnd {
@@ -415,8 +397,7 @@ final class ServerConnection: @unchecked Sendable {
         isWriteSuspended = false
         readSource = nil
         writeSource = nil
-        output = []
-        outputStart = 0
+        output.removeAll()
         waiting = []
         core.remove(self)
     }
@@ -440,7 +421,7 @@ final class ServerConnection: @unchecked Sendable {
         let timeout = core.limits.readTimeout
         let now = DispatchTime.now()
         func elapsed(since moment: DispatchTime) -> Double { Double(now.uptimeNanoseconds - moment.uptimeNanoseconds) / 1e9 }
-        if outputStart < output.count, elapsed(since: lastWrite) >= timeout {
+        if output.pending > 0, elapsed(since: lastWrite) >= timeout {
             // The client stopped reading its answers.
             closesWithReset = true
             close(.clientGone)
@@ -454,34 +435,6 @@ final class ServerConnection: @unchecked Sendable {
                 WireAnswer.rejection(
                     RequestRejection(status: 408, reason: "the rest of the request did not arrive within the read timeout of \(timeout) seconds")))
             close(.afterAnswers)
-        }
-    }
-}
-
-/// A connection's queue as its players' ``DeliveryScheduler``: each step runs on the queue,
-/// then what it wrote goes out in one write.
-final class ConnectionScheduler: DeliveryScheduler, @unchecked Sendable {
-    // @unchecked: `connection` is read on the queue only.
-    private weak var connection: ServerConnection?
-    private let queue: DispatchQueue
-
-    init(connection: ServerConnection) {
-        self.connection = connection
-        queue = connection.queue
-    }
-
-    func async(_ work: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            work()
-            connection?.flush()
-        }
-    }
-
-    func at(_ deadline: DispatchTime, _ work: @escaping @Sendable () -> Void) {
-        guard deadline > .now() else { return async(work) }
-        queue.asyncAfter(deadline: deadline) { [self] in
-            work()
-            connection?.flush()
         }
     }
 }
