@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
+        .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
         .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
         .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
         .executable(name: "urlstubs-scenario-probe", targets: ["urlstubs-scenario-probe"]),
@@ -27,7 +28,10 @@ let package = Package(
         // The library apps may link (in DEBUG builds): no test framework in here.
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
-        .target(name: "URLStubsTesting", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer"], swiftSettings: swiftSettings),
+        // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
+        // clients that do not load through URLSession.
+        .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
         .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
@@ -35,7 +39,7 @@ let package = Package(
         .target(
             name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "SyntheticFixtures"],
+        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "SyntheticFixtures"],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
@@ -52,6 +56,9 @@ let package = Package(
             name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsOpenAPITests",

@@ -1,3 +1,6 @@
+// Re-exported: a test that imports URLStubsTesting can name StubServer (`.stubbed(serving:)`).
+@_exported import URLStubsServer
+
 #if canImport(Testing)
 import Foundation
 import Testing
@@ -34,6 +37,8 @@ import URLStubs
 public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     let unmatchedRequests: UnmatchedRequestPolicy
     let verifies: Bool
+    /// Also serves the registry over loopback HTTP for the test (``URLStubsServer/StubServer/current``).
+    var serves = false
     let setup: @Sendable (StubRegistry) throws -> Void
     /// Where verification problems go: issues of the running test, or, in the trait's own
     /// tests, a list (so the suite passes without "known issues").
@@ -67,7 +72,15 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         try setup(registry)
         defer { registry.removeAll() }
-        try await Self.run(function, with: registry, for: test, verifies: verifies, recordProblem: recordProblem)
+        guard serves else {
+            try await Self.run(function, with: registry, for: test, verifies: verifies, recordProblem: recordProblem)
+            return
+        }
+        // Stopped before verification, so a request still open ends (as cancelled) first.
+        let server = try registry.serve()
+        try await StubScope.$server.withValue(server) {
+            try await Self.run(function, with: registry, for: test, verifies: verifies, afterTest: { server.stop() }, recordProblem: recordProblem)
+        }
     }
 
     /// Runs `function` with `registry` as ``StubScope/registry``; then, even when it threw,
@@ -152,12 +165,22 @@ extension Trait where Self == StubsTrait {
     /// A fresh registry per test with the given unmatched-request policy (failing, as for
     /// ``stubbed``, by default), verified when the test ends (unless `verify` is `false`).
     ///
+    /// With `serving: true`, the registry also answers over a loopback HTTP server for the
+    /// test (``URLStubsServer/StubServer/current``), stopped when the test ends, for clients
+    /// that do not load through `URLSession` (`WKWebView`, `AVPlayer`, another process).
+    ///
     /// ```swift
     /// @Test(.stubbed(unmatchedRequests: .passthrough)) func usesTheRealNetworkForTheRest() async throws { … }
     /// @Test(.stubbed(verify: false)) func makesRequestsNobodyChecks() async throws { … }
+    /// @Test(.stubbed(serving: true)) func servesAWebView() async throws {
+    ///     let pageURL = try StubServer.current.url("/page")
+    ///     _ = pageURL
+    /// }
     /// ```
-    public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true) -> StubsTrait {
-        StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify) { _ in }
+    public static func stubbed(unmatchedRequests: UnmatchedRequestPolicy = .fail, verify: Bool = true, serving: Bool = false) -> StubsTrait {
+        var trait = StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify) { _ in }
+        trait.serves = serving
+        return trait
     }
 
     /// A fresh registry per test, set up by `setup` before the test runs and verified after
@@ -174,6 +197,35 @@ extension Trait where Self == StubsTrait {
         _ setup: @escaping @Sendable (StubRegistry) throws -> Void
     ) -> StubsTrait {
         StubsTrait(unmatchedRequests: unmatchedRequests, verifies: verify, setup: setup)
+    }
+}
+
+extension StubScope {
+    /// The current test's server, or `nil` outside a test with `.stubbed(serving: true)`.
+    @TaskLocal public static var server: StubServer?
+}
+
+extension StubServer {
+    /// The server of the running test, which has `.stubbed(serving: true)`: it answers with
+    /// ``URLStubs/StubRegistry/current``'s stubs and stops when the test ends.
+    ///
+    /// ```swift
+    /// @Test(.stubbed(serving: true)) func showsTheProfilePage() async throws {
+    ///     StubRegistry.current.stub(isPath("/profile")) { _ in StubResponse(string: "<h1>Ada</h1>") }
+    ///     let page = try StubServer.current.url("/profile")   // give this to the web view
+    ///     _ = page
+    /// }
+    /// ```
+    ///
+    /// - Throws: Outside such a test, an error saying to add the trait.
+    public static var current: StubServer {
+        get throws {
+            if let server = StubScope.server { return server }
+            throw StubServerError(
+                description:
+                    "URLStubs: StubServer.current is only set inside a test with the .stubbed(serving: true) trait: add it to this @Test (or to its @Suite), or start one with try registry.serve()"
+            )
+        }
     }
 }
 

@@ -55,6 +55,42 @@ extension XCTestCase {
         return registry
     }
 
+    /// A registry served over loopback HTTP for this test (``URLStubsServer/StubServer``), for
+    /// clients that do not load through `URLSession` (`WKWebView`, `AVPlayer`, another
+    /// process): its `registry` is made as ``makeStubRegistry(unmatchedRequests:verifyOnTearDown:file:line:)``
+    /// makes one, and the server stops at tear-down, before the registry is verified.
+    ///
+    /// ```swift
+    /// final class WebPageTests: XCTestCase {
+    ///     func testShowsTheProfilePage() throws {
+    ///         let server = try makeStubServer()
+    ///         server.registry.stub(isPath("/profile")) { _ in StubResponse(string: "<h1>Ada</h1>") }
+    ///         let page = server.url("/profile")   // give this to the web view
+    ///         _ = page
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - unmatchedRequests: What to do with a request no stub matches; by default it fails
+    ///     (a `404` with the near-miss report over the wire).
+    ///   - verifyOnTearDown: Whether tear-down verifies the registry.
+    ///   - port: The port on 127.0.0.1; 0 (the default) lets the system pick one.
+    ///   - file: Where problems that concern no stub are recorded (this call, by default).
+    ///   - line: Where problems that concern no stub are recorded (this call, by default).
+    /// - Throws: `StubServerError` when the port cannot be bound.
+    public func makeStubServer(
+        unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true, port: UInt16 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> StubServer {
+        let registry = makeStubRegistry(unmatchedRequests: unmatchedRequests, verifyOnTearDown: verifyOnTearDown, file: file, line: line)
+        let server = try registry.serve(port: port)
+        // Tear-down blocks run last-in first-out: the server stops before the registry is verified.
+        let handoff = TearDownHandoff(server)
+        addTeardownBlock { handoff.take()?.stop() }
+        return server
+    }
+
     /// Verifies `registry` and records each problem as a failure of this test: at the line of
     /// the stub it concerns, else at `file`:`line` (where the registry was made).
     func recordProblems(of registry: StubRegistry, file: StaticString, line: UInt) {

@@ -88,6 +88,7 @@ func runOnly(_ name: String, requests: Int) async throws {
 /// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi|appBackend`, default all).
 struct Sections {
     var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true, openAPI = true, appBackend = true
+    var loopbackServer = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -100,6 +101,7 @@ struct Sections {
         record = names.contains("record")
         openAPI = names.contains("openapi")
         appBackend = names.contains("appBackend")
+        loopbackServer = names.contains("loopbackServer")
     }
 }
 
@@ -139,6 +141,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.appBackend {
         figures += try await runAppBackend(rounds: quick ? 100 : 1_000)
+    }
+    if sections.loopbackServer {
+        figures += try runLoopbackServer(quick: quick)
     }
     return figures
 }

@@ -18,7 +18,7 @@ for target in "${targets[@]}"; do
     extra=$(sed -n 's|^// fuzz-also-compiles: ||p' "Tests/Fuzz/$target.swift")
     # shellcheck disable=SC2046,SC2086
     rm -f "$out/fuzzer"
-    if ! swiftc -swift-version 6 -O -suppress-warnings -sanitize=fuzzer,address -parse-as-library -module-name URLStubs \
+    if ! swiftc -swift-version 6 -O -suppress-warnings -sanitize=fuzzer,address -parse-as-library -module-name URLStubs -package-name URLStubs \
         $(find Sources/URLStubs $extra -name '*.swift') "Tests/Fuzz/$target.swift" -o "$out/fuzzer"; then
         echo "error: the $target fuzz target does not compile" >&2
         exit 1

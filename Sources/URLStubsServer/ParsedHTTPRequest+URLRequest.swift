@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ParsedHTTPRequest {
+    /// The request as a stub sees it: `http://` with the client's `Host` and target (an
+    /// absolute target, as a client sends to a proxy, is taken as it is), the method, the
+    /// header fields, and the body when the head announced one.
+    ///
+    /// A `URLRequest` keeps one value per field name, so a field sent more than once becomes
+    /// one value joined with `", "` (RFC 9110 §5.3), `"; "` for `Cookie` (RFC 9113 §8.2.3).
+    /// `nil` when no URL can be made (a `Host` holding `/`, `@` or spaces).
+    func urlRequest(url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        if method != "GET" { request.httpMethod = method }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.count)
+        for (index, field) in headers.enumerated() {
+            // Fields are few: a repeat is found by looking back, and joined once, at its first.
+            if headers[..<index].contains(where: { $0.name.isSameFieldName(as: field.name) }) { continue }
+            var value = field.value
+            for later in headers[(index + 1)...] where later.name.isSameFieldName(as: field.name) {
+                value += (field.name.isSameFieldName(as: "Cookie") ? "; " : ", ") + later.value
+            }
+            fields[field.name] = value
+        }
+        request.allHTTPHeaderFields = fields
+        if announcedBody { request.httpBody = body }
+        return request
+    }
+
+    /// The URL the client asked for; `nil` when none can be made.
+    func url(defaultHost: String) -> URL? {
+        if target.utf8.first == UInt8(ascii: "/") {
+            let host = value(of: "Host") ?? defaultHost
+            // A Host that would change the URL's shape (a path, a user, another authority).
+            guard !host.isEmpty, !host.utf8.contains(where: Self.changesURLShape) else { return nil }
+            return Self.url("http://" + host + target)
+        }
+        let lowered = target.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return Self.url(target) }
+        if target == "*" { return Self.url("http://" + (value(of: "Host") ?? defaultHost) + "/") }
+        return nil
+    }
+
+    /// `/`, `?`, `#`, `@`, space, backslash.
+    private static func changesURLShape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 47, 63, 35, 64, 32, 92: return true
+        default: return false
+        }
+    }
+
+    /// `text` as a URL, with the characters a URL cannot hold percent-encoded.
+    private static func url(_ text: String) -> URL? {
+        if let url = URL(string: text) { return url }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.insert(charactersIn: "/?#%:@[]")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed).flatMap { URL(string: $0) }
+    }
+}

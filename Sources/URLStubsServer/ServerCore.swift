@@ -1,0 +1,156 @@
+import Foundation
+import Dispatch
+import URLStubs
+
+/// What a ``StubServer`` runs: its listening sockets, each watched by a DispatchSource, and
+/// the connections they accepted. Connections run on queues of their own; this holds them so
+/// that ``stop()`` can close them, and counts them against the limit.
+final class ServerCore: @unchecked Sendable {
+    // @unchecked: the mutable fields are guarded by `lock`.
+
+    let registry: StubRegistry
+    let limits: StubServer.Limits
+    let port: UInt16
+    /// `127.0.0.1:PORT`: the `Host` of a request that names none (HTTP/1.0).
+    let defaultHost: String
+    private let acceptQueue = DispatchQueue(label: "URLStubsServer.accept")
+    private let lock = NSLock()
+    private var listeners: [Listener] = []
+    private var connections: [ObjectIdentifier: ServerConnection] = [:]
+    private var isStopped = false
+    /// Left when every listening descriptor is closed.
+    private let listenersClosed = DispatchGroup()
+
+    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: StubServer.Limits) throws {
+        self.registry = registry
+        self.limits = limits
+        let backlog = Int32(clamping: max(128, min(limits.maximumConnections, 4096)))
+        let first = try ServerSocket.listen(ipv6: false, port: port, backlog: backlog)
+        var descriptors = [first.descriptor]
+        if alsoOnIPv6 {
+            do {
+                descriptors.append(try ServerSocket.listen(ipv6: true, port: first.port, backlog: backlog).descriptor)
+            } catch {
+                ServerSocket.close(first.descriptor)
+                throw error
+            }
+        }
+        self.port = first.port
+        defaultHost = "127.0.0.1:\(first.port)"
+        for descriptor in descriptors { startAccepting(descriptor) }
+    }
+
+    var connectionCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connections.count
+    }
+
+    /// A listening socket and the source that watches it.
+    private final class Listener: @unchecked Sendable {
+        // @unchecked: used on the accept queue only, but for `cancel()`, which is thread-safe.
+        let descriptor: Int32
+        let source: any DispatchSourceRead
+
+        init(descriptor: Int32, queue: DispatchQueue) {
+            self.descriptor = descriptor
+            source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        }
+    }
+
+    private func startAccepting(_ descriptor: Int32) {
+        let listener = Listener(descriptor: descriptor, queue: acceptQueue)
+        listenersClosed.enter()
+        listener.source.setEventHandler { [weak self, weak listener] in
+            guard let self, let listener else { return }
+            acceptWaiting(on: listener)
+        }
+        listener.source.setCancelHandler { [listenersClosed] in
+            ServerSocket.close(descriptor)
+            listenersClosed.leave()
+        }
+        listeners.append(listener)
+        listener.source.activate()
+    }
+
+    /// Accepts every connection waiting (on the accept queue).
+    private func acceptWaiting(on listener: Listener) {
+        while true {
+            switch ServerSocket.accept(listener.descriptor) {
+            case .none:
+                return
+            case .outOfDescriptors:
+                // The source would fire again at once: pause it, and try again shortly.
+                listener.source.suspend()
+                acceptQueue.asyncAfter(deadline: .now() + 0.1) { listener.source.resume() }
+                return
+            case .connection(let descriptor):
+                lock.lock()
+                if isStopped {
+                    lock.unlock()
+                    ServerSocket.close(descriptor)
+                    continue
+                }
+                guard connections.count < limits.maximumConnections else {
+                    lock.unlock()
+                    refuse(descriptor)
+                    continue
+                }
+                let connection = ServerConnection(descriptor: descriptor, core: self)
+                connections[ObjectIdentifier(connection)] = connection
+                lock.unlock()
+                connection.start()
+            }
+        }
+    }
+
+    /// Answers a connection past the limit with 503, then closes it once the client has read
+    /// the answer (a close with its request unread would reset the connection first).
+    private func refuse(_ descriptor: Int32) {
+        let message =
+            "URLStubs: the stub server already has \(limits.maximumConnections) connections open (its limit); this one was refused. Raise StubServer.Limits.maximumConnections, or close connections the client no longer uses.\n"
+        let answer = WireAnswer.simple(status: 503, body: message, closes: true, extraFields: [("Retry-After", "1")])
+        answer.withUnsafeBytes { _ = ServerSocket.write(descriptor, $0) }
+        ServerSocket.shutdownWrites(descriptor)
+        acceptQueue.asyncAfter(deadline: .now() + 1) { ServerSocket.close(descriptor) }
+    }
+
+    /// Forgets a connection that closed.
+    func remove(_ connection: ServerConnection) {
+        lock.lock()
+        connections[ObjectIdentifier(connection)] = nil
+        lock.unlock()
+    }
+
+    var stopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isStopped
+    }
+
+    /// Closes the listening sockets and every connection; returns once they are closed (or
+    /// after two seconds, should a connection's queue be busy: it closes when free).
+    func stop() {
+        lock.lock()
+        if isStopped {
+            lock.unlock()
+            return
+        }
+        isStopped = true
+        let sources = listeners.map(\.source)
+        let open = Array(connections.values)
+        connections = [:]
+        lock.unlock()
+        for source in sources { source.cancel() }
+        let closed = DispatchGroup()
+        for connection in open {
+            closed.enter()
+            connection.queue.async {
+                connection.close(.serverStopped)
+                closed.leave()
+            }
+        }
+        _ = listenersClosed.wait(timeout: .now() + 2)
+        _ = closed.wait(timeout: .now() + 2)
+    }
+}

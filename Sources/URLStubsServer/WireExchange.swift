@@ -1,0 +1,183 @@
+import Foundation
+import Dispatch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLStubs
+
+/// One request answered over a connection: the server's ``ExchangeTransport``. The engine
+/// (an ``ExchangePlayer`` and the registry) decides everything; this writes what it hands
+/// over as HTTP/1.1 bytes and says when the client went away.
+///
+/// How the engine's calls become bytes:
+/// - the head: the status line and the response's fields in order, one `Set-Cookie` per
+///   cookie; a body of unknown length is sent chunked (read to the end of the connection by an
+///   HTTP/1.0 client); `HEAD`, 1xx, 204 and 304 answers carry no body;
+/// - body chunks: written as they come, so pacing and download speeds are real timed writes;
+/// - the finish: the chunked body's last chunk, or, when fewer bytes went out than the head's
+///   `Content-Length` announced (`truncated(afterBytes:)`), an orderly close after the short
+///   body;
+/// - a failure after the head (`failing(afterBytes:)`): a reset connection; before the head,
+///   an unmatched request is a `404` whose body is the near-miss report (with
+///   `URLStubs-Error: unmatchedRequest`), a stub's mistake (a ``URLStubs/StubError``: a missing
+///   file, an invalid header) a `500` with its explanation (`URLStubs-Error: fileNotFound`, …),
+///   and any other error (a network failure the stub simulates) a reset, the nearest thing a
+///   socket has to a failed load.
+final class WireExchange: ExchangeTransport, @unchecked Sendable {
+    // @unchecked: touched on the connection's queue only.
+
+    private enum Framing {
+        /// No body bytes (HEAD, 1xx, 204, 304).
+        case none
+        /// `Content-Length` bytes; `sent` so far.
+        case length(Int, sent: Int)
+        case chunked
+        /// HTTP/1.0 without a length: the body ends with the connection.
+        case untilClose
+    }
+
+    let request: ParsedHTTPRequest
+    private weak var connection: ServerConnection?
+    private var player: ExchangePlayer?
+    private var framing = Framing.none
+    private var headSent = false
+    private var closesAfter = false
+
+    init(request: ParsedHTTPRequest, connection: ServerConnection) {
+        self.request = request
+        self.connection = connection
+        closesAfter = !request.keepsAlive
+    }
+
+    /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue).
+    func start() {
+        guard let connection else { return }
+        guard let url = connection.url(of: request) else {
+            connection.send(
+                WireAnswer.rejection(
+                    RequestRejection(status: 400, reason: "the target \(request.target.debugDescription) with its Host does not make a URL")))
+            connection.exchangeEnded(.afterAnswers)
+            return
+        }
+        let urlRequest = request.urlRequest(url: url)
+        let traits = TransportTraits(
+            scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
+            consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
+        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry)
+        self.player = player
+        player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
+    }
+
+    /// The client left (or the server stops): the player stops, and the exchange ends
+    /// cancelled unless it ended already.
+    func clientWentAway() {
+        connection = nil
+        player?.cancel()
+        player = nil
+    }
+
+    var isClientGone: Bool { connection?.isClosed ?? true }
+
+    // MARK: ExchangeTransport
+
+    func deliver(head: ResponseHead) {
+        guard let connection else { return }
+        headSent = true
+        let status = head.statusCode
+        let isHEAD = request.method == "HEAD"
+        let noBody = status == 204 || (100..<200).contains(status)
+        var fields: [(name: String, value: String)] = []
+        var closes = closesAfter || connection.core.stopping
+        for field in head.fields {
+            if field.name.isSameFieldName(as: "Transfer-Encoding") { continue }  // framing is the server's
+            if noBody, field.name.isSameFieldName(as: "Content-Length") { continue }
+            if field.name.isSameFieldName(as: "Connection"), field.value.lowercased().contains("close") { closes = true }
+            fields.append(field)
+        }
+        if isHEAD || noBody || status == 304 {
+            framing = .none
+        } else if let length = head.announcedLength {
+            framing = .length(length, sent: 0)
+        } else if request.minorVersion >= 1 {
+            framing = .chunked
+            fields.append(("Transfer-Encoding", "chunked"))
+        } else {
+            framing = .untilClose
+            closes = true
+        }
+        if closes {
+            if !fields.contains(where: { $0.name.isSameFieldName(as: "Connection") }) { fields.append(("Connection", "close")) }
+        } else if request.minorVersion == 0 {
+            fields.append(("Connection", "keep-alive"))
+        }
+        closesAfter = closes
+        connection.send(WireAnswer.head(status: status, fields: fields))
+    }
+
+    func deliver(body: Data) {
+        guard let connection else { return }
+        switch framing {
+        case .none:
+            return
+        case .length(let length, let sent):
+            // The engine never sends past the announced length (it fails the exchange first).
+            let part = body.prefix(max(0, length - sent))
+            framing = .length(length, sent: sent + part.count)
+            connection.send(part)
+        case .chunked:
+            connection.send(Array("\(String(body.count, radix: 16))\r\n".utf8))
+            connection.send(body)
+            connection.send(Array("\r\n".utf8))
+        case .untilClose:
+            connection.send(body)
+        }
+    }
+
+    func deliverFinish() {
+        guard let connection else { return }
+        player = nil
+        switch framing {
+        case .length(let length, let sent) where sent < length:
+            // A short body on purpose (truncated(afterBytes:)): the client learns it from the end.
+            connection.exchangeEnded(.afterAnswers)
+        case .chunked:
+            connection.send(Array("0\r\n\r\n".utf8))
+            connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+        case .untilClose:
+            connection.exchangeEnded(.afterAnswers)
+        case .none, .length:
+            connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+        }
+    }
+
+    func deliverFailure(_ error: any Error) {
+        guard let connection else { return }
+        player = nil
+        guard !headSent, let stubError = StubError.from(error) else {
+            connection.exchangeEnded(.reset)
+            return
+        }
+        let isHEAD = request.method == "HEAD"
+        if case .unmatchedRequest(let report) = stubError {
+            connection.send(
+                WireAnswer.simple(
+                    status: 404, body: report + "\n", closes: closesAfter, extraFields: [(WireAnswer.errorField, "unmatchedRequest")],
+                    headRequest: isHEAD))
+        } else {
+            connection.send(
+                WireAnswer.simple(
+                    status: 500, body: stubError.description + "\n", closes: closesAfter,
+                    extraFields: [(WireAnswer.errorField, Self.caseName(of: stubError))], headRequest: isHEAD))
+        }
+        connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+    }
+
+    func handOver(redirectTo next: URLRequest, head: ResponseHead) {
+        // Never called: the traits say redirects are delivered as final 3xx answers.
+    }
+
+    /// `fileNotFound` for `.fileNotFound(path: …)`.
+    private static func caseName(of error: StubError) -> String {
+        Mirror(reflecting: error).children.first?.label ?? "stubError"
+    }
+}
