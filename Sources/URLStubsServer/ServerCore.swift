@@ -1,6 +1,6 @@
 import Foundation
 import Dispatch
-import URLStubs
+@_spi(Transport) import URLStubs
 
 /// What a ``StubServer`` runs: its listening sockets, each watched by a DispatchSource, and
 /// the connections they accepted. Connections run on queues of their own; this holds them so

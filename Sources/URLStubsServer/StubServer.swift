@@ -1,5 +1,5 @@
 import Foundation
-import URLStubs
+@_spi(Transport) import URLStubs
 
 /// An HTTP/1.1 server on the loopback address that answers with a ``URLStubs/StubRegistry``'s
 /// stubs: the same stubs, matchers, journal, verification, hooks, held responses, pacing and
@@ -128,7 +128,8 @@ public struct StubServerError: Error, Sendable, CustomStringConvertible {
     /// `URLStubs: the stub server could not bind 127.0.0.1:8080: Address already in use. …`
     public let description: String
 
-    package init(description: String) { self.description = description }
+    /// A server error saying `description`.
+    @_spi(Transport) public init(description: String) { self.description = description }
 
     static func socketCall(_ call: String, address: String, code: Int32) -> StubServerError {
         let reason = String(cString: strerror(code))

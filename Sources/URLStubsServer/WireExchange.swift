@@ -3,7 +3,7 @@ import Dispatch
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+@_spi(Transport) import URLStubs
 
 /// One request answered over a connection: the server's ``ExchangeTransport``. The engine
 /// (an ``ExchangePlayer`` and the registry) decides everything; this writes what it hands
@@ -63,7 +63,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         let traits = TransportTraits(
             scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
             consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
-        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry)
+        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry.exchangeHost)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
     }
