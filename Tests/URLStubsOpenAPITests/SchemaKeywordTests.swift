@@ -111,7 +111,7 @@ import URLStubs
         ),
         Case(
             schema: "format: email", valid: "ada@example.com", invalid: "ada at example.com",
-            report: "$: expected a email string (local@domain), found \"ada at example.com\" (#/components/schemas/S/format)"),
+            report: "$: expected an email string (local@domain), found \"ada at example.com\" (#/components/schemas/S/format)"),
         Case(
             schema: "format: uri", valid: "urn:isbn:0451450523", invalid: "/relative/path",
             report: "$: expected a uri string (an absolute URI with a scheme), found \"/relative/path\" (#/components/schemas/S/format)"),

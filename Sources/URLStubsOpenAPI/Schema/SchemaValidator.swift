@@ -292,7 +292,9 @@ struct SchemaValidator {
             }
         }
         if let format = node.format, let valid = StringFormat.check(text, format: format), !valid {
-            report(node, "format", expected: "a \(format) string (\(StringFormat.explanation(format)))", found: JSONValue.string(text).brief)
+            report(
+                node, "format", expected: "\(Self.article(for: format)) \(format) string (\(StringFormat.explanation(format)))",
+                found: JSONValue.string(text).brief)
         }
     }
 
@@ -418,5 +420,12 @@ struct SchemaValidator {
             return
         }
         validate(value, against: target.schema)
+    }
+
+    /// The article before a format's name: `an email`, `an ipv4`, `a date`, `a uuid` (whose
+    /// `u` sounds like `you`, so `u` takes `a`).
+    static func article(for word: String) -> String {
+        guard let first = word.lowercased().first, "aeio".contains(first) else { return "a" }
+        return "an"
     }
 }
