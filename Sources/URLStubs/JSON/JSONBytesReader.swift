@@ -23,6 +23,9 @@ enum JSONBytesReader {
         /// `true`: UTF-16 and UTF-32 text (recognised by its byte order mark or its zero
         /// bytes, as RFC 4627 describes) is read; `false`: it is refused by name.
         var readsOtherEncodings: Bool
+        /// Objects under a member of this name keep their members' order (``read(_:rules:)``'s
+        /// `memberOrders`): a document's `examples`, whose first entry is the one it shows.
+        var keepsMemberOrderUnder: String? = nil
 
         /// Request and response bodies: as lenient as `JSONSerialization` was.
         static let body = Rules(refusesDuplicateMembers: false, readsOtherEncodings: true)
@@ -33,6 +36,12 @@ enum JSONBytesReader {
 
     /// The value `data` holds, or the reason it is not JSON and where.
     static func read(_ data: Data, rules: Rules = .body) throws -> JSONValue {
+        try readKeepingOrder(data, rules: rules).value
+    }
+
+    /// ``read(_:rules:)``, with the member order of each object under the member that
+    /// `rules.keepsMemberOrderUnder` names, keyed by the object.
+    static func readKeepingOrder(_ data: Data, rules: Rules) throws -> (value: JSONValue, memberOrders: [JSONValue: [String]]) {
         var data = data
         if let encoding = JSONTextEncoding(of: data) {
             guard rules.readsOtherEncodings, let text = String(data: data, encoding: encoding.foundationEncoding) else {
@@ -40,8 +49,8 @@ enum JSONBytesReader {
             }
             data = Data(text.utf8)
         }
-        switch read(data, complete: true, refusesDuplicates: rules.refusesDuplicateMembers) {
-        case .value(let value): return value
+        switch read(data, complete: true, refusesDuplicates: rules.refusesDuplicateMembers, memberOrderName: rules.keepsMemberOrderUnder) {
+        case .value(let value, let orders): return (value, orders)
         case .problem(let problem): throw problem
         case .unsupported: throw JSONSyntaxError(reason: "not JSON text", offset: 0, line: 1, column: 1)
         }
@@ -49,7 +58,7 @@ enum JSONBytesReader {
 
     /// The value `data` holds, or `nil` when the fast path does not take it (see above).
     static func value(from data: Data) -> JSONValue? {
-        if case .value(let value) = read(data, complete: false, refusesDuplicates: false) { return value }
+        if case .value(let value, _) = read(data, complete: false, refusesDuplicates: false) { return value }
         return nil
     }
 
@@ -62,17 +71,18 @@ enum JSONBytesReader {
     }
 
     private enum Outcome {
-        case value(JSONValue)
+        case value(JSONValue, [JSONValue: [String]])
         case problem(JSONSyntaxError)
         case unsupported
     }
 
-    private static func read(_ data: Data, complete: Bool, refusesDuplicates: Bool) -> Outcome {
+    private static func read(_ data: Data, complete: Bool, refusesDuplicates: Bool, memberOrderName: String? = nil) -> Outcome {
         data.withUnsafeBytes { bytes -> Outcome in
             var cursor = JSONCursor(bytes: bytes, complete: complete, refusesDuplicates: refusesDuplicates)
+            cursor.memberOrderName = memberOrderName
             do {
                 let value = try cursor.readDocument()
-                return .value(value)
+                return .value(value, cursor.memberOrders)
             } catch let invalid as JSONCursor.Invalid {
                 let depth = invalid.reason == JSONSyntaxError.tooDeepReason ? cursor.depthOfNesting(from: invalid.offset) : nil
                 return .problem(JSONSyntaxError(reason: invalid.reason, offset: invalid.offset, in: bytes, nestingDepth: depth))

@@ -19,6 +19,12 @@ struct JSONCursor {
     let bytes: UnsafeRawBufferPointer
     let complete: Bool
     let refusesDuplicates: Bool
+    /// Objects found under a member of this name keep the order of their members in
+    /// ``memberOrders`` (`nil`: none is kept, the common case).
+    var memberOrderName: String?
+    /// The order of the members of each object found under ``memberOrderName``, keyed by the
+    /// object itself.
+    private(set) var memberOrders: [JSONValue: [String]] = [:]
     var index = 0
     /// Reused for strings with escapes.
     private var scratch: [UInt8] = []
@@ -59,6 +65,8 @@ struct JSONCursor {
         var arrays: [[JSONValue]] = []
         var objects: [[String: JSONValue]] = []
         var keys: [(name: String, offset: Int)] = []
+        /// Per open object, when ``memberOrderName`` is set: its member names so far, or `nil`.
+        var orders: [[String]?] = []
         readingValues: while true {
             skipWhitespace()
             guard let byte = next else { throw Invalid(reason: "the text ends where a value was expected", offset: index) }
@@ -79,6 +87,10 @@ struct JSONCursor {
                     value = .array([])
                 } else {
                     guard next == UInt8(ascii: "}") else {
+                        if let memberOrderName {
+                            let isUnderName = kinds.last == false && keys.last?.name == memberOrderName
+                            orders.append(isUnderName ? [] : nil)
+                        }
                         kinds.append(false)
                         objects.append([:])
                         keys.append(try readMemberName())
@@ -110,6 +122,7 @@ struct JSONCursor {
                         throw Invalid(reason: Self.duplicateReason(key.name), offset: key.offset)
                     }
                     objects[objects.count - 1][key.name] = value
+                    if memberOrderName != nil, orders[orders.count - 1] != nil { orders[orders.count - 1]?.append(key.name) }
                     if separator == UInt8(ascii: ",") {
                         index += 1
                         keys[keys.count - 1] = try readMemberName()
@@ -120,6 +133,7 @@ struct JSONCursor {
                     }
                     keys.removeLast()
                     value = .object(objects.removeLast())
+                    if memberOrderName != nil, let order = orders.removeLast() { memberOrders[value] = order }
                 }
                 index += 1
                 kinds.removeLast()

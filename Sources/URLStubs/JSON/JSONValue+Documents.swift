@@ -8,8 +8,19 @@ extension JSONValue {
     ///
     /// - Throws: ``JSONDocumentProblem``, with the line and column.
     @_spi(AddOns) public static func readingDocument(_ data: Data) throws -> JSONValue {
+        try readingDocument(data, keepingMemberOrderUnder: nil).value
+    }
+
+    /// ``readingDocument(_:)``, also telling the order in which each object found under a member
+    /// named `name` lists its members (a ``JSONValue`` object does not keep it), keyed by the
+    /// object: what an OpenAPI document's `examples` need, whose first entry is the one shown.
+    @_spi(AddOns) public static func readingDocument(_ data: Data, keepingMemberOrderUnder name: String?) throws -> (
+        value: JSONValue, memberOrders: [JSONValue: [String]]
+    ) {
+        var rules = JSONBytesReader.Rules.document
+        rules.keepsMemberOrderUnder = name
         do {
-            return try JSONBytesReader.read(data, rules: .document)
+            return try JSONBytesReader.readKeepingOrder(data, rules: rules)
         } catch let error as JSONSyntaxError {
             throw JSONDocumentProblem(reason: error.reason, line: max(error.line, 1), column: max(error.column, 1))
         }

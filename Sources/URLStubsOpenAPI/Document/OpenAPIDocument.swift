@@ -48,29 +48,33 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
     /// read as UTF-8 only; an error names the line and column.
     public init(data: Data, source: String = "OpenAPI document") throws {
         let first = data.first { $0 != .space && $0 != .tab && $0 != .lf && $0 != .cr && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
-        let root: JSONValue
+        // `examples` maps keep their order: the first entry written is the one a stub shows.
+        let read: (value: JSONValue, memberOrders: [JSONValue: [String]])
         if first == UInt8(ascii: "{") {
             do {
-                root = try JSONValue.readingDocument(data)
+                read = try JSONValue.readingDocument(data, keepingMemberOrderUnder: "examples")
             } catch let problem as JSONDocumentProblem {
                 // A YAML flow mapping starts with "{" too.
-                guard let flow = try? YAMLReader.read(data) else {
+                guard let flow = try? YAMLReader.read(data, keepingMemberOrderUnder: "examples") else {
                     throw OpenAPIError(
                         source: source, location: "line \(problem.line), column \(problem.column)", message: "not valid JSON: \(problem.reason)")
                 }
-                root = flow
+                read = flow
             }
         } else {
             do {
-                root = try YAMLReader.read(data)
+                read = try YAMLReader.read(data, keepingMemberOrderUnder: "examples")
             } catch let error as YAMLError {
                 throw OpenAPIError(source: source, location: "line \(error.line), column \(error.column)", message: error.message)
             }
         }
-        try self.init(root: root, source: source)
+        try self.init(root: read.value, source: source, examplesOrder: read.memberOrders)
     }
 
-    init(root: JSONValue, source: String) throws {
+    /// - Parameter examplesOrder: The order in which each `examples` map lists its entries,
+    ///   keyed by the map (a ``JSONValue`` object keeps none); a map missing here is taken in
+    ///   the order of its names.
+    init(root: JSONValue, source: String, examplesOrder: [JSONValue: [String]] = [:]) throws {
         self.source = source
         func fail(_ pointer: String, _ message: String) -> OpenAPIError {
             OpenAPIError(source: source, location: pointer, message: message)
@@ -91,7 +95,9 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
                 pointer,
                 "the $ref \"\(reference)\" points outside the document; external references are not followed (bundle the document into one file)")
         }
-        var parser = OperationParser(compiler: SchemaCompiler(root: root, isVersion31: version.hasPrefix("3.1"), source: source), root: root)
+        var parser = OperationParser(
+            compiler: SchemaCompiler(root: root, isVersion31: version.hasPrefix("3.1"), source: source), root: root,
+            examplesOrder: examplesOrder)
         if let components = top["components"]?.objectValue?["schemas"]?.objectValue {
             for name in components.keys.sorted() {
                 _ = try parser.compiler.compile(components[name]!, at: JSONPointer.appending("#/components/schemas", name))

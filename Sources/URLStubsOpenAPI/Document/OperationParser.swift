@@ -6,6 +6,8 @@ import URLStubs
 struct OperationParser {
     var compiler: SchemaCompiler
     let root: JSONValue
+    /// The order each `examples` map lists its entries in (see ``OpenAPIDocument``).
+    let examplesOrder: [JSONValue: [String]]
 
     private func fail(_ pointer: String, _ message: String) -> OpenAPIError {
         compiler.error(pointer, message)
@@ -135,7 +137,9 @@ struct OperationParser {
                 schema = try compiler.compile(schemaValue, at: JSONPointer.appending(mediaPointer, "schema"))
             }
             var example = media["example"]
-            if example == nil, let examples = media["examples"]?.objectValue, let first = examples.keys.sorted().first {
+            if example == nil, let examplesValue = media["examples"], let examples = examplesValue.objectValue,
+                let first = examplesOrder[examplesValue]?.first ?? examples.keys.sorted().first
+            {
                 let (object, _) = try dereference(examples[first]!, at: JSONPointer.appending(JSONPointer.appending(mediaPointer, "examples"), first))
                 example = object["value"]
             }

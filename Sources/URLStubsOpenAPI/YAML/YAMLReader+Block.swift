@@ -6,16 +6,24 @@ extension YAMLReader {
     /// A block mapping whose keys sit at column `indent`. `firstKey` is its first key when the
     /// caller read it (the cursor then on its `:`); `nil` when the cursor is on a key to read.
     mutating func readBlockMapping(indent: Int, firstKey: String?) throws -> JSONValue {
+        let keepsOrder = ordersNextMapping
+        ordersNextMapping = false
+        var order: [String] = []
         var entries = MappingEntries()
         var key = firstKey
         while true {
             let start = try readEntryStart(indent: indent, firstKey: key)
+            ordersNextMapping = memberOrderName != nil && start.name == memberOrderName
             let value = start.isExplicit ? try readExplicitValue(indent: indent) : try readMappingValue(indent: indent)
+            ordersNextMapping = false
             try entries.add(start.name, value, line: start.line, column: indent + 1)
+            if keepsOrder, start.name != "<<" { order.append(start.name) }
             guard try isAtNextEntry(of: start.name, indent: indent, keyLine: start.line) else { break }
             key = nil
         }
-        return .object(entries.all)
+        let mapping = JSONValue.object(entries.all)
+        if keepsOrder { memberOrders[mapping] = order }
+        return mapping
     }
 
     /// The members of a block mapping as they are read, and what `<<` merges into it: keys

@@ -78,15 +78,23 @@ extension YAMLReader {
     private mutating func readFlowMapping() throws -> JSONValue {
         let opening = (line: line, column: column + 1)
         advance()
+        let keepsOrder = ordersNextMapping
+        ordersNextMapping = false
+        var order: [String] = []
         var object: [String: JSONValue] = [:]
         while try !isAtFlowEnd(UInt8(ascii: "}"), opening: opening) {
             let key = try readFlowKey()
+            ordersNextMapping = memberOrderName != nil && key.text == memberOrderName
             let value = try hasFlowValue() ? try readFlowNode() : JSONValue.null
+            ordersNextMapping = false
             guard object[key.text] == nil else { throw duplicateFlowKey(key) }
             object[key.text] = value
+            if keepsOrder { order.append(key.text) }
             try expectFlowSeparator(UInt8(ascii: "}"), opening: opening)
         }
-        return .object(object)
+        let mapping = JSONValue.object(object)
+        if keepsOrder { memberOrders[mapping] = order }
+        return mapping
     }
 
     /// Past the closing bracket when it comes next (`true`); at the next entry otherwise.

@@ -34,6 +34,14 @@ struct YAMLReader {
     /// Nodes read so far, each alias counted as the nodes it repeats.
     var nodeCount = 0
     let nodeBudget: Int
+    /// Mappings found under a key of this name keep the order of their keys in
+    /// ``memberOrders`` (a ``JSONValue`` object does not keep it).
+    var memberOrderName: String?
+    /// The key order of each mapping found under ``memberOrderName``, keyed by the mapping.
+    var memberOrders: [JSONValue: [String]] = [:]
+    /// Set while the value of a key named ``memberOrderName`` is read: the mapping that value
+    /// is keeps its order.
+    var ordersNextMapping = false
 
     /// An anchored node and how many nodes it stands for.
     struct Anchor {
@@ -48,12 +56,20 @@ struct YAMLReader {
 
     /// Reads the one document of `data`.
     static func read(_ data: Data) throws -> JSONValue {
+        try read(data, keepingMemberOrderUnder: nil).value
+    }
+
+    /// Reads the one document of `data`, with the key order of each mapping found under a key
+    /// named `name`, keyed by the mapping.
+    static func read(_ data: Data, keepingMemberOrderUnder name: String?) throws -> (value: JSONValue, memberOrders: [JSONValue: [String]]) {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         try checkEncoding(bytes)
         if bytes.contains(UInt8(ascii: "\r")) { bytes = normalizingLineBreaks(bytes) }
         var reader = YAMLReader(bytes: bytes)
-        return try reader.readDocument()
+        reader.memberOrderName = name
+        let value = try reader.readDocument()
+        return (value, reader.memberOrders)
     }
 
     /// Only UTF-8 is read: UTF-16 and UTF-32 (a byte order mark, or zero bytes among the first
