@@ -13,16 +13,15 @@ let package = Package(
     // Custom URL protocols are unsupported on watchOS 2 and later (Apple's URLProtocol docs), so
     // watchOS is not a platform of this package. iOS 15 / macOS 12 bring async URLSession.
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .visionOS(.v1)],
+    // Only the libraries are products. The demo (the README's first command), the benchmark and
+    // the probe apps are executable targets of this package: `swift run urlstubs-demo` runs one
+    // here, and no package that depends on URLStubs sees them.
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
-        .executable(name: "urlstubs-demo", targets: ["urlstubs-demo"]),
-        .executable(name: "urlstubs-bench", targets: ["urlstubs-bench"]),
-        .executable(name: "urlstubs-scenario-probe", targets: ["urlstubs-scenario-probe"]),
-        .executable(name: "urlstubs-app-probe", targets: ["urlstubs-app-probe"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
