@@ -64,6 +64,8 @@ final class ServerConnection: @unchecked Sendable {
     /// A request head asked for `100 Continue`: sent when that request's turn comes.
     private var continueOwed = false
     private var output = OutputBuffer()
+    /// The most output bytes that waited for the client at once.
+    private var largestPending = 0
     /// `true` while ``pump()`` runs: an exchange that ends within it leaves the next to it.
     private var isPumping = false
     /// `true` once `start()` made the sources (a connection closed before has none).
@@ -162,6 +164,10 @@ final class ServerConnection: @unchecked Sendable {
     /// once that drained.
     private func updateReading() {
         let pending = output.pending
+        if pending > largestPending {
+            largestPending = pending
+            core.noteOutputWaiting(pending)
+        }
         if pending > Self.outputHighWater, !isConsumerSuspended {
             consumerQueue.isSuspended = true
             isConsumerSuspended = true

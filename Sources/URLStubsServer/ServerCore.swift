@@ -40,6 +40,21 @@ final class ServerCore: @unchecked Sendable {
         for descriptor in descriptors { startAccepting(descriptor) }
     }
 
+    /// The most response bytes that waited for one client at once, on any connection so far:
+    /// what a slow reader makes the server hold.
+    var largestOutputWaiting: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return largestWaiting
+    }
+    private var largestWaiting = 0
+
+    func noteOutputWaiting(_ bytes: Int) {
+        lock.lock()
+        largestWaiting = max(largestWaiting, bytes)
+        lock.unlock()
+    }
+
     var connectionCount: Int {
         lock.lock()
         defer { lock.unlock() }

@@ -29,7 +29,7 @@ public final class StubServer: @unchecked Sendable {
     public let port: UInt16
     /// `http://127.0.0.1:PORT`: the URL to give a client, to which it appends its paths.
     public let baseURL: URL
-    private let core: ServerCore
+    let core: ServerCore
 
     init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: Limits) throws {
         self.registry = registry
