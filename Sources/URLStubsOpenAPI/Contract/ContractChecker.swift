@@ -46,7 +46,7 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
     static let pendingLimit = 10_000
 
     let document: OpenAPIDocument
-    /// The registry's ``URLStubs/Scrubbing``, read when checking: its secrets print as
+    /// The registry's `Scrubbing`, read when checking: its secrets print as
     /// `<scrubbed>`.
     let scrubbing: @Sendable () -> Scrubbing
     private let lock = NSLock()

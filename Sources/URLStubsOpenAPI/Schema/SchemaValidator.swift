@@ -54,7 +54,7 @@ struct SchemaValidator {
 
     private var trials = Trials()
     /// Member names (lower-cased) whose values reports print as ``placeholder``: the JSON
-    /// fields of a ``URLStubs/Scrubbing``.
+    /// fields of a `Scrubbing`.
     var secretNames: Set<String> = []
     var placeholder = Scrubbing.default.placeholder
 
