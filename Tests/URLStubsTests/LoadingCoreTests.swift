@@ -68,8 +68,10 @@ struct LoadingCoreTests {
     }
 
     /// `stopLoading` cancels the real request: the same trap as the timeout's, reached from
-    /// `cancel()`. The server answers after 20 s, so the cancel lands in flight however slowly
-    /// a loaded machine runs the test. (Not through `async` `data(for:)`: cancelling it deadlocks corelibs 6.3.1
+    /// `cancel()`. The server answers after 60 s, so the cancel lands in flight however slowly
+    /// a loaded machine runs the test: under the thread sanitizer, with the whole suite in
+    /// parallel, the process-wide loading queue was seen to take 7-17 s to reach this request's
+    /// steps, and a cancel that reached it after a 20 s answer found a finished request. (Not through `async` `data(for:)`: cancelling it deadlocks corelibs 6.3.1
     /// whatever the protocol does, corelibs issue 5412.)
     @Test(arguments: [FetchAPI.completionHandler, .delegate])
     func cancellingAnInFlightPassthroughLeavesEverySessionWorking(api: FetchAPI) async throws {
@@ -82,18 +84,22 @@ struct LoadingCoreTests {
         case .delegate:
             let recorder = OutcomeDelegate(outcome)
             session = registry.makeSession(delegate: recorder)
-            task = session.dataTask(with: TestServer.shared.url("/slow?ms=20000"))
+            task = session.dataTask(with: TestServer.shared.url("/slow?ms=60000"))
         default:
             session = registry.makeSession()
-            task = session.dataTask(with: TestServer.shared.url("/slow?ms=20000")) { _, _, error in outcome.set(error) }
+            task = session.dataTask(with: TestServer.shared.url("/slow?ms=60000")) { _, _, error in outcome.set(error) }
         }
         defer { session.finishTasksAndInvalidate() }
         task.resume()
         try await waitUntil { registry.journal.count == 1 }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
-        try await waitUntil(timeout: 60) { outcome.isSet }
+        try await waitUntil(timeout: 90) { outcome.isSet }
         #expect((outcome.error as? URLError)?.code == .cancelled, "\(String(describing: outcome.error))")
+        try await waitUntil { registry.journal.first?.isInFlight == false }
+        #expect(
+            registry.journal.first?.errorDescription == "URLError(\(URLError.Code.cancelled.rawValue))",
+            "the exchange ended cancelled: \(registry.journal.first.map { "\($0)" } ?? "no entry")")
         #expect(await Self.stillAnswering(using: api))
     }
 
@@ -103,7 +109,7 @@ struct LoadingCoreTests {
         registry.stub(.any) { _ in .passthrough() }
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
-        let task = model.dataTask(with: URLRequest(url: TestServer.shared.url("/slow?ms=20000")))
+        let task = model.dataTask(with: URLRequest(url: TestServer.shared.url("/slow?ms=60000")))
         async let result = recorder.run { task.resume() }
         try await waitUntil { registry.journal.count == 1 }
         try await Task.sleep(nanoseconds: 100_000_000)
