@@ -34,15 +34,13 @@ enum ExternalClients {
         for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] { environment[name] = nil }
         let pipe = Pipe()
         let child = try SpawnedProcess(executable: executable, arguments: arguments, environment: environment, output: .pipe(pipe))
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let watchdog = DispatchWorkItem { child.killNow() }
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-                let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                let status = child.waitUntilExit()
-                watchdog.cancel()
-                continuation.resume(returning: Run(status: status, output: String(decoding: data, as: UTF8.self)))
-            }
+        return try await offThePool {
+            let watchdog = DispatchWorkItem { child.killNow() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            let status = child.waitUntilExit()
+            watchdog.cancel()
+            return Run(status: status, output: String(decoding: data, as: UTF8.self))
         }
     }
 

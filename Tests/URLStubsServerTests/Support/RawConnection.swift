@@ -217,10 +217,14 @@ private func systemSend(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count:
     send(descriptor, bytes, count, flags)
 }
 
-/// Runs blocking socket work on a dispatch thread, so a test waiting on the wire does not hold
-/// one of the few threads Swift concurrency shares with every other test.
+/// Runs blocking work (a read on the wire, a child process) on a thread of its own: not on one
+/// of the few threads Swift concurrency shares with every other test, and not on dispatch's
+/// worker pool either, whose threads corelibs' loading queue and URLStubs' timeout clock need
+/// (a test blocking them stalled every request of the process for seconds).
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
     }
 }
