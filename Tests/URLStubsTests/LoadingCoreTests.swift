@@ -148,7 +148,10 @@ struct LoadingCoreTests {
         try await waitUntil(timeout: 60) { stall.isBlocked }
         let quick = Date()
         #expect(await Self.stillAnswering(), "another registry's closure found a thread")
-        #expect(Date().timeIntervalSince(quick) < 10, "and promptly (a safety net: the machine may be loaded)")
+        // A safety net against a stall, not a speed figure: the closure is answered at all while
+        // 1,000 block (the line above). The whole suite on 2 cores, 150 tests larger than when
+        // this bound was set, took 10.5 s in a clean-clone run.
+        #expect(Date().timeIntervalSince(quick) < 30, "and without a stall (the machine may be loaded)")
         try await waitUntil(timeout: 120) { outcomes.count == 1_000 }
         #expect(outcomes.count == 1_000)
         #expect(outcomes.timedOut == 1_000, "every request timed out: \(outcomes.summary)")
