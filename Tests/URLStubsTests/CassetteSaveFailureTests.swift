@@ -142,6 +142,12 @@ struct CassetteSaveFailureTests {
         // Root writes into any folder: the check runs in a child process as the user nobody.
         let setpriv = URL(fileURLWithPath: "/usr/bin/setpriv")
         guard let binary = testBinary, FileManager.default.isExecutableFile(atPath: setpriv.path) else { return }
+        // The child reads the checkout (its binary, the fixtures) as nobody: a checkout in a
+        // folder only root may enter (`mktemp -d` makes one) cannot run it, and says so.
+        guard Self.othersMayEnterEveryFolder(above: binary) else {
+            print("read-only folder check skipped: user nobody cannot reach \(binary.path)")
+            return
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["CI"] = nil
         environment["URLSTUBS_RECORD"] = nil
@@ -154,6 +160,17 @@ struct CassetteSaveFailureTests {
             ], environment: environment)
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("Test run with 1 test") && result.output.contains("passed"), "\(result.output)")
+    }
+
+    /// `true` when every folder above `file` lets other users through (`o+x`).
+    private static func othersMayEnterEveryFolder(above file: URL) -> Bool {
+        var folder = file.deletingLastPathComponent()
+        while folder.path != "/" {
+            var info = stat()
+            guard stat(folder.path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+            folder = folder.deletingLastPathComponent()
+        }
+        return true
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment[readOnlyVariable] != nil))
