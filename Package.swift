@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
+        .library(name: "URLStubsTestRunnerLink", targets: ["URLStubsTestRunnerLink"]),
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
@@ -27,7 +28,13 @@ let package = Package(
         // The library apps may link (in DEBUG builds): no test framework in here.
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
-        .target(name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer"], swiftSettings: swiftSettings),
+        .target(
+            name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink"],
+            swiftSettings: swiftSettings),
+        // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
+        // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
+        // test's end and re-exports it.
+        .target(name: "URLStubsTestRunnerLink", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
@@ -38,7 +45,9 @@ let package = Package(
         .target(
             name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "SyntheticFixtures"],
+        .executableTarget(
+            name: "urlstubs-bench",
+            dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "URLStubsTestRunnerLink", "SyntheticFixtures"],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
@@ -46,15 +55,23 @@ let package = Package(
         .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // An "app" for the AppBackend tests: connects to the test's AppBackend at launch, then
         // loads what its stdin says.
-        .executableTarget(name: "urlstubs-app-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-app-probe", dependencies: ["URLStubs", "URLStubsTestRunnerLink"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         // The loopback HTTP server (Tests/Server/stub_server.py) both test targets talk to.
         .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
+        // The helpers every test target shares (see Tests/TestSupport/TestSupport.swift).
+        .target(
+            name: "TestSupport", dependencies: ["URLStubs", "URLStubsTestRunnerLink", "LoopbackTestServer"], path: "Tests/TestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer"],
+            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer", "TestSupport"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsTestRunnerLinkTests",
+            dependencies: ["URLStubs", "URLStubsTestRunnerLink", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],

@@ -17,6 +17,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsTestRunnerLink
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

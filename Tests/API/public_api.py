@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The public API of URLStubs, URLStubsTesting, URLStubsOpenAPI and URLStubsOpenAPITesting, read
+"""The public API of the library modules (URLStubs and the modules listed in MODULES), read
 from the compiler's symbol graphs.
 
     python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs
@@ -19,7 +19,7 @@ import glob, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
-MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer"]
+MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsTestRunnerLink"]
 COUNTED_MODULE = "URLStubs"
 
 

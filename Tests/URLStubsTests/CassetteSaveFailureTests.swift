@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
 
 // The server and the child processes: macOS and Linux only.
 #if os(macOS) || os(Linux)

@@ -6,6 +6,7 @@ import Testing
 import URLStubs
 import URLStubsTesting
 import LoopbackTestServer
+@testable import TestSupport
 
 /// The per-test cassette: `.replaying` gives a test a registry replaying `Recordings/<name>.har`
 /// next to this file (committed, so the tests pass on CI, where nothing is recorded).

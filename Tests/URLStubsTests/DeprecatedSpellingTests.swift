@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.
 /// (Tests marked deprecated may call deprecated API without a warning.)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Replayed HAR entries are filed in the stub index by a query parameter's value, the JSON
 /// body or the body's bytes: thousands of entries on one host and path cost a lookup, and the

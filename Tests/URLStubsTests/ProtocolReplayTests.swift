@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// HAR replay and scenario folders for GraphQL, multipart uploads and volatile fields: a
 /// recording of one `/graphql` URL replays operation by operation, and fields that change on

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
 
 // Child processes and the real server (TestServer): macOS and Linux only.
 #if os(macOS) || os(Linux)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
 
 // The server and the child process: macOS and Linux only.
 #if os(macOS) || os(Linux)

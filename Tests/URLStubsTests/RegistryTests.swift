@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// A thread-safe list, for hooks that run on URLSession's queues.
 final class EventLog: @unchecked Sendable {

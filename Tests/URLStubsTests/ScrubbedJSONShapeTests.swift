@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
 
 // The server is a child process (TestServer): these tests run where Process exists.
 #if os(macOS) || os(Linux)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// Timing, chunking, timeouts, faults and cancellation. Time bounds are deliberately loose
 /// (shared 2-core machines); the benchmark measures accuracy.

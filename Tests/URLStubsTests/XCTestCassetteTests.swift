@@ -5,6 +5,7 @@ import FoundationNetworking
 import XCTest
 @testable import URLStubsTesting
 import LoopbackTestServer
+@testable import TestSupport
 
 /// The XCTest cassette: `makeReplayingRegistry()` replays `Recordings/<test method>.har` next to
 /// this file, recording it when missing, and saves and verifies at tear-down.

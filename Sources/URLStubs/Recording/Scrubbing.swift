@@ -290,7 +290,7 @@ public struct Scrubbing: Sendable {
     }
 
     /// What hides `request`'s secrets in a report about it.
-    func redactor(for request: StubRequest) -> Redactor {
+    @_spi(AddOns) public func redactor(for request: StubRequest) -> Redactor {
         Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
     }
 

@@ -54,7 +54,7 @@ public struct NetworkProfile: Sendable, Equatable {
     }
 
     /// What the profile does to the `index`-th response (0-based) of `endpoint`.
-    func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
+    @_spi(AddOns) public func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
         var random = SplitMix64(seed: (seed ^ Self.stableHash(endpoint)) &+ index &* 0x9E37_79B9_7F4A_7C15)
         let offset = jitter > 0 ? (random.nextUnit() * 2 - 1) * jitter : 0
         let delay = max(0, latency + offset)

@@ -124,11 +124,15 @@ extension StubRegistry {
 
 /// Counts the requests of one activated scenario per endpoint, for its network profile's
 /// generator.
-final class RequestCounter: @unchecked Sendable {
+@_spi(AddOns) public final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: UInt64] = [:]
 
-    func next(for endpoint: String) -> UInt64 {
+    /// A counter at zero for every endpoint.
+    @_spi(AddOns) public init() {}
+
+    /// The index of this request to `endpoint` (`0` for the first), counting it.
+    @_spi(AddOns) public func next(for endpoint: String) -> UInt64 {
         lock.lock(); defer { lock.unlock() }
         let index = counts[endpoint, default: 0]
         counts[endpoint] = index + 1

@@ -1,5 +1,7 @@
 import Foundation
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import TestSupport
 
 /// One end of the test-runner link spoken by hand, to send what neither real side ever sends
 /// (another protocol version, malformed commands, silence). Its calls block: use them

@@ -8,8 +8,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
+@testable import TestSupport
 
 /// The test-runner link's limits: what either end refuses, and that refusing it costs little and
 /// leaves the link working (the limits are listed in the Reliability article).

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// What the app does with each command of the test: registry calls, made on the link's own
 /// thread (none blocks); the commands that wait run as tasks and answer when done.

@@ -3,8 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
+@testable import TestSupport
 
 /// What the app reports back to the test across the link: waits that time out explain what the
 /// app saw, reports point at the test's lines, expected counts are verified, and the error an
@@ -27,8 +29,9 @@ struct AppBackendReportTests {
         #expect(text.contains("The registry saw 2 other requests; closest first:"), "\(text)")
         #expect(text.contains(#"expected path "/api/orders", got "/api/order""#), "\(text)")
         #expect(text.contains("expected method POST, got GET"), "\(text)")
-        #expect(text.contains("URLStubsTests/AppBackendReportTests.swift:\(gateLine)"), "the test's line: \(text)")
-        #expect(!text.contains("TestRunnerLink"), "the library's own line: \(text)")
+        #expect(text.contains("URLStubsTestRunnerLinkTests/AppBackendReportTests.swift:\(gateLine)"), "the test's line: \(text)")
+        // The library's lines are `URLStubsTestRunnerLink/…` (the app's side) or `URLStubsTesting/…`.
+        #expect(!text.contains("URLStubsTestRunnerLink/") && !text.contains("URLStubsTesting/"), "the library's own line: \(text)")
     }
 
     @Test func aStreamWaitThatTimesOutListsTheAppsRequestsAndTheTestsLine() async throws {
@@ -44,8 +47,9 @@ struct AppBackendReportTests {
         let text = await errorText { try await prices.waitForConnection(timeout: 0.5) }
         #expect(text.contains("The registry saw 1 other request; closest first:"), "\(text)")
         #expect(text.contains(#"expected path "/prices", got "/price""#), "\(text)")
-        #expect(text.contains("URLStubsTests/AppBackendReportTests.swift:\(streamLine)"), "the test's line: \(text)")
-        #expect(!text.contains("TestRunnerLink"), "the library's own line: \(text)")
+        #expect(text.contains("URLStubsTestRunnerLinkTests/AppBackendReportTests.swift:\(streamLine)"), "the test's line: \(text)")
+        // The library's lines are `URLStubsTestRunnerLink/…` (the app's side) or `URLStubsTesting/…`.
+        #expect(!text.contains("URLStubsTestRunnerLink/") && !text.contains("URLStubsTesting/"), "the library's own line: \(text)")
     }
 
     @Test func theOfflineStubNamesTheTestsLineInTheAppsJournal() async throws {
@@ -57,7 +61,8 @@ struct AppBackendReportTests {
         let offlineLine = #line - 1
         _ = await fetch("https://app.test/feed", from: registry)
         let journal = try await backend.journal().map(\.description).joined(separator: "\n")
-        #expect(journal.contains("\"offline (set by the test)\" (URLStubsTests/AppBackendReportTests.swift:\(offlineLine))"), "\(journal)")
+        #expect(
+            journal.contains("\"offline (set by the test)\" (URLStubsTestRunnerLinkTests/AppBackendReportTests.swift:\(offlineLine))"), "\(journal)")
     }
 
     @Test func expectedCountsAreVerifiedInTheApp() async throws {

@@ -50,7 +50,7 @@ struct StreamConnection {
 
     func expectNoViolations(sourceLocation: SourceLocation = #_sourceLocation) {
         #if !URLSTUBS_APPLE_LOADING
-        if let model { URLStubsTests.expectNoViolations(of: model, sourceLocation: sourceLocation) }
+        if let model { TestSupport.expectNoViolations(of: model, sourceLocation: sourceLocation) }
         #endif
     }
 }

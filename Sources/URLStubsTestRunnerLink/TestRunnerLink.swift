@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// The app's end of a UI test's control channel: the test process (its `AppBackend`, in
 /// `URLStubsTesting`) adds and removes stubs, switches scenarios, holds requests, feeds live
@@ -18,7 +19,7 @@ import FoundationNetworking
 /// It does nothing, and costs one dictionary lookup, unless the launch environment holds
 /// `URLSTUBS_TEST_RUNNER` (which the test's `AppBackend.launchEnvironment` sets). When it does, it
 /// connects to the test process on 127.0.0.1, authenticates with `URLSTUBS_TEST_RUNNER_TOKEN`, installs
-/// the registry (for `URLSession.shared` when it is ``StubRegistry/shared``), and **blocks until
+/// the registry (for `URLSession.shared` when it is `StubRegistry.shared`), and **blocks until
 /// the test's first stubs have arrived**, so the requests the app makes at launch are answered
 /// by them. Then a thread of its own applies the test's commands.
 ///
@@ -60,7 +61,7 @@ public final class TestRunnerLink: @unchecked Sendable {
     /// first stubs are installed.
     ///
     /// - Parameters:
-    ///   - registry: The registry the test's stubs go into; ``StubRegistry/shared`` answers
+    ///   - registry: The registry the test's stubs go into; `StubRegistry.shared` answers
     ///     `URLSession.shared`. Install another into the app's own sessions yourself.
     ///   - scenarios: The app's named scenarios the test may activate and deactivate.
     ///   - fixtures: Where the fixture files the test names are (the app's bundle by default).

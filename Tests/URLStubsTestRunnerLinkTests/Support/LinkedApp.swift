@@ -1,5 +1,7 @@
 import Foundation
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import TestSupport
 
 // The app's end of the test-runner link in the test process, for the link's suites: on a thread
 // of its own, answering a registry of the test's.

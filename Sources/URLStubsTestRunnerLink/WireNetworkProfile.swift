@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A ``NetworkProfile`` on the wire (the seed as text: JSON numbers lose 64-bit precision).
 @_spi(TestRunnerLink) public struct WireNetworkProfile: Codable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackTestServer
+@testable import TestSupport
 
 /// `urlstubs-app-probe` running as a child process: an app launched by a test, whose
 /// output lines the test awaits while it runs and whose stdin takes its commands.
@@ -7,12 +8,8 @@ import LoopbackTestServer
 /// Its output is read on a thread of its own; awaiting a line holds no thread of the
 /// cooperative pool.
 final class AppProbe: @unchecked Sendable {
-    /// The probe executable, built next to the tests (see ScenarioTests' probe).
-    static let executable: URL? = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        Bundle.module.bundleURL.deletingLastPathComponent(),
-    ].map { $0.appendingPathComponent("urlstubs-app-probe") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    /// The probe executable, built next to the tests.
+    static let executable = builtExecutable("urlstubs-app-probe")
 
     private let process: SpawnedProcess
     private let input = Pipe()

@@ -5,7 +5,9 @@ import Darwin
 #endif
 import Foundation
 import Testing
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+@testable import TestSupport
 
 /// The link's socket waits as long as it was asked to, whatever signals the process receives
 /// (a child process ending, a profiler, a debugger): an interrupted wait resumes for the time

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// How many times a stub the test added to the app is expected to answer (``ExpectedCount``),
 /// as it crosses the test-runner link: one of its fields, `{"atLeast": 2}`.

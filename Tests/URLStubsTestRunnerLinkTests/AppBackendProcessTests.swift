@@ -3,8 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 import URLStubsTesting
+@testable import TestSupport
 
 #if os(macOS) || os(Linux)
 /// The test-runner link across two real processes: this test process drives

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A ``JSONValue`` that crosses the test-runner link as nested JSON (a stub's JSON body, a
 /// matcher's body subset), so a captured message reads as the JSON it carries.

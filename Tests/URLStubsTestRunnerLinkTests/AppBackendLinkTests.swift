@@ -3,8 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
+@testable import TestSupport
 
 /// The test-runner link with both ends in this process (the app's end on a thread of its own,
 /// answering a registry of the test's), and with one end spoken by hand: the handshake, the

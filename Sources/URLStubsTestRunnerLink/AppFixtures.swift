@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Where the app finds the fixture files a UI test names (`RemoteResponse.fixture(_:status:headers:)`
 /// in URLStubsTesting), given to
@@ -8,7 +9,7 @@ import Foundation
 /// symbolic link that leads out of it is refused, so the link never serves the app's other
 /// files (its container, its keychain exports) to whoever holds the token.
 public enum AppFixtures {
-    /// In a bundle, as ``Fixture/url(_:in:subdirectory:)`` looks (the app's own: `.main`).
+    /// In a bundle, as `Fixture.url(_:in:subdirectory:)` looks (the app's own: `.main`).
     case bundle(Bundle, subdirectory: String? = nil)
     /// In a folder.
     case folder(URL)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Why the app could not take its fake backend from the test that launched it, or lost it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Frames on the stream: a 4-byte big-endian length, then that many bytes of JSON.
 @_spi(TestRunnerLink) public enum WireFrame {

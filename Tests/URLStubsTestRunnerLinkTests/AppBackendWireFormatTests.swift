@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(TestRunnerLink) @testable import URLStubs
+@testable import URLStubs
+@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
 
 /// The test-runner link's JSON, pinned by text written by hand from the protocol's documented

@@ -9,6 +9,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A failed socket call: which call, and the system's reason.
 @_spi(TestRunnerLink) public struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {

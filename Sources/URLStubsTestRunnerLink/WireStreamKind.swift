@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// How the app frames a live stream the test writes, as it crosses the test-runner link in
 /// ``WireResponse/streamKind``. The raw values are the JSON text both sides exchange.

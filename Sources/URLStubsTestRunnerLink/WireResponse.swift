@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// What a stub the test adds to the app answers, as it crosses the test-runner link: a status,
 /// headers and one body (text, JSON, bytes, a fixture file the app resolves, or a live stream

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A request the app made, as its journal reports it across the test-runner link (see
 /// ``JournalEntry``); the test reads it as `AppJournalEntry` (URLStubsTesting). Secrets the
@@ -30,9 +31,9 @@ import Foundation
     /// A request not answered yet (held, or connected to a live stream): its description is the
     /// request alone.
     init(unanswered request: StubRequest, scrubbing: Scrubbing) {
-        var entry = JournalEntry(request: request, stub: nil, statusCode: nil, errorDescription: nil, date: Date())
-        entry.scrubbing = scrubbing
-        self.init(entry, description: ReportText.bounded(scrubbing.redactor(for: request).redact("\(request)")))
+        self.init(
+            JournalEntry(unanswered: request, scrubbing: scrubbing),
+            description: ReportText.bounded(scrubbing.redactor(for: request).redact("\(request)")))
     }
 
     private init(_ entry: JournalEntry, description: String) {
