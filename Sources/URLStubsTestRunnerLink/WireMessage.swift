@@ -1,5 +1,6 @@
 import Foundation
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
 
 /// One message of the test-runner link, in either direction: a JSON object whose `type` says
 /// what it is, `id` pairs a command with its reply, and the other fields are those the type

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
 
 /// A ``NetworkProfile`` on the wire (the seed as text: JSON numbers lose 64-bit precision).
 @_spi(TestRunnerLink) public struct WireNetworkProfile: Codable, Sendable, Equatable {

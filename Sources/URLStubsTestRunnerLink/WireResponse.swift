@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
 
 /// What a stub the test adds to the app answers, as it crosses the test-runner link: a status,
 /// headers and one body (text, JSON, bytes, a fixture file the app resolves, or a live stream

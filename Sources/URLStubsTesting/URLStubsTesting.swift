@@ -1,4 +1,5 @@
 @_exported import URLStubs
+@_exported import URLStubsScenarios
 @_exported import URLStubsTestRunnerLink
 
 /// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).

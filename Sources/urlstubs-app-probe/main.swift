@@ -17,6 +17,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsScenarios
 import URLStubsTestRunnerLink
 
 let arguments = CommandLine.arguments

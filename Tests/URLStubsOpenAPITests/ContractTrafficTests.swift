@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(AddOns) import URLStubs
 @testable import URLStubsOpenAPI
+import URLStubsScenarios
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

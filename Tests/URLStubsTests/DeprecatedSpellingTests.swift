@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+import URLStubsScenarios
 @testable import TestSupport
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
 @testable import TestSupport
 
 /// GraphQL: the document reader, requests read from every transport, the matchers through a

@@ -74,20 +74,6 @@ struct SimulationTests {
         #expect(elapsed < 30, "fails at once instead of trickling")
     }
 
-    @Test func aScenarioProfileWithASpeedThatIsNotPositiveFailsItsRequests() async {
-        let registry = StubRegistry()
-        registry.activate(
-            Scenario("stalled", profile: NetworkProfile(downloadSpeed: .kilobytesPerSecond(0))) { stubs in
-                stubs.stub(isPath("/feed")) { _ in StubResponse(string: "feed") }
-            })
-        let result = await fetch("https://api.test/feed", from: registry)
-        guard case .invalidDownloadSpeed(let speed, _)? = result.stubError else {
-            Issue.record("expected invalidDownloadSpeed, got \(String(describing: result.error))")
-            return
-        }
-        #expect(speed == 0)
-    }
-
     @Test(arguments: FetchAPI.allCases)
     func requestTimeDelaysTheHead(api: FetchAPI) async {
         let registry = StubRegistry()

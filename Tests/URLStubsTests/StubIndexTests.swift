@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import URLStubsScenarios
 @testable import TestSupport
 
 /// The secondary index (method, query parameter, body, GraphQL operation inside a path or

@@ -171,12 +171,6 @@ extension JSONValue {
     }
 }
 
-extension Scenario {
-    /// The number of stubs the scenario adds: activate it and count the registry's stubs.
-    @available(*, deprecated, message: "activate the scenario in a StubRegistry() and read registry.stubs.count")
-    public var stubCount: Int { specs.count }
-}
-
 extension ExpectedCount {
     /// Whether `count` activations satisfy the expectation: ``StubRegistry/verify(includePassedThrough:)``
     /// checks every stub's, and lists each broken one in ``VerificationReport/problems``.

@@ -83,7 +83,8 @@ extension StubRegistry {
     }
 
     /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
-    static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
+    @_spi(AddOns) public static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec]
+    {
         let volatile = options.volatileFields
         var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
         var positions: [String: Int] = [:]

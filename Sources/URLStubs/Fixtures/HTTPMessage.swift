@@ -250,7 +250,7 @@ extension StubResponse {
     ///
     /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
     ///   for the path; ``FixtureError`` naming the file, the line and what was expected.
-    init(httpMessageFileAt url: URL) throws {
+    @_spi(AddOns) public init(httpMessageFileAt url: URL) throws {
         try self.init(httpMessage: try StubErrorFileCheck.contents(of: url), source: url.lastPathComponent)
     }
 

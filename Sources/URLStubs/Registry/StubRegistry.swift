@@ -138,7 +138,7 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     /// Adds a stub from its description (HAR replay and scenarios build these).
-    func add(_ spec: StubSpec) -> StubDescriptor {
+    @_spi(AddOns) public func add(_ spec: StubSpec) -> StubDescriptor {
         add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, answer: .closure(spec.responder))
     }
 
@@ -228,7 +228,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Replaces the stubs recorded for a scenario; returns the previous ones.
     @discardableResult
-    func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
+    @_spi(AddOns) public func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
         lock.lock(); defer { lock.unlock() }
         let previous = scenarios.first { $0.name == name }?.stubs
         scenarios.removeAll { $0.name == name }
@@ -317,12 +317,17 @@ public final class StubRegistry: @unchecked Sendable {
 }
 
 /// A stub not yet added to a registry.
-struct StubSpec: Sendable {
-    var matcher: RequestMatcher
-    var name: String?
-    var times: Int?
-    var location: StubLocation
-    var responder: @Sendable (StubRequest, Int) throws -> StubResponse
+@_spi(AddOns) public struct StubSpec: Sendable {
+    /// The requests the stub answers.
+    @_spi(AddOns) public var matcher: RequestMatcher
+    /// Its name in reports, or `nil`.
+    @_spi(AddOns) public var name: String?
+    /// How many times it answers, or `nil` for no limit.
+    @_spi(AddOns) public var times: Int?
+    /// Where it was declared, for reports.
+    @_spi(AddOns) public var location: StubLocation
+    /// The response to a request, given how many times the stub answered before.
+    @_spi(AddOns) public var responder: @Sendable (StubRequest, Int) throws -> StubResponse
 }
 
 /// Adds a stub to ``StubRegistry/shared``: the OHHTTPStubs-style global spelling.

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

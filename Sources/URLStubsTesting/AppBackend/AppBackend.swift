@@ -1,5 +1,6 @@
 import Foundation
 import URLStubs
+import URLStubsScenarios
 @_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// The fake backend of an app a UI test launched, driven live from the test process: add and

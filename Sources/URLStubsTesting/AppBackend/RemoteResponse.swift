@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsScenarios
 @_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// What a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``):

@@ -1,6 +1,7 @@
 import Foundation
 @testable import URLStubs
 @_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+import URLStubsScenarios
 @testable import TestSupport
 
 // The app's end of the test-runner link in the test process, for the link's suites: on a thread

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsScenarios
 @testable import TestSupport
 
 @Suite("Scenarios")
@@ -159,14 +160,8 @@ struct ScenarioTests {
     // MARK: Selection at launch, in a child process (Process: macOS and Linux only)
 
     #if os(macOS) || os(Linux)
-    /// The probe executable, built next to the tests: the folder of the test binary on Linux,
-    /// of the test target's resource bundle on macOS (where the binary running the tests is
-    /// Xcode's `xctest` or SwiftPM's testing helper).
-    private static let probe: URL? = [
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        Bundle.module.bundleURL.deletingLastPathComponent(),
-    ].map { $0.appendingPathComponent("urlstubs-scenario-probe") }
-        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    /// The probe executable, built next to the tests.
+    private static let probe = builtExecutable("urlstubs-scenario-probe")
 
     private func runProbe(_ arguments: [String], environment: [String: String]) async throws -> String {
         let probe = try #require(Self.probe, "urlstubs-scenario-probe is built by `swift build`")

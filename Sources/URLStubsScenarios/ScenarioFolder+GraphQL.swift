@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// The scenario folder convention for GraphQL: inside a folder named `graphql`, a file named
 /// after an operation answers that operation at the folder's path (see ``Scenario/folder(_:name:fileID:filePath:line:)``).
@@ -40,7 +41,7 @@ extension Scenario {
         if !variables.isEmpty { matcher = matcher && graphQLVariablesSpelled(variables.compactMapValues { $0 }) }
         let fixed = response
         return StubSpec(
-            matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (GraphQL \(operation) at \(path))", times: nil,
+            matcher, name: "\(folder.lastPathComponent)/\(relative) (GraphQL \(operation) at \(path))", times: nil,
             location: location
         ) { _, _ in fixed }
     }
@@ -49,7 +50,7 @@ extension Scenario {
     private static func graphQLVariablesSpelled(_ variables: [String: String]) -> RequestMatcher {
         let sorted = variables.sorted { $0.key < $1.key }
         let words = sorted.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
-        return RequestMatcher(description: "GraphQL variables \(words)") { request in
+        return RequestMatcher(description: "GraphQL variables \(words)") { request -> MatcherVerdict in
             let operation: GraphQLOperationRequest
             switch GraphQLRequest.read(request) {
             case .bodyUnknown: return .bodyUnknown

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Loads scenarios from folders of fixture files, so a backend can be faked without code.
 ///
@@ -138,7 +139,7 @@ extension Scenario {
         do {
             json = try JSONValue.parsing(data)
         } catch {
-            let verdict = (error as? JSONSyntaxError)?.verdict ?? "is not valid JSON: \(error)"
+            let verdict = JSONValue.verdict(of: error) ?? "is not valid JSON: \(error)"
             problems.append("scenario.json: expected a JSON object, but the file \(verdict)")
             return manifest
         }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Problems with scenarios: every problem of a folder at once, or an unknown name.
 public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
@@ -75,7 +76,7 @@ public struct Scenario: Sendable {
     }
 }
 
-/// Collects the stubs of a scenario built in code; same spelling as ``StubRegistry``.
+/// Collects the stubs of a scenario built in code; same spelling as `StubRegistry`.
 public final class ScenarioStubs {
     fileprivate var specs: [StubSpec] = []
     private let location: StubLocation
@@ -87,7 +88,7 @@ public final class ScenarioStubs {
         _ matcher: RequestMatcher, name: String? = nil, times: Int? = nil,
         response: @escaping @Sendable (StubRequest) throws -> StubResponse
     ) {
-        specs.append(StubSpec(matcher: matcher, name: name, times: times, location: location) { request, _ in try response(request) })
+        specs.append(StubSpec(matcher, name: name, times: times, location: location) { request, _ in try response(request) })
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// The files of a scenario folder: listing them and making a stub of each.
 extension Scenario {
@@ -93,12 +94,12 @@ extension Scenario {
         }
         let path = "/" + pathSegments.joined(separator: "/")
         guard let response = makeResponse(relative, at: url, manifest: manifest, problems: &problems) else { return nil }
-        var matcher = methodMatcher(method) && isPath(path)
+        var matcher = isMethod(StubRequest.Method(rawValue: method)) && isPath(path)
         if let host = manifest.host { matcher = isHost(host) && matcher }
         if !query.isEmpty { matcher = matcher && containsQueryParams(query) }
         let fixed = response
         return StubSpec(
-            matcher: matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
+            matcher, name: "\(folder.lastPathComponent)/\(relative) (\(method) \(path))", times: nil,
             location: location
         ) { _, _ in fixed }
     }
@@ -115,8 +116,8 @@ extension Scenario {
                 return nil
             }
         } else {
-            if ext.lowercased() == "json", let data = try? Data(contentsOf: url), let problem = JSONValue.problem(in: data) {
-                problems.append("\(relative): the file \(problem.verdict)")
+            if ext.lowercased() == "json", let data = try? Data(contentsOf: url), let verdict = JSONValue.verdict(on: data) {
+                problems.append("\(relative): the file \(verdict)")
                 return nil
             }
             response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
@@ -125,7 +126,7 @@ extension Scenario {
         for (name, value) in manifest.headers where response.value(forHeader: name) == nil { response.headers[name] = value }
         for (name, value) in override?.headers ?? [:] { response.headers[name] = value }
         if let status = override?.status { response.statusCode = status }
-        response.pacing.requestTime = override?.delay ?? manifest.delay
+        response.requestDelay = override?.delay ?? manifest.delay
         return response
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Network conditions applied to every stub of a scenario: a download speed, added latency
 /// with jitter, and a failure rate, all driven by a seeded generator so a failing run can be
@@ -69,7 +70,7 @@ public struct NetworkProfile: Sendable, Equatable {
         } else if let downloadSpeed {
             result = result.downloadSpeed(downloadSpeed)
         }
-        result.pacing.requestTime = response.pacing.requestTime + delay
+        result.requestDelay = response.requestDelay + delay
         return result
     }
 
