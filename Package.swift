@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
         .library(name: "URLStubsTestRunnerLink", targets: ["URLStubsTestRunnerLink"]),
         .library(name: "URLStubsScenarios", targets: ["URLStubsScenarios"]),
+        .library(name: "URLStubsRecording", targets: ["URLStubsRecording"]),
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
@@ -30,7 +31,8 @@ let package = Package(
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
         .target(
-            name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios"],
+            name: "URLStubsTesting",
+            dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"],
             swiftSettings: swiftSettings),
         // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
@@ -38,12 +40,14 @@ let package = Package(
         .target(name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.
-        .target(name: "URLStubsScenarios", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording"], swiftSettings: swiftSettings),
+        // HAR reading and writing, HAR replay, and recording real traffic into cassettes.
+        .target(name: "URLStubsRecording", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
-        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsScenarios"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
         // never imports Testing.
         .target(
@@ -51,7 +55,9 @@ let package = Package(
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "urlstubs-bench",
-            dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "URLStubsTestRunnerLink", "SyntheticFixtures"],
+            dependencies: [
+                "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "SyntheticFixtures",
+            ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
@@ -71,10 +77,15 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsTests",
-            dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer", "TestSupport"],
+            dependencies: [
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer",
+                "TestSupport",
+            ],
+            resources: [.copy("Resources")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsRecordingTests", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
-            exclude: ["Recordings"], resources: [.copy("Resources")],
-            swiftSettings: swiftSettings),
+            exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsTestRunnerLinkTests",
             dependencies: ["URLStubs", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
@@ -88,7 +99,8 @@ let package = Package(
         .testTarget(
             name: "URLStubsOpenAPITests",
             dependencies: [
-                "URLStubs", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "SyntheticFixtures",
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
+                "SyntheticFixtures",
                 "LoopbackTestServer",
             ],
             swiftSettings: swiftSettings),

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsRecording
 
 /// Problems with scenarios: every problem of a folder at once, or an unknown name.
 public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {

@@ -1,4 +1,5 @@
 @_exported import URLStubs
+@_exported import URLStubsRecording
 @_exported import URLStubsScenarios
 @_exported import URLStubsTestRunnerLink
 

@@ -20,7 +20,7 @@ import glob, json, os, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
 MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsTestRunnerLink",
-           "URLStubsScenarios"]
+           "URLStubsScenarios", "URLStubsRecording"]
 COUNTED_MODULE = "URLStubs"
 
 

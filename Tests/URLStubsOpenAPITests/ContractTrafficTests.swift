@@ -7,6 +7,7 @@ import URLStubsScenarios
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import URLStubsRecording
 
 /// What a registry bound to the shop document reports for traffic through a real session,
 /// with the YAML and the JSON spelling of the document alike.

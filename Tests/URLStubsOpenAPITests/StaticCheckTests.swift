@@ -7,6 +7,7 @@ import URLStubsScenarios
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import URLStubsRecording
 
 /// Checks that make no request: a registry's constant responses, a scenario folder, a HAR file.
 @Suite struct StaticCheckTests {

@@ -6,6 +6,7 @@ import Testing
 @testable import URLStubs
 import URLStubsScenarios
 @testable import TestSupport
+import URLStubsRecording
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.
 /// (Tests marked deprecated may call deprecated API without a warning.)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import URLStubs
 @testable import TestSupport
+import URLStubsRecording
 
 @Suite("Fixtures and HTTP message files")
 struct FixtureTests {

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import URLStubs
 @testable import TestSupport
+import URLStubsRecording
 
 /// Errors that keep their cause: the JSON reader's reason and position, a document nested too
 /// deep said as such, and a cassette or scenario path that is no regular file named, with what

@@ -13,4 +13,14 @@ extension JSONValue {
     @_spi(AddOns) public static func verdict(of error: any Error) -> String? {
         (error as? JSONSyntaxError)?.verdict
     }
+
+    /// What a reader of a JSON-based format (HAR) expected, for an error `parsing(_:)` threw:
+    /// `valid JSON: <reason, line, column and byte>`, or `JSON nested at most 512 levels deep,
+    /// but the text is nested deeper …`; `nil` for any other error.
+    @_spi(AddOns) public static func expectation(after error: any Error) -> String? {
+        guard let problem = error as? JSONSyntaxError else { return nil }
+        let expected =
+            problem.isTooDeep ? "JSON nested at most \(JSONSyntaxError.maximumDepth) levels deep, but the text is" : "valid JSON:"
+        return "\(expected) \(problem)"
+    }
 }

@@ -80,17 +80,17 @@ import Foundation
 }
 
 /// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
-enum CassetteFileCheck {
+@_spi(AddOns) public enum CassetteFileCheck {
     /// The bytes of the cassette at `url`.
     /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``FixtureError`` when
     ///   the path is a folder, a special file or unreadable.
-    static func contents(of url: URL) throws -> Data {
+    @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
         try RegularFile.contents(of: url) { $0 == .missing ? StubError.fileNotFound(path: url.path) as any Error : error(url, $0) }
     }
 
     /// Throws when something other than a regular file is at `url` (nothing there is fine: a
     /// recording writes it), before a recorder records into it.
-    static func checkWritable(_ url: URL) throws {
+    @_spi(AddOns) public static func checkWritable(_ url: URL) throws {
         guard let problem = RegularFile.kindProblem(at: url), problem != .missing else { return }
         if case .unreadable = problem { return }
         throw error(url, problem)

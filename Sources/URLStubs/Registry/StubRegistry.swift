@@ -198,7 +198,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// What near-miss reports, ``verify(includePassedThrough:)``, journal descriptions and
     /// errors print as `<scrubbed>`: ``Scrubbing/default`` (the credential headers) unless
-    /// set. ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets it to the
+    /// set. `record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)` sets it to the
     /// recording's rules, so one declaration keeps a secret out of both the file and the logs.
     ///
     /// - Important: A registry that does not record and sees secrets in query parameters or
@@ -282,8 +282,8 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     /// What a near-miss report says of the cassette this registry replays: which one, and
-    /// how to record what it lacks (set by a ``HARRecorder`` that replays).
-    var replayedCassetteNote: String? {
+    /// how to record what it lacks (set by a `HARRecorder` that replays).
+    @_spi(AddOns) public var replayedCassetteNote: String? {
         get { lock.lock(); defer { lock.unlock() }; return cassetteNote }
         set { lock.lock(); cassetteNote = newValue; lock.unlock() }
     }

@@ -35,7 +35,7 @@ import Foundation
     }
 
     /// Each line of `text` cut as ``bounded(_:limit:)`` says.
-    static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
+    @_spi(AddOns) public static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
         guard text.utf8.count > limit else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { bounded(String($0), limit: limit) }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsRecording
 import URLStubsTesting
 import LoopbackTestServer
 @testable import TestSupport

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsRecording
 import LoopbackTestServer
 @testable import TestSupport
 
@@ -64,7 +65,7 @@ struct RecorderAndStubsTests {
             "childRecordsOverAStub",
             environment: [Self.childFileVariable: file.path, Self.childURLVariable: server.url("/json").absoluteString])
         #expect(child.status == 0, "\(child.output)")
-        let here = "URLStubsTests/RecorderAndStubsTests.swift:"
+        let here = "URLStubsRecordingTests/RecorderAndStubsTests.swift:"
         #expect(child.output.contains("URLStubs: record(to: shadow.har) at \(here)"), "\(child.output)")
         #expect(
             child.output.contains(

@@ -6,13 +6,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@_spi(AddOns) import URLStubs
 
-/// A file opened for appending (every write goes to its end) under an exclusive `flock`. With ``CassetteReplacement``, the
+/// A file opened for appending (every write goes to its end) under an exclusive `flock`. With `CassetteReplacement`, the
 /// places recording uses POSIX calls (available alike in Glibc and Darwin): they say which
 /// error the system gave (a full disk, a folder this process may not write), where
 /// Foundation's file APIs give a generic one.
 ///
-/// The lock belongs to this open file: a second ``LockedFile`` of the same path, in this process
+/// The lock belongs to this open file: a second `LockedFile` of the same path, in this process
 /// or another, fails to take it while this one is open, and the system drops it when the process
 /// ends, however it ends (a crash, `SIGKILL`), so a file left by a dead process is never locked.
 /// The descriptor is closed on `exec`, so a child process never inherits the lock.
@@ -29,7 +30,7 @@ final class LockedFile {
     private var descriptor: Int32
 
     /// Opens (creating it if need be) and locks the file at `path`.
-    /// - Throws: ``Failure/held`` when another open file holds its lock.
+    /// - Throws: `Failure.held` when another open file holds its lock.
     init(path: String) throws {
         self.path = path
         // The path may be replaced between open and lock (its holder removing it as it finishes):
@@ -56,7 +57,7 @@ final class LockedFile {
 
     deinit { close(descriptor) }
 
-    /// Empties the file; the next ``append(_:)`` writes at its start.
+    /// Empties the file; the next `append(_:)` writes at its start.
     func truncate() throws {
         guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else { throw Failure.failed(errno) }
     }
@@ -66,8 +67,8 @@ final class LockedFile {
         try Self.writeAll(data, to: descriptor, path: path)
     }
 
-    /// Writes all of `data` to `descriptor`, the file at `path`, through ``FileFaults``.
-    /// - Throws: ``Failure/failed(_:)`` with the system's error (`ENOSPC` on a full disk).
+    /// Writes all of `data` to `descriptor`, the file at `path`, through `FileFaults`.
+    /// - Throws: `Failure.failed(_:)` with the system's error (`ENOSPC` on a full disk).
     static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws {
         let room = FileFaults.room(forWriting: data.count, toFileAt: path)
         try data.withUnsafeBytes { bytes in

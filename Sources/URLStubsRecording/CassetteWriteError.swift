@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@_spi(AddOns) import URLStubs
 
 /// A cassette that could not be written: its folder may not be written by this process, the disk
 /// is full, the volume is read-only. The message says which file, what the system said, what was
@@ -27,7 +28,7 @@ public struct CassetteWriteError: Error, Sendable, Equatable, CustomStringConver
     /// The full explanation.
     public let description: String
 
-    /// Same as ``description``, for `localizedDescription`.
+    /// Same as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 
     /// `headline`, then "`action` failed: " the system's error in words, then `outcome`, then

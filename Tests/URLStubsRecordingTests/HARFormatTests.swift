@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsRecording
 
 /// What HAR reading refuses and how HAR writing looks.
 @Suite("HAR status codes and written layout")

@@ -1,11 +1,12 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Test seams for the files a recorder writes: a disk that fills up, and points where a save
 /// stops so that a test can kill the process there. Each is keyed by a folder or a cassette, so
 /// parallel tests fault their own files only. Nothing sets them outside the package's tests; a
 /// write then costs one lock and a lookup in an empty table.
 enum FileFaults {
-    /// A point in a save where ``pause(at:savingCassette:_:)`` can stop it.
+    /// A point in a save where `pause(at:savingCassette:_:)` can stop it.
     enum Point: Hashable, Sendable {
         /// Half of the temporary file is written: a kill here leaves it behind.
         case temporaryFileHalfWritten
@@ -37,7 +38,7 @@ enum FileFaults {
         table.locked { $0.spaceLeft[key(ofFolder: folder)] = bytes }
     }
 
-    /// Ends ``limitSpace(in:to:)`` for `folder`.
+    /// Ends `limitSpace(in:to:)` for `folder`.
     static func removeSpaceLimit(in folder: URL) {
         _ = table.locked { $0.spaceLeft.removeValue(forKey: key(ofFolder: folder)) }
     }

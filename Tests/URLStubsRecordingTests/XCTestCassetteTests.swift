@@ -167,7 +167,7 @@ extension XCTestCassetteTests {
 
     private func runChild(_ environment: [String: String]) async throws -> ChildProcessResult {
         try await runTestInChildProcess(
-            "URLStubsTests.XCTestCassetteTests/testChildFetchesThroughItsCassette", library: "xctest", environment: environment)
+            "URLStubsRecordingTests.XCTestCassetteTests/testChildFetchesThroughItsCassette", library: "xctest", environment: environment)
     }
 
     func testACIRunWithoutTheCassetteFailsWithTheCommandThatRecordsIt() async throws {

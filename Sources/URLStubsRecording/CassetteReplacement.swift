@@ -6,6 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Replaces a cassette with new bytes atomically, through a temporary file of a name of its
 /// own: `<cassette>.saving`, beside the cassette (a rename is atomic within one folder).
@@ -13,8 +14,8 @@ import Darwin
 /// Why not Foundation's atomic write: it names its temporary file itself (hidden, a random
 /// suffix), so a kill during the write left a file beside the cassette for ever, which
 /// `git add .` then found. This name is known: a failed write removes its own file, and the
-/// next recorder of the cassette removes one a killed save left (``removeLeftover(of:)``).
-/// Only the holder of the cassette's lock (``PartialCassette``) replaces it, so one save at a
+/// next recorder of the cassette removes one a killed save left (`removeLeftover(of:)`).
+/// Only the holder of the cassette's lock (`PartialCassette`) replaces it, so one save at a
 /// time writes the temporary file.
 enum CassetteReplacement {
     /// A step of the replacement that failed, and the system's error number.
@@ -51,7 +52,7 @@ enum CassetteReplacement {
     /// Writes `data` to the temporary file, flushes it to the disk, calls `beforeRename` with
     /// the file written, then renames it over `cassette`. The cassette is the previous one or
     /// the new one whatever happens; a failure removes the temporary file.
-    /// - Throws: A ``Failure`` saying which step failed; what `beforeRename` throws.
+    /// - Throws: A `Failure` saying which step failed; what `beforeRename` throws.
     static func replace(_ cassette: URL, with data: Data, beforeRename: (WrittenFile) throws -> Void = { _ in }) throws {
         let temporary = temporaryURL(of: cassette).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -92,7 +93,7 @@ enum CassetteReplacement {
         FileFaults.reach(.cassetteReplaced, savingCassette: cassette)
     }
 
-    /// The file at `url` as ``WrittenFile`` describes it; `nil` when there is none.
+    /// The file at `url` as `WrittenFile` describes it; `nil` when there is none.
     static func file(at url: URL) -> WrittenFile? {
         var status = stat()
         guard stat(url.path, &status) == 0 else { return nil }

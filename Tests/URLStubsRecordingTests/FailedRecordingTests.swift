@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import URLStubsRecording
 import LoopbackTestServer
 @testable import TestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// The exchanges a recorder has recorded and not yet saved, appended one line each to
 /// `<cassette>.partial` beside the cassette. Used on the recorder's writer queue only (and in
@@ -11,9 +12,9 @@ import Foundation
 /// before, and the cassette itself only changes by an atomic replace (``HARRecorder/save()``),
 /// so a crash or a kill at any moment leaves it whole: the previous version, or the new one.
 ///
-/// The file is also the cassette's lock: a recorder holds it (``LockedFile``) while it records,
+/// The file is also the cassette's lock: a recorder holds it (`LockedFile`) while it records,
 /// so a second recorder of the same cassette, in this process or another, is refused with
-/// ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` instead of the two overwriting each
+/// `StubError.cassetteInUse(path:heldBy:requestedBy:)` instead of the two overwriting each
 /// other's exchanges. A file left by a run that died before saving (its lock died with it) is
 /// folded into the cassette by the next recorder of that cassette, so nothing recorded is lost;
 /// unless one of its exchanges failed at the network, which its save would have refused too.
@@ -44,10 +45,10 @@ final class PartialCassette {
     private let file: LockedFile
     private let dates = HAR.entryDateFormatter()
     private let header: Data
-    /// Lines appended since the last ``markSaved()``.
+    /// Lines appended since the last `markSaved()`.
     private var unsaved = 0
     /// A write failed: the file was emptied down to its header and takes no more lines until
-    /// the next ``markSaved()`` (its exchanges are in the recorder's memory, for its save).
+    /// the next `markSaved()` (its exchanges are in the recorder's memory, for its save).
     private var failed = false
 
     /// What a run that died before saving left in the file: its exchanges in order, its record
@@ -74,9 +75,9 @@ final class PartialCassette {
         }
     }
 
-    /// Takes the cassette's lock and reads what a dead run left. Call ``begin()`` once that is
+    /// Takes the cassette's lock and reads what a dead run left. Call `begin()` once that is
     /// folded into the cassette.
-    /// - Throws: ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when a live recorder
+    /// - Throws: `StubError.cassetteInUse(path:heldBy:requestedBy:)` when a live recorder
     ///   holds the cassette.
     init(cassette: URL, recordedBy owner: String, mode: RecordMode) throws {
         url = Self.url(of: cassette)

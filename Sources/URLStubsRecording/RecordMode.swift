@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// When a ``HARRecorder`` talks to the real network and when it replays a file.
 ///
@@ -10,8 +11,8 @@ import Foundation
 /// ```
 ///
 /// When the variable `CI` is set (to anything) and `URLSTUBS_RECORD` is not, every recorder is
-/// in ``none`` mode: a CI run never reaches the network by accident, and a missing recording
-/// fails with ``StubError/recordingMissing(path:reason:command:)``, whose message is the
+/// in `none` mode: a CI run never reaches the network by accident, and a missing recording
+/// fails with `StubError.recordingMissing(path:reason:command:)`, whose message is the
 /// command that records it (`URLSTUBS_RECORD=once swift test --filter fetchUser`).
 public enum RecordMode: String, Sendable, CaseIterable {
     /// Record if the file does not exist yet, else replay it (unmatched requests follow the
@@ -26,7 +27,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
     /// later run will, and never recorded twice.
     ///
     /// - Important: A request polled until its answer changes (a job's status) therefore
-    ///   gets its first answer again: record such a test with ``once`` or ``all``, which keep
+    ///   gets its first answer again: record such a test with `once` or `all`, which keep
     ///   every exchange, answered in turn on replay.
     case newEpisodes
     /// Always record afresh, replacing the file.

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Reads and writes HAR 1.2 archives (the format browser developer tools, Charles, Proxyman
 /// and mitmproxy export).
@@ -9,11 +10,11 @@ public enum HAR {
     // MARK: Reading
 
     /// The entries of a HAR file, in order.
-    /// - Throws: ``FixtureError`` with the JSON path of the first problem (a text that is not
+    /// - Throws: `FixtureError` with the JSON path of the first problem (a text that is not
     ///   JSON: the reader's reason, line, column and byte offset), and
-    ///   ``StubError/fileNotFound(path:)`` when nothing is at `url`.
+    ///   `StubError.fileNotFound(path:)` when nothing is at `url`.
     ///   A path that is a folder, a FIFO or another special file, or a file that cannot be read,
-    ///   throws a ``FixtureError`` (``FixtureError/Kind/unreadable``) naming the full path and
+    ///   throws a `FixtureError` (`FixtureError.Kind.unreadable`) naming the full path and
     ///   what to do (a FIFO is never opened: a read would wait for a writer).
     public static func read(contentsOf url: URL) throws -> [HAREntry] {
         let data = try CassetteFileCheck.contents(of: url)
@@ -21,15 +22,15 @@ public enum HAR {
     }
 
     /// The entries of HAR data; `source` names it in errors.
-    /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) with the JSON path of the
+    /// - Throws: `FixtureError` (`FixtureError.Kind.malformed`) with the JSON path of the
     ///   first problem and what was expected there.
     public static func read(_ data: Data, source: String = "HAR") throws -> [HAREntry] {
         let root: JSONValue
         do {
             root = try JSONValue.parsing(data)
-        } catch let problem as JSONSyntaxError {
-            let expected = problem.isTooDeep ? "JSON nested at most \(JSONSyntaxError.maximumDepth) levels deep, but the text is" : "valid JSON:"
-            throw FixtureError.malformed(source, jsonPath: "$", expected: "\(expected) \(problem)")
+        } catch {
+            guard let expected = JSONValue.expectation(after: error) else { throw error }
+            throw FixtureError.malformed(source, jsonPath: "$", expected: expected)
         }
         let reader = Reader(source: source, dates: DateReader())
         let log = try reader.object(try reader.member("log", of: root, at: "$"), at: "$.log")
@@ -174,31 +175,6 @@ public enum HAR {
                 responseMimeType: optional("mimeType", of: content).flatMap { if case .string(let s) = $0 { return s } else { return nil } } ?? "",
                 failure: failure)
         }
-    }
-
-    /// The `URLError` a browser's network error string stands for (Chrome's `net::ERR_…`
-    /// names; anything else is `.cannotConnectToHost`, what a request that got no response
-    /// most often met).
-    static func urlError(forRecordedFailure failure: String, url: URL) -> URLError {
-        let name = failure.uppercased()
-        let code: URLError.Code
-        switch true {
-        case name.contains("NAME_NOT_RESOLVED"), name.contains("NAME_RESOLUTION"): code = .cannotFindHost
-        case name.contains("INTERNET_DISCONNECTED"), name.contains("NETWORK_CHANGED"): code = .notConnectedToInternet
-        case name.contains("TIMED_OUT"): code = .timedOut
-        case name.contains("ABORTED"), name.contains("BLOCKED"): code = .cancelled
-        case name.contains("CERT"), name.contains("SSL"): code = .serverCertificateUntrusted
-        case name.contains("CONNECTION_RESET"), name.contains("CONNECTION_CLOSED"), name.contains("EMPTY_RESPONSE"):
-            code = .networkConnectionLost
-        case name.contains("TOO_MANY_REDIRECTS"): code = .httpTooManyRedirects
-        default: code = .cannotConnectToHost
-        }
-        return URLError(
-            code,
-            userInfo: [
-                NSURLErrorFailingURLErrorKey: url,
-                NSLocalizedDescriptionKey: "The recorded request failed: \(failure) (URLStubs, HAR replay).",
-            ])
     }
 
     static func parseDate(_ text: String) -> Date? {

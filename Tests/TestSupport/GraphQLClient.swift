@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import TestSupport
 
 /// A GraphQL client that puts operations on the wire the way Apollo iOS does (its
 /// `JSONRequest`): a POST with `operationName`, `query` and `variables` and the

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Writing HAR 1.2 documents (the recorder's cassettes).
 extension HAR {
@@ -22,7 +23,7 @@ extension HAR {
         return data
     }
 
-    /// The formatter of `startedDateTime`, for ``json(of:dates:)``: made once per document.
+    /// The formatter of `startedDateTime`, for `json(of:dates:)`: made once per document.
     static func entryDateFormatter() -> ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

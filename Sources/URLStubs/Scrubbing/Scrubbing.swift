@@ -49,7 +49,7 @@ import FoundationNetworking
 /// would mangle the recording.
 ///
 /// - Important: A registry's reports use ``StubRegistry/scrubbing``, which
-///   ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`` sets; a
+///   `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)` sets; a
 ///   registry that only replays or stubs scrubs its reports with ``default`` unless told otherwise.
 public struct Scrubbing: Sendable {
     /// Header names (case-insensitive) whose values are scrubbed, in requests and responses. A
@@ -248,7 +248,7 @@ public struct Scrubbing: Sendable {
     /// and JSON members, and then any copy of their values found elsewhere (a server that echoes
     /// the request, an error page quoting the token, a session id in both a cookie and a body).
     /// A `Content-Length` header then gives the length of the body as stored.
-    func scrub(_ entry: HAREntry) -> HAREntry {
+    @_spi(AddOns) public func scrub(_ entry: HAREntry) -> HAREntry {
         var copy = entry
         copy.url = scrub(entry.url)
         copy.requestHeaders = scrub(entry.requestHeaders)

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Records real traffic to a HAR file, or replays a recording, VCR style.
 ///
@@ -13,17 +14,17 @@ import FoundationNetworking
 /// try recorder.save()     // writes the file when something was recorded
 /// ```
 ///
-/// Secrets are scrubbed (``Scrubbing/default``) before anything is written. Recording never
+/// Secrets are scrubbed (`Scrubbing.default`) before anything is written. Recording never
 /// delays a response for the disk, costs the same for the thousandth exchange as for the first,
 /// and a crash or a kill never leaves a broken cassette (see ``save()``). A second recorder of
-/// a cassette a live recorder holds throws ``StubError/cassetteInUse(path:heldBy:requestedBy:)``.
+/// a cassette a live recorder holds throws `StubError.cassetteInUse(path:heldBy:requestedBy:)`.
 /// A recording in which an exchange failed at the network (the server down) never replaces the
 /// cassette: ``save()`` throws
-/// ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``.
+/// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`.
 ///
 /// The recorder is a stub that passes every request through and records it, added when the
 /// recording starts. The newest matching stub answers a request, so a stub added after
-/// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+/// `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
 /// answers before the recorder (its exchanges are not recorded, passthrough ones included),
 /// and one added before it is never reached while the recorder records.
 public final class HARRecorder: @unchecked Sendable {
@@ -32,7 +33,7 @@ public final class HARRecorder: @unchecked Sendable {
     /// The mode in force: the one in code unless `URLSTUBS_RECORD` or `CI` says otherwise (see
     /// ``RecordMode``).
     public let mode: RecordMode
-    /// What is scrubbed (also the registry's ``StubRegistry/scrubbing``).
+    /// What is scrubbed (also the registry's `StubRegistry.scrubbing`).
     let scrubbingRules: Scrubbing
     /// What replay leaves out when it decides whether a live request is a recorded one: a
     /// request differing from a recorded one only there is replayed, never recorded again.
@@ -146,16 +147,17 @@ public final class HARRecorder: @unchecked Sendable {
             }
             // Added first, so every replayed entry (added after) takes precedence over it.
             let recorder = self
-            _ = registry.add(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil, location: location) { request, _ in
-                .passthrough(
-                    ResponseTransform(
-                        "record to \(file.lastPathComponent)",
-                        { response, body in
-                            recorder.capture(request, response, body)
-                            return (response, body)
-                        },
-                        networkFailed: { error in recorder.captureNetworkFailure(of: request, error) }))
-            }
+            _ = registry.add(
+                StubSpec(.any, name: "HAR recorder (\(file.lastPathComponent))", times: nil, location: location) { request, _ in
+                    .passthrough(
+                        ResponseTransform(
+                            "record to \(file.lastPathComponent)",
+                            { response, body in
+                                recorder.capture(request, response, body)
+                                return (response, body)
+                            },
+                            networkFailed: { error in recorder.captureNetworkFailure(of: request, error) }))
+                })
         }
         registry.stubs(
             fromHAREntries: replayed, named: file.lastPathComponent, options: options,
@@ -276,9 +278,9 @@ public final class HARRecorder: @unchecked Sendable {
     /// When an exchange of this run failed at the network (the server was down, the VPN off),
     /// the recording lacks it, and a cassette without it would fail every later run: the save
     /// writes nothing, keeps the cassette as it was (and drops the partial file), and throws
-    /// ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``,
+    /// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`,
     /// whose message is the command that records the cassette again. Stub the requests meant to
-    /// fail (``StubResponse/init(error:)``) so that they never reach the recorder.
+    /// fail (`StubResponse.init(error:)`) so that they never reach the recorder.
     ///
     /// A save gives the cassette up: another recorder may then record it. An exchange this
     /// recorder records after the save takes it back, unless another recorder holds it or saved
@@ -290,11 +292,11 @@ public final class HARRecorder: @unchecked Sendable {
     /// folded in, so a full disk never replaces a good cassette with part of a run.
     ///
     /// - Throws: ``CassetteWriteError`` for a cassette that cannot be written,
-    ///   ``StubError/recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)``
+    ///   `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`
     ///   when an exchange failed at the network, and
-    ///   ``StubError/cassetteInUse(path:heldBy:requestedBy:)`` when another recorder held or
+    ///   `StubError.cassetteInUse(path:heldBy:requestedBy:)` when another recorder held or
     ///   saved the cassette before an exchange this one recorded after a save (that exchange is
-    ///   still in ``recordedEntries``, never written over the other's).
+    ///   still in `recordedEntries`, never written over the other's).
     public func save() throws {
         try writer.sync {
             if let conflict { throw conflict }
