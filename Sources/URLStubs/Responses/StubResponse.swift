@@ -175,7 +175,7 @@ public struct StubResponse: Sendable {
     }
 
     /// A header value, looked up case-insensitively; several fields of one name come joined
-    /// with `", "` (``HTTPHeaders/subscript(_:)``).
+    /// with `", "`, as ``HTTPHeaders`` reads a name.
     public func value(forHeader name: String) -> String? { headers[name] }
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
