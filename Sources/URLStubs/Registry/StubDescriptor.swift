@@ -133,8 +133,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activations - 1
     }
 
-    /// Gives back an activation taken by ``reserveActivation()`` that was not used (a GraphQL
-    /// batch whose other operations found no stub).
+    /// Gives back an activation taken by ``reserveActivation()`` that was not used (a part of a
+    /// split request whose other parts found no stub).
     func releaseActivation() {
         lock.lock(); defer { lock.unlock() }
         if activations > 0 { activations -= 1 }
