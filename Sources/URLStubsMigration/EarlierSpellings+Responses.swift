@@ -27,7 +27,7 @@ extension StubResponse {
     /// `StubError/fileNotFound(path:)`.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
     public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: headers)
+        try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: HTTPHeaders(headers))
     }
 
     /// Server-sent events one after the other, the first at once and each next one `interval`
@@ -42,7 +42,7 @@ extension StubResponse {
             if index > 0, interval > 0 { steps.append(.wait(interval)) }
             steps.append(.event(event))
         }
-        return eventStream(script: steps, statusCode: statusCode, headers: headers)
+        return eventStream(script: steps, statusCode: statusCode, headers: HTTPHeaders(headers))
     }
 }
 
@@ -84,7 +84,7 @@ extension StubResponse {
         message: "use StubResponse(data:), StubResponse(fileAt:) or StubResponse.stream(length:) { … }; or copy a response and set statusCode/headers"
     )
     public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(data: Data(), statusCode: statusCode, headers: headers)
+        self.init(data: Data(), statusCode: statusCode, headers: HTTPHeaders(headers))
         self.body = body
     }
 }
@@ -133,7 +133,7 @@ extension StubResponse {
     /// the same.
     @available(*, deprecated, message: "use StubResponse(fixture: directory.appendingPathComponent(name))")
     public init(fixture name: String, inDirectory directory: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(fixture: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: headers)
+        try self.init(fixture: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: HTTPHeaders(headers))
     }
 }
 

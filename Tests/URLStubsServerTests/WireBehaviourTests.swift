@@ -131,9 +131,7 @@ struct WireBehaviourTests {
     @Test func cookiesAreRealSetCookieFieldsTheClientSendsBack() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/login")) { _ in
-            var response = StubResponse(statusCode: 204)
-            response.setCookieHeaders = ["session=abc; Path=/", "theme=dark; Path=/"]
-            return response
+            StubResponse(statusCode: 204, headers: ["Set-Cookie": "session=abc; Path=/", "Set-Cookie": "theme=dark; Path=/"])
         }
         registry.stub(isPath("/me")) { request in StubResponse(string: request.value(forHTTPHeaderField: "Cookie") ?? "none") }
         let server = try registry.serve()

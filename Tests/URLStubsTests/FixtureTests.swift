@@ -204,7 +204,7 @@ struct HARTests {
         let login = await fetch("https://shop.test/login", from: registry, using: api)
         #expect(login.body == "welcome")
         #expect(login.response?.value(forHTTPHeaderField: "Vary") == "Accept, Origin")
-        #expect(entries[0].stubResponse().setCookieHeaders == ["sid=abc; Path=/", "lang=en; Path=/"])
+        #expect(entries[0].stubResponse().headers.values(for: "Set-Cookie") == ["sid=abc; Path=/", "lang=en; Path=/"])
         let down = await fetch("https://down.shop.test/status", from: registry, using: api)
         #expect(down.urlError?.code == .cannotConnectToHost, "\(String(describing: down.error))")
         #expect("\(down.error.map { $0.localizedDescription } ?? "")".contains("net::ERR_CONNECTION_REFUSED"))

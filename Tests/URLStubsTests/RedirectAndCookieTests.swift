@@ -75,9 +75,7 @@ struct RedirectAndCookieTests {
     func cookieSetByARedirectGoesOutWithTheNextHop(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(isPath("/login")) { _ in
-            var response = StubResponse(data: Data(), statusCode: 302, headers: ["Location": "/home"])
-            response.setCookieHeaders = ["session=s1; Path=/"]
-            return response
+            StubResponse(data: Data(), statusCode: 302, headers: ["Location": "/home", "Set-Cookie": "session=s1; Path=/"])
         }
         registry.stub(isPath("/home")) { request in
             StubResponse(data: Data("cookie: \(request.value(forHTTPHeaderField: "Cookie") ?? "none")".utf8))
@@ -139,9 +137,9 @@ struct RedirectAndCookieTests {
     func setCookieIsStoredAndSentBack(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(isPath("/login")) { _ in
-            var response = StubResponse(data: Data("welcome".utf8))
-            response.setCookieHeaders = ["session=abc123; Path=/", "theme=dark; Path=/; Max-Age=3600"]
-            return response
+            StubResponse(
+                data: Data("welcome".utf8),
+                headers: ["Set-Cookie": "session=abc123; Path=/", "Set-Cookie": "theme=dark; Path=/; Max-Age=3600"])
         }
         registry.stub(isPath("/me")) { request in
             StubResponse(data: Data((request.value(forHTTPHeaderField: "Cookie") ?? "no cookie").utf8))

@@ -169,9 +169,9 @@ extension TestRunnerLink {
             let stream = liveStream(streamID, location: remote.streamLocation)
             switch remote.streamKind {
             case .eventStream:
-                response = .eventStream(stream, statusCode: remote.status, headers: remote.headers)
+                response = .eventStream(stream, statusCode: remote.status, headers: HTTPHeaders(remote.headers))
             case .stream, nil:
-                response = .stream(stream, statusCode: remote.status, headers: remote.headers)
+                response = .stream(stream, statusCode: remote.status, headers: HTTPHeaders(remote.headers))
             }
             if let requestTime = remote.requestTime { response = response.requestTime(requestTime, responseTime: 0) }
         }

@@ -126,11 +126,10 @@ import FoundationNetworking
         return bodyLength
     }
 
-    /// The header fields in the order a server writes them, one `Set-Cookie` field per cookie.
+    /// The header fields in the order the stub gives them, repeated fields as separate
+    /// fields (one `Set-Cookie` per cookie), then `Content-Length` if the stub gives none.
     @_spi(Transport) public var fields: [(name: String, value: String)] {
-        var fields = response.headers.sorted { $0.key < $1.key }.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
-            .map { (name: $0.key, value: $0.value) }
-        fields += response.cookieLines.map { (name: "Set-Cookie", value: $0) }
+        var fields = Array(response.headers)
         if response.declaredContentLength == nil, response.value(forHeader: "Transfer-Encoding") == nil, let bodyLength {
             fields.append((name: "Content-Length", value: String(bodyLength)))
         }

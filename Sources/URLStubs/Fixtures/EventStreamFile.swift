@@ -29,14 +29,14 @@ extension StubResponse {
     /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
     ///   for the path; ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
     ///   `: delay` whose duration cannot be read.
-    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: [String: String]) throws {
+    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
         try self.init(eventStream: try StubErrorFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
     }
 
     /// The event stream in `contents`, the bytes of the `.sse` file at `path`.
     /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
     ///   `: delay` whose duration cannot be read.
-    init(eventStream contents: Data, path: String, statusCode: Int, headers: [String: String]) throws {
+    init(eventStream contents: Data, path: String, statusCode: Int, headers: HTTPHeaders) throws {
         let steps = try EventStreamFile.steps(of: contents, path: path)
         self = .eventStream(script: steps, statusCode: statusCode, headers: headers)
     }

@@ -105,32 +105,23 @@ public struct HAREntry: Sendable, Equatable {
             if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
             return response
         }
-        // Repeated headers are gathered by lower-cased name and joined once (the first
-        // spelling of a name is kept): one pass however many headers there are.
-        var cookies: [String] = []
-        var order: [String] = []
-        var spellings: [String: String] = [:]
-        var values: [String: [String]] = [:]
+        var headers = HTTPHeaders()
         for header in responseHeaders {
             let lower = header.name.lowercased()
             if ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].contains(lower) { continue }
             // Firefox exports repeated headers as one value with a line per header.
             let lines = header.value.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
-            if lower == "set-cookie" { cookies += lines; continue }
-            if spellings[lower] == nil {
-                order.append(lower)
-                spellings[lower] = header.name
+            if lower == "set-cookie" {
+                for line in lines { headers.append(name: header.name, value: line) }
+            } else {
+                headers.append(name: header.name, value: lines.joined(separator: ", "))
             }
-            values[lower, default: []].append(lines.joined(separator: ", "))
         }
-        var headers: [String: String] = [:]
-        for lower in order { headers[spellings[lower]!] = values[lower]!.joined(separator: ", ") }
-        if !responseMimeType.isEmpty, spellings["content-type"] == nil {
+        if !responseMimeType.isEmpty, !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = responseMimeType
         }
         var response = StubResponse(data: responseBody, statusCode: status, headers: headers)
-        response.setCookieHeaders = cookies
         if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
         return response
     }

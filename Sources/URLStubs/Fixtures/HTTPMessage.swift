@@ -235,34 +235,9 @@ struct HTTPMessage {
         return escaped.count > 80 ? String(escaped.prefix(77)) + "…\"" : escaped
     }
 
-    /// The message as a stub response. Repeated headers are gathered by lower-cased name and
-    /// joined once at the end (the first spelling of a name is kept), so 100,000 headers, or
-    /// 100,000 repeats of one, take one pass.
+    /// The message as a stub response, its fields in the order written, repeated ones kept.
     var stubResponse: StubResponse {
-        var cookies: [String] = []
-        var order: [String] = []
-        var spellings: [String: String] = [:]
-        var values: [String: [String]] = [:]
-        for (name, value) in headers {
-            if name.equalsIgnoringASCIICase("Set-Cookie") {
-                cookies.append(value)
-                continue
-            }
-            // Names are RFC 9110 tokens (checked above): ASCII, so ASCII lower-casing is exact.
-            let key = name.lowercased()
-            if values[key, default: []].isEmpty {
-                order.append(key)
-                spellings[key] = name
-            }
-            values[key, default: []].append(value)
-        }
-        var fields: [String: String] = [:]
-        fields.reserveCapacity(order.count)
-        for key in order {
-            fields[spellings[key]!] = values[key]!.joined(separator: ", ")
-        }
-        var response = StubResponse(data: body, statusCode: statusCode, headers: fields)
-        response.setCookieHeaders = cookies
+        var response = StubResponse(data: body, statusCode: statusCode, headers: HTTPHeaders(headers))
         response.httpVersion = httpVersion.hasPrefix("HTTP/2") ? "HTTP/2" : httpVersion
         return response
     }

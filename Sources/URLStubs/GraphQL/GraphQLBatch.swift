@@ -88,9 +88,11 @@ struct GraphQLBatchAnswer: Sendable {
             requestTime = max(requestTime, response.pacing.requestTime)
         }
         guard let first else { return StubResponse(data: Data("[]".utf8)) }
-        let headers = first.headers.filter { !$0.key.equalsIgnoringASCIICase("Content-Length") && !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
+        var headers = first.headers
+        headers.removeAll(named: "Content-Length")
+        headers.removeAll(named: "Set-Cookie")
+        for cookie in cookies { headers.append(name: "Set-Cookie", value: cookie) }
         var joined = StubResponse(data: JSONValue.array(bodies).serialized(), statusCode: first.statusCode, headers: headers)
-        joined.setCookieHeaders = cookies
         joined.httpVersion = first.httpVersion
         joined.pacing = first.pacing
         joined.pacing.requestTime = requestTime

@@ -29,7 +29,7 @@ extension StubResponse {
     ///   ``StubError/invalidGraphQLResponse(reason:)`` saying which member is wrong.
     public init(
         graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
-        statusCode: Int = 200, headers: [String: String] = [:]
+        statusCode: Int = 200, headers: HTTPHeaders = [:]
     ) {
         do {
             var document: [String: JSONValue] = ["data": .null]
@@ -46,7 +46,7 @@ extension StubResponse {
                 do { document["extensions"] = try JSONValue(any: extensions) } catch { throw GraphQLResponseError("extensions: \(error)") }
             }
             var fields = headers
-            if !fields.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
+            if !fields.contains(name: "Content-Type") {
                 fields["Content-Type"] = "application/json"
             }
             self.init(data: JSONValue.object(document).serialized(), statusCode: statusCode, headers: fields)

@@ -63,6 +63,9 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
     public var bodyString: String? { body.flatMap { String(data: $0, encoding: .utf8) } }
 
+    /// The request's header fields, ordered by name (`URLRequest` holds one value per name).
+    public var headers: HTTPHeaders { HTTPHeaders(urlRequest.allHTTPHeaderFields ?? [:]) }
+
     /// A header's value, looked up case-insensitively as HTTP requires.
     public func value(forHTTPHeaderField name: String) -> String? {
         urlRequest.value(forHTTPHeaderField: name)

@@ -123,19 +123,9 @@ enum NetworkLoader {
     /// the body is already decoded and will be re-sent with its own length.
     static func stubResponse(from response: HTTPURLResponse, body: Data, timing: StubResponse) -> StubResponse {
         let transportHeaders = ["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"]
-        var headers: [String: String] = [:]
-        var cookies: [String] = []
-        for (name, value) in response.stringHeaders {
-            let lower = name.lowercased()
-            if transportHeaders.contains(lower) { continue }
-            if lower == "set-cookie" {
-                cookies.append(value)
-                continue
-            }
-            headers[name] = value
-        }
+        var headers = HTTPHeaders(response.stringHeaders)
+        for name in transportHeaders { headers.removeAll(named: name) }
         var result = StubResponse(data: body, statusCode: response.statusCode, headers: headers)
-        result.setCookieHeaders = cookies
         // The wait before the request was sent is over; the body keeps the stub's pace.
         result.pacing = ResponsePacing(requestTime: 0, body: timing.pacing.body)
         return result

@@ -21,11 +21,11 @@ extension StubRegistry {
     @discardableResult
     public func stub(
         _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-        headers: [String: String] = [:], json: Any,
+        headers: HTTPHeaders = [:], json: Any,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         var headers = headers
-        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
+        if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = "application/json"
         }
         let answer: StubAnswer
@@ -62,7 +62,7 @@ extension StubRegistry {
     @discardableResult
     public func stub(
         _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-        headers: [String: String] = [:], data: Data = Data(),
+        headers: HTTPHeaders = [:], data: Data = Data(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         add(

@@ -51,7 +51,7 @@ extension StubResponse {
     /// let lines = LiveStream()
     /// registry.stub(isPath("/export")) { _ in .stream(lines, headers: ["Content-Type": "application/x-ndjson"]) }
     /// ```
-    public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: headers)
     }
 
@@ -63,26 +63,26 @@ extension StubResponse {
     /// let prices = LiveStream(name: "prices")
     /// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
     /// ```
-    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
     /// A response whose body is written step by step on a schedule (see ``StreamStep``).
-    public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: headers)
     }
 
     /// A `text/event-stream` response written step by step on a schedule (see ``StreamStep``).
-    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: [String: String] = [:]) -> StubResponse {
+    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
-    private static func eventStreamHeaders(_ headers: [String: String]) -> [String: String] {
+    private static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         var headers = headers
-        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
+        if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = "text/event-stream"
         }
-        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Cache-Control") }) {
+        if !headers.contains(name: "Cache-Control") {
             headers["Cache-Control"] = "no-cache"
         }
         return headers

@@ -10,7 +10,7 @@ extension StubResponse {
     /// registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
     /// registry.stub(isMethod(.delete)) { _ in StubResponse(statusCode: 204) }
     /// ```
-    public init(statusCode: Int, headers: [String: String] = [:]) {
+    public init(statusCode: Int, headers: HTTPHeaders = [:]) {
         self.init(data: Data(), statusCode: statusCode, headers: headers)
     }
 
@@ -20,11 +20,9 @@ extension StubResponse {
     /// ```swift
     /// registry.stub(isPath("/greeting")) { _ in StubResponse(string: "héllo") }
     /// ```
-    public init(string: String, statusCode: Int = 200, headers: [String: String] = [:]) {
+    public init(string: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
         var headers = headers
-        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
-            headers["Content-Type"] = "text/plain; charset=utf-8"
-        }
+        if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "text/plain; charset=utf-8" }
         self.init(data: Data(string.utf8), statusCode: statusCode, headers: headers)
     }
 }

@@ -16,12 +16,9 @@ import FoundationNetworking
 public struct StubResponse: Sendable {
     /// The HTTP status code (100...599; anything else fails the request with a clear error).
     public var statusCode: Int
-    /// Response headers. `Content-Length` is added from the body size when absent.
-    /// Several cookies: see ``setCookieHeaders``.
-    public var headers: [String: String]
-    /// Each `Set-Cookie` header line, for responses that set several cookies. When empty, a
-    /// `Set-Cookie` entry in ``headers`` is used.
-    public var setCookieHeaders: [String]
+    /// Response headers, in order; a name may repeat (several `Set-Cookie` fields).
+    /// `Content-Length` is added from the body size when absent.
+    public var headers: HTTPHeaders
     /// The body.
     public var body: StubBody
     /// The HTTP version reported in the response.
@@ -35,14 +32,14 @@ public struct StubResponse: Sendable {
     var gate: ResponseGate?
 
     /// A response with a body from memory.
-    public init(data: Data, statusCode: Int = 200, headers: [String: String] = [:]) {
+    public init(data: Data, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
         self.init(bodySource: .data(data), statusCode: statusCode, headers: headers)
     }
 
     /// A response whose body is streamed from a file; `Content-Length` is the file's size
     /// unless `headers` gives one. A missing file fails the request with
     /// ``StubError/fileNotFound(path:)`` naming the path.
-    public init(fileAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) {
+    public init(fileAt url: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
         self.init(bodySource: .file(url), statusCode: statusCode, headers: headers)
     }
 
@@ -64,23 +61,22 @@ public struct StubResponse: Sendable {
     ///   - headers: Response headers.
     ///   - open: Creates the stream; it may throw, failing the request with that error.
     public static func stream(
-        length: Int?, statusCode: Int = 200, headers: [String: String] = [:],
+        length: Int?, statusCode: Int = 200, headers: HTTPHeaders = [:],
         _ open: @escaping @Sendable () throws -> InputStream
     ) -> StubResponse {
         StubResponse(bodySource: .stream(length: length, open: open), statusCode: statusCode, headers: headers)
     }
 
     /// A response with a body from `source`; every public initializer and factory comes here.
-    init(bodySource source: StubBody.Source, statusCode: Int = 200, headers: [String: String] = [:]) {
+    init(bodySource source: StubBody.Source, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
         self.statusCode = statusCode
         self.headers = headers
-        self.setCookieHeaders = []
         self.body = StubBody(source: source)
     }
 
     /// A JSON response from `JSONSerialization` objects; `Content-Type: application/json`
     /// unless `headers` says otherwise.
-    public init(jsonObject: Any, statusCode: Int = 200, headers: [String: String] = [:]) throws {
+    public init(jsonObject: Any, statusCode: Int = 200, headers: HTTPHeaders = [:]) throws {
         let data = try JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .fragmentsAllowed])
         self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
     }
@@ -88,7 +84,7 @@ public struct StubResponse: Sendable {
     /// A JSON response from an `Encodable` value; `Content-Type: application/json` unless
     /// `headers` says otherwise.
     public init<Value: Encodable>(
-        json value: Value, statusCode: Int = 200, headers: [String: String] = [:],
+        json value: Value, statusCode: Int = 200, headers: HTTPHeaders = [:],
         encoder: JSONEncoder = JSONEncoder()
     ) throws {
         let data = try encoder.encode(value)
@@ -109,11 +105,9 @@ public struct StubResponse: Sendable {
         return response
     }
 
-    private static func addingJSONContentType(to headers: [String: String]) -> [String: String] {
+    private static func addingJSONContentType(to headers: HTTPHeaders) -> HTTPHeaders {
         var headers = headers
-        if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
-            headers["Content-Type"] = "application/json"
-        }
+        if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "application/json" }
         return headers
     }
 
@@ -154,9 +148,15 @@ public struct StubResponse: Sendable {
     // MARK: Derived values
 
     /// Every `Set-Cookie` line this response sends.
-    var cookieLines: [String] {
-        if !setCookieHeaders.isEmpty { return setCookieHeaders }
-        return headers.first { $0.key.equalsIgnoringASCIICase("Set-Cookie") }.map { [$0.value] } ?? []
+    var cookieLines: [String] { headers.values(for: "Set-Cookie") }
+
+    /// Each `Set-Cookie` line: ``headers``' `Set-Cookie` fields. Setting it replaces them.
+    public var setCookieHeaders: [String] {
+        get { headers.values(for: "Set-Cookie") }
+        set {
+            headers.removeAll(named: "Set-Cookie")
+            for line in newValue { headers.append(name: "Set-Cookie", value: line) }
+        }
     }
 
     /// `true` when the response is likely played in the step that starts it: a whole body in
@@ -174,10 +174,9 @@ public struct StubResponse: Sendable {
         return value(forHeader: "Location")
     }
 
-    /// A header value, looked up case-insensitively.
-    public func value(forHeader name: String) -> String? {
-        headers.first { $0.key.equalsIgnoringASCIICase(name) }?.value
-    }
+    /// A header value, looked up case-insensitively; several fields of one name come joined
+    /// with `", "`, as ``HTTPHeaders`` reads a name.
+    public func value(forHeader name: String) -> String? { headers[name] }
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
     /// of a crash or a silently altered response.
@@ -187,9 +186,6 @@ public struct StubResponse: Sendable {
         }
         for (name, value) in headers where !Self.isValidHeader(name: name, value: value) {
             throw StubError.invalidHeader(name: name, value: value, stub: stubName())
-        }
-        for line in setCookieHeaders where !Self.isValidHeader(name: "Set-Cookie", value: line) {
-            throw StubError.invalidHeader(name: "Set-Cookie", value: line, stub: stubName())
         }
         if let length = value(forHeader: "Content-Length"), Int(length.trimmingCharacters(in: .whitespaces)).map({ $0 < 0 }) ?? true {
             throw StubError.invalidContentLength(value: length, stub: stubName())
@@ -256,22 +252,15 @@ public struct StubResponse: Sendable {
             headerFields: headerFields(bodyLength: bodyLength))
     }
 
-    /// The header fields as sent, with `Content-Length` filled in and cookies joined.
+    /// The header fields as `HTTPURLResponse` holds them: repeated fields joined, and
+    /// `Content-Length` filled in.
     func headerFields(bodyLength: Int?) -> [String: String] {
-        if headers.isEmpty, setCookieHeaders.isEmpty {
+        if headers.isEmpty {
             // The commonest response (`StubResponse(data:)`): one field, no copy to grow.
             return bodyLength.map { ["Content-Length": String($0)] } ?? [:]
         }
-        var fields = headers
-        if !setCookieHeaders.isEmpty {
-            fields = fields.filter { !$0.key.equalsIgnoringASCIICase("Set-Cookie") }
-            fields["Set-Cookie"] = setCookieHeaders.joined(separator: ", ")
-        }
-        if let bodyLength,
-            !headers.keys.contains(where: {
-                $0.equalsIgnoringASCIICase("Content-Length") || $0.equalsIgnoringASCIICase("Transfer-Encoding")
-            })
-        {
+        var fields = headers.joinedByName
+        if let bodyLength, !headers.contains(name: "Content-Length"), !headers.contains(name: "Transfer-Encoding") {
             fields["Content-Length"] = String(bodyLength)
         }
         return fields

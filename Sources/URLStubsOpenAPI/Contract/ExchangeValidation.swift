@@ -9,13 +9,13 @@ import FoundationNetworking
 struct HTTPExchange: Sendable {
     var method: String
     var url: URL?
-    var requestHeaders: [String: String]
+    var requestHeaders: HTTPHeaders
     /// `nil`: no body.
     var requestBody: Data?
     /// `false` when a body may have been sent that could not be read: body checks are skipped.
     var isRequestBodyKnown = true
     var status: Int
-    var responseHeaders: [String: String]
+    var responseHeaders: HTTPHeaders
     /// `nil` when the body cannot be read again (a stream): body checks are skipped.
     var responseBody: Data?
     /// Whose values violations print as its placeholder: secret parameters, headers and JSON
@@ -32,9 +32,7 @@ struct HTTPExchange: Sendable {
         }
     }
 
-    func header(_ name: String, in headers: [String: String]) -> String? {
-        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
+    func header(_ name: String, in headers: HTTPHeaders) -> String? { headers[name] }
 }
 
 extension OpenAPIDocument {

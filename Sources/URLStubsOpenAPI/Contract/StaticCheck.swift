@@ -141,18 +141,12 @@ extension OpenAPIDocument {
                 continue
             }
             checked += 1
-            var requestHeaders: [String: String] = [:]
-            for header in entry.requestHeaders { requestHeaders[header.name] = header.value }
-            var responseHeaders: [String: String] = [:]
-            for header in entry.responseHeaders { responseHeaders[header.name] = header.value }
-            if responseHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) == false,
-                !entry.responseMimeType.isEmpty
-            {
+            var requestHeaders = HTTPHeaders(entry.requestHeaders.map { (name: $0.name, value: $0.value) })
+            var responseHeaders = HTTPHeaders(entry.responseHeaders.map { (name: $0.name, value: $0.value) })
+            if !responseHeaders.contains(name: "Content-Type"), !entry.responseMimeType.isEmpty {
                 responseHeaders["Content-Type"] = entry.responseMimeType
             }
-            if let mime = entry.requestMimeType,
-                requestHeaders.keys.contains(where: { $0.caseInsensitiveCompare("Content-Type") == .orderedSame }) == false
-            {
+            if let mime = entry.requestMimeType, !requestHeaders.contains(name: "Content-Type") {
                 requestHeaders["Content-Type"] = mime
             }
             let exchange = HTTPExchange(
