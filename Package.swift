@@ -22,12 +22,16 @@ let package = Package(
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
+        .library(name: "URLStubsMigration", targets: ["URLStubsMigration"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
         .target(name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer"], swiftSettings: swiftSettings),
+        // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
+        // spelling of its idea: imported while migrating, so the engine carries none of them.
+        .target(name: "URLStubsMigration", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
@@ -38,7 +42,8 @@ let package = Package(
         .target(
             name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "SyntheticFixtures"],
+        .executableTarget(
+            name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "SyntheticFixtures"],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
@@ -55,6 +60,9 @@ let package = Package(
             name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], resources: [.copy("Resources")],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsMigrationTests", dependencies: ["URLStubs", "URLStubsMigration", "URLStubsTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],

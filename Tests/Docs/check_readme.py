@@ -4,7 +4,8 @@ every block compiles, and the README's blocks also run, as tests of a package th
 this one by path, the way a new user's test target does.
 
 The documents: README.md and every .md file of Sources/URLStubs/URLStubs.docc,
-Sources/URLStubsTesting/URLStubsTesting.docc and Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc (or
+Sources/URLStubsTesting/URLStubsTesting.docc, Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc,
+Sources/URLStubsServer/URLStubsServer.docc and Sources/URLStubsMigration/URLStubsMigration.docc (or
 the files given on the command line; the blocks of a file named README.md run).
 
 Imports. A block that has `import` lines (with the `#if canImport(FoundationNetworking)` dance)
@@ -42,7 +43,8 @@ if len(sys.argv) > 1:
 else:
     documents = [os.path.join(root, "README.md")]
     for catalog in ("Sources/URLStubs/URLStubs.docc", "Sources/URLStubsTesting/URLStubsTesting.docc",
-                    "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc", "Sources/URLStubsServer/URLStubsServer.docc"):
+                    "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc", "Sources/URLStubsServer/URLStubsServer.docc",
+                    "Sources/URLStubsMigration/URLStubsMigration.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
 # (document, line of the fence, code, whether it runs)
@@ -78,7 +80,7 @@ import URLStubsOpenAPI
 FIXTURES = {"users.json": b'{"users": [{"id": 1, "name": "Ada"}]}\n',
             # A PNG signature and an empty image header chunk: bytes to serve, not to draw.
             "avatar.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(17)}
-PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer")
+PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration")
 
 
 def is_complete(block):

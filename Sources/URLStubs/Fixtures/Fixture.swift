@@ -132,7 +132,7 @@ public enum Fixture {
     }
 
     /// A Content-Type for a file extension, `application/octet-stream` when unknown.
-    static func mediaType(forExtension ext: String) -> String {
+    @_spi(AddOns) public static func mediaType(forExtension ext: String) -> String {
         switch ext.lowercased() {
         case "json": return "application/json"
         case "html", "htm": return "text/html; charset=utf-8"

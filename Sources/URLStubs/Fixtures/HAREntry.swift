@@ -81,7 +81,7 @@ public struct HAREntry: Sendable, Equatable {
 
     /// An entry from a request (its `httpBody`, or `body`) and a response: what the recorder
     /// writes for an exchange that reached the network.
-    init(
+    @_spi(AddOns) public init(
         exchange request: URLRequest, body: Data?, response: HTTPURLResponse, responseBody: Data,
         startedDateTime: Date, time: Double
     ) {

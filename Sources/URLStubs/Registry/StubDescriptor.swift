@@ -58,7 +58,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// How often the stub is expected to answer (``expect(_:)``), checked by
     /// ``StubRegistry/verify(includePassedThrough:)``; `nil` when the stub is optional.
-    var expectedActivations: ExpectedCount? {
+    @_spi(AddOns) public var expectedActivations: ExpectedCount? {
         lock.lock(); defer { lock.unlock() }
         return expectedCount
     }
@@ -119,7 +119,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// `true` when the stub has a limit (``maxActivations``) and has reached it: it no longer
     /// matches.
-    var isUsedUp: Bool {
+    @_spi(AddOns) public var isUsedUp: Bool {
         guard let maxActivations else { return false }
         return activationCount >= maxActivations
     }

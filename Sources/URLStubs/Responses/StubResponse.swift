@@ -25,9 +25,9 @@ public struct StubResponse: Sendable {
     public var httpVersion: String = "HTTP/1.1"
 
     /// What the response does: respond, fail, fail part-way, never respond or pass through.
-    var action = ResponseAction.respond(truncatedAfterBytes: nil)
+    @_spi(AddOns) public var action = ResponseAction.respond(truncatedAfterBytes: nil)
     /// The wait before the head and the pace of the body.
-    var pacing = ResponsePacing.none
+    @_spi(AddOns) public var pacing = ResponsePacing.none
     /// Holds the response until the test releases it (``held(by:)``).
     var gate: ResponseGate?
 
