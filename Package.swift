@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
+        .library(name: "URLStubsMigration", targets: ["URLStubsMigration"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -34,6 +35,10 @@ let package = Package(
             name: "URLStubsTesting",
             dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"],
             swiftSettings: swiftSettings),
+        // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
+        // spelling of its idea: imported while migrating, so the engine carries none of them.
+        .target(
+            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
         // test's end and re-exports it.
@@ -92,6 +97,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsScenariosTests", dependencies: ["URLStubs", "URLStubsScenarios", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsMigrationTests",
+            dependencies: ["URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],

@@ -65,6 +65,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        KnownStrategies.register()
         let registry = StubRegistry()
         defer { registry.removeAll() }
         let recorder = try registry.record(

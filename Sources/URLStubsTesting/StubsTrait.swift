@@ -70,6 +70,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        KnownStrategies.register()
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         try setup(registry)
         defer { registry.removeAll() }

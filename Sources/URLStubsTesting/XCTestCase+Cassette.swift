@@ -80,6 +80,7 @@ extension XCTestCase {
     ) throws -> StubRegistry {
         let method = Self.testMethodName(ofTestNamed: self.name)
         let cassette = CassetteFile.url(named: name ?? method, in: folder, testFilePath: "\(file)")
+        KnownStrategies.register()
         let registry = StubRegistry()
         let recorder: HARRecorder
         do {

@@ -44,6 +44,7 @@ extension XCTestCase {
         unmatchedRequests: UnmatchedRequestPolicy = .fail, verifyOnTearDown: Bool = true,
         file: StaticString = #filePath, line: UInt = #line
     ) -> StubRegistry {
+        KnownStrategies.register()
         let registry = StubRegistry(unmatchedRequests: unmatchedRequests)
         let handoff = TearDownHandoff((testCase: self, registry: registry))
         addTeardownBlock {

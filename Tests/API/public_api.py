@@ -11,16 +11,19 @@ A declaration is a symbol of the module's public symbol graph (types, functions,
 properties, subscripts, operators, members of extensions to other modules' types), without the
 cases of enums. Deprecated means marked deprecated itself or declared inside something
 deprecated: such spellings still compile, with a fix-it, and are not part of the surface a
-newcomer meets. The baseline (Tests/API/<Module>.api) lists every public declaration, deprecated
-ones marked, so that any growth or change of the surface shows up in review; `.ci/run` runs
-`check`. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+newcomer meets; they live in URLStubsMigration only, and `check` fails on a deprecated
+declaration of any other module. The baseline (Tests/API/<Module>.api) lists every public
+declaration, deprecated ones marked, so that any growth or change of the surface shows up in
+review; `.ci/run` runs `check`. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
-MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsTestRunnerLink",
-           "URLStubsScenarios", "URLStubsRecording"]
+MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
+           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"]
+# The one module that holds deprecated spellings, so that no other carries any.
+MIGRATION_MODULE = "URLStubsMigration"
 COUNTED_MODULE = "URLStubs"
 
 
@@ -91,7 +94,15 @@ def main(argv):
     elif command == "check":
         failed = False
         for module in MODULES:
-            current = [row[1] for row in declarations(graphs, module)]
+            rows = declarations(graphs, module)
+            current = [row[1] for row in rows]
+            deprecated = [row[1] for row in rows if row[2]]
+            if deprecated and module != MIGRATION_MODULE:
+                failed = True
+                print(f"error: {module} declares {len(deprecated)} deprecated spellings; move each to {MIGRATION_MODULE} "
+                      "as a deprecated forward:")
+                for line in deprecated:
+                    print(f"  {line}")
             try:
                 recorded = open(baseline_path(module), encoding="utf-8").read().splitlines()
             except FileNotFoundError:

@@ -42,7 +42,7 @@ else:
     documents = [os.path.join(root, "README.md")]
     for catalog in ("Sources/URLStubs/URLStubs.docc", "Sources/URLStubsTesting/URLStubsTesting.docc",
                     "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc", "Sources/URLStubsServer/URLStubsServer.docc",
-                    "Sources/URLStubsTestRunnerLink/URLStubsTestRunnerLink.docc",
+                    "Sources/URLStubsMigration/URLStubsMigration.docc", "Sources/URLStubsTestRunnerLink/URLStubsTestRunnerLink.docc",
                     "Sources/URLStubsScenarios/URLStubsScenarios.docc", "Sources/URLStubsRecording/URLStubsRecording.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
@@ -79,7 +79,7 @@ import URLStubsOpenAPI
 FIXTURES = {"users.json": b'{"users": [{"id": 1, "name": "Ada"}]}\n',
             # A PNG signature and an empty image header chunk: bytes to serve, not to draw.
             "avatar.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(17)}
-PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer",
+PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
             "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording")
 
 

@@ -1,7 +1,7 @@
 import Foundation
 import SyntheticFixtures
 import Testing
-@testable import URLStubs
+@testable @_spi(AddOns) import URLStubs
 @testable import URLStubsOpenAPI
 
 @Suite struct YAMLReaderTests {

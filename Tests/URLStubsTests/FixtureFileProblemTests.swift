@@ -3,13 +3,14 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@testable @_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 /// A fixture path that is no readable regular file (a folder, a FIFO, a file this process may
 /// not read) is a `FixtureError` of kind `.unreadable` naming the path and the reason, from
 /// every `StubResponse(fixture:)` spelling and every extension, promptly (a FIFO is never
-/// opened); a missing one is `.notFound`. The 0.1 spellings keep their `StubError`.
+/// opened); a missing one is `.notFound`. The readers behind the 0.1 spellings (which
+/// URLStubsMigration keeps) throw `StubError`.
 @Suite("Fixture files that cannot be read")
 struct FixtureFileProblemTests {
     /// What `work` threw (or "no error"), or `nil` when it had not finished within `seconds`:
@@ -103,20 +104,19 @@ struct FixtureFileProblemTests {
         #expect(error?.suggestions == ["prices.sse"])
     }
 
-    @available(*, deprecated, message: "exercises deprecated spellings")
     @Test func theOldSpellingsKeepStubErrorAndDoNotWaitOnAFIFO() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("feed.response")
         try #require(mkfifo(fifo.path, 0o644) == 0)
-        let message = await outcome { _ = try StubResponse(httpMessageAt: fifo) }
-        let text = try #require(message, "StubResponse(httpMessageAt:) on a FIFO did not return within 30 s")
+        let message = await outcome { _ = try StubResponse(httpMessageFileAt: fifo) }
+        let text = try #require(message, "StubResponse(httpMessageFileAt:) on a FIFO did not return within 30 s")
         #expect(text.hasPrefix("StubError: "), "\(text)")
         #expect(text.contains(fifo.path) && text.contains("not a regular file"), "\(text)")
         let directory = folder.appendingPathComponent("feed.sse")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         #expect(throws: StubError.fileUnreadable(path: directory.path, reason: "it is a folder, not a file: pass the path of the file inside it")) {
-            try StubResponse(eventStreamAt: directory)
+            try StubResponse(eventStreamFileAt: directory, statusCode: 200, headers: [:])
         }
     }
 }

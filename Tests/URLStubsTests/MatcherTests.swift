@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 /// Each matcher is checked twice: as a value (fast, every edge case) and through a real
@@ -95,18 +95,16 @@ struct MatcherTests {
         #expect(port.mismatches(for: StubRequest(request("http://a.test/"))) == ["expected port 8080"])
     }
 
-    @available(*, deprecated, message: "checks the deprecated URLPattern type")
-    @Test func urlPatternCapturesParameters() throws {
-        let pattern = try URLPattern("/users/:id/posts/:post")
+    @Test func pathPatternCapturesParameters() throws {
+        let pattern = try PathPattern("/users/:id/posts/:post")
         #expect(pattern.match("/users/42/posts/7") == ["id": "42", "post": "7"])
         #expect(pattern.match("/users/42/posts") == nil)
         #expect(pattern.match("/users//posts/7") == nil)
-        #expect(try URLPattern("/files/**").match("/files/a/b/c") == [:])
-        #expect(try URLPattern("/a/*/c").match("/a/b/c") == [:])
-        #expect(try URLPattern("/a/*/c").match("/a/b/d") == nil)
+        #expect(try PathPattern("/files/**").match("/files/a/b/c") == [:])
+        #expect(try PathPattern("/a/*/c").match("/a/b/c") == [:])
+        #expect(try PathPattern("/a/*/c").match("/a/b/d") == nil)
     }
 
-    @available(*, deprecated, message: "checks the deprecated URLPattern type")
     @Test(arguments: [
         ("users/:id", 1, "must start with"),
         ("/users/:", 8, "needs a name"),
@@ -115,11 +113,11 @@ struct MatcherTests {
         ("/a/b*", 4, "stand alone"),
         ("/a/:i-d", 4, "letters, digits"),
     ])
-    func urlPatternSyntaxErrors(pattern: String, column: Int, message: String) {
+    func pathPatternSyntaxErrors(pattern: String, column: Int, message: String) {
         #expect {
-            try URLPattern(pattern)
+            try PathPattern(pattern)
         } throws: { error in
-            guard let error = error as? URLPatternError else { return false }
+            guard let error = error as? PathPatternError else { return false }
             return error.column == column && error.message.contains(message) && "\(error)".contains(pattern)
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 import LoopbackTestServer
 @testable import TestSupport
 import URLStubsRecording
@@ -139,12 +139,11 @@ struct PassthroughTests {
         #expect(text.contains(#""name":"patched""#), "\(text)")
     }
 
-    @available(*, deprecated, message: "checks JSONValue.mergePatched(with:), a deprecated spelling of the merge patch")
     @Test func mergePatchReplacesArraysWhole() {
         let document = try! JSONValue(any: ["items": [["id": 1], ["id": 2]]])
-        #expect(document.mergePatched(with: try! JSONValue(any: ["items": [["id": 9]]])) == (try! JSONValue(any: ["items": [["id": 9]]])))
-        #expect(document.mergePatched(with: .null) == .null)
-        #expect(JSONValue.string("x").mergePatched(with: try! JSONValue(any: ["a": 1])) == (try! JSONValue(any: ["a": 1])))
+        #expect(document.mergePatch(try! JSONValue(any: ["items": [["id": 9]]])) == (try! JSONValue(any: ["items": [["id": 9]]])))
+        #expect(document.mergePatch(.null) == .null)
+        #expect(JSONValue.string("x").mergePatch(try! JSONValue(any: ["a": 1])) == (try! JSONValue(any: ["a": 1])))
     }
 
     @Test func templatePatchAppliesToEveryArrayElement() async throws {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 /// Timing, chunking, timeouts, faults and cancellation. Time bounds are deliberately loose
@@ -30,13 +30,17 @@ struct SimulationTests {
         }
     }
 
-    @available(*, deprecated, message: "also checks OHHTTPStubs' negative responseTime(_:), a deprecated spelling")
     @Test(arguments: FetchAPI.allCases)
     func downloadSpeedPacesTheBody(api: FetchAPI) async {
         let registry = StubRegistry()
         let body = patternData(12_000)
         registry.stub(isPath("/kbps")) { _ in StubResponse(data: body).downloadSpeed(.kilobytesPerSecond(30)) }
-        registry.stub(isPath("/negative")) { _ in StubResponse(data: body).responseTime(-30) }
+        // OHHTTPStubs' negative response time (URLStubsMigration's `.responseTime(-30)`) is a speed.
+        registry.stub(isPath("/negative")) { _ in
+            var response = StubResponse(data: body)
+            response.pacing.responseTime = -30
+            return response
+        }
         for path in ["/kbps", "/negative"] {
             let (result, elapsed) = await timed { await fetch("https://api.test\(path)", from: registry, using: api) }
             #expect(result.data == body)
@@ -45,14 +49,13 @@ struct SimulationTests {
         }
     }
 
-    @available(*, deprecated, message: "reads the deprecated responseTime property (OHHTTPStubs' negative speed)")
     @Test func namedSpeeds() {
         #expect(DownloadSpeed.gprs.kilobytesPerSecond == 7)
         #expect(DownloadSpeed.edge.kilobytesPerSecond == 16)
         #expect(DownloadSpeed.threeG.kilobytesPerSecond == 400)
         #expect(DownloadSpeed.threeGPlus.kilobytesPerSecond == 900)
         #expect(DownloadSpeed.wifi.kilobytesPerSecond == 1500)
-        #expect(StubResponse(data: Data()).downloadSpeed(.threeG).responseTime == -400)
+        #expect(StubResponse(data: Data()).downloadSpeed(.threeG).pacing.responseTime == -400)
     }
 
     @Test(arguments: FetchAPI.allCases, [0, -400, Double.nan, Double.infinity])

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 @Suite("Verification and diagnostics")
@@ -103,10 +103,9 @@ struct VerificationTests {
         #expect(result.statusCode == 200)
     }
 
-    @available(*, deprecated, message: "reads the report through unmatchedReport(for:), a deprecated spelling")
     @Test func emptyRegistryReport() {
         let registry = StubRegistry()
-        let text = registry.unmatchedReport(for: StubRequest(request("https://api.test/a?x=1&y")))
+        let text = registry.nearMissReport(for: StubRequest(request("https://api.test/a?x=1&y")))
         #expect(text.contains("The registry has no stubs."))
         #expect(text.contains(#"containsQueryParams(["x": "1", "y": nil])"#))
     }

@@ -23,12 +23,13 @@ extension StubResponse {
     /// `.downloadSpeed(_:)`). `StubResponse(fixture: "prices.sse", in: .module)` reads a fixture
     /// this way too.
     ///
-    /// The 0.1 spelling ``init(eventStreamAt:statusCode:headers:)`` reads the file this way.
+    /// The 0.1 spelling `StubResponse(eventStreamAt:)`, which URLStubsMigration keeps, reads the
+    /// file this way.
     ///
     /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
     ///   for the path; ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
     ///   `: delay` whose duration cannot be read.
-    init(eventStreamFileAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
+    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
         try self.init(eventStream: try StubErrorFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
     }
 

@@ -245,7 +245,7 @@ struct HTTPMessage {
 
 extension StubResponse {
     /// A response read from an HTTP message file: what `curl -is URL > users.response` saves,
-    /// for the 0.1 spelling ``init(httpMessageAt:)`` (``init(fixture:statusCode:headers:)``
+    /// for the 0.1 spelling `StubResponse(httpMessageAt:)` that URLStubsMigration keeps (``init(fixture:statusCode:headers:)``
     /// reads `.response` files the same way, and reports the file's problems as ``FixtureError``).
     ///
     /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``

@@ -127,7 +127,7 @@ enum FixtureFileCheck {
     }
 }
 
-/// A file path given to a 0.1 spelling (`StubResponse(httpMessageAt:)`, `eventStreamAt:`) that
+/// A file path given to a 0.1 spelling (URLStubsMigration's `StubResponse(httpMessageAt:)`, `eventStreamAt:`) that
 /// is not a readable regular file, as the ``StubError`` those spellings document.
 enum StubErrorFileCheck {
     /// The bytes of the regular file at `url`.

@@ -19,56 +19,18 @@ extension StubRequest {
     }
 }
 
-extension StubRegistry {
-    /// A stub for a GraphQL batch that no stub answers whole: one stub per operation, each
-    /// activation taken, or `nil` when `request` is not a batch. When an operation finds no
-    /// stub (or an invalid one) the batch is unmatched (or invalid) and no activation is kept.
-    func resolveGraphQLBatch(_ request: StubRequest, in table: StubTable) -> Resolution? {
-        guard case .batch(let operations) = GraphQLRequest.read(request) else { return nil }
-        var answers: [GraphQLBatchAnswer] = []
-        func giveBack() { answers.forEach { $0.stub.releaseActivation() } }
-        for operation in operations {
-            switch Self.firstMatch(for: request.answering(operation), in: table) {
-            case .stub(let descriptor, let matched, let activation):
-                answers.append(GraphQLBatchAnswer(operation: operation, stub: descriptor, request: matched, activation: activation))
-            case .invalid(let descriptor):
-                giveBack()
-                return .invalid(descriptor)
-            case .bodyUnknown(let descriptor):
-                giveBack()
-                return .bodyUnknown(descriptor)
-            case .unmatched, .deferred:
-                giveBack()
-                return .unmatched
-            }
-        }
-        let found = answers
-        let descriptor = StubDescriptor(
-            name: "GraphQL batch of " + found.map { $0.stub.name ?? $0.stub.matcher.description }.joined(separator: ", "),
-            matcher: RequestMatcher(description: "GraphQL batch") { _ in .matched },
-            location: found[0].stub.location, maxActivations: nil, sequence: 0,
-            answer: .closure { _, _ in try GraphQLBatchAnswer.joinedResponse(found) })
-        return .stub(descriptor, request, activation: 0)
-    }
-}
-
-/// One operation of a batch and the stub that answers it.
-struct GraphQLBatchAnswer: Sendable {
-    let operation: GraphQLOperationRequest
-    let stub: StubDescriptor
-    let request: StubRequest
-    let activation: Int
-
+/// A batch's answers joined into one response.
+enum GraphQLBatch {
     /// The batch's response: a JSON array of each stub's body in order, with the status,
     /// headers and timing of the first answer (cookies of all). An answer that fails, never
     /// responds or passes through decides for the whole batch, as one HTTP exchange must.
-    static func joinedResponse(_ answers: [GraphQLBatchAnswer]) throws -> StubResponse {
+    @Sendable static func joinedResponse(_ answers: [AnsweredPart]) throws -> StubResponse {
         var bodies: [JSONValue] = []
         var first: StubResponse?
         var cookies: [String] = []
         var requestTime: TimeInterval = 0
         for (index, answer) in answers.enumerated() {
-            let response = try answer.stub.response(to: answer.request, activation: answer.activation)
+            let response = try answer.response()
             if !response.action.sendsHead || response.action.error != nil { return response }
             let data: Data
             if let inMemory = response.body.data {
@@ -79,7 +41,7 @@ struct GraphQLBatchAnswer: Sendable {
             guard let json = try? JSONValue(data: data) else {
                 throw StubError.invalidGraphQLResponse(
                     reason:
-                        "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.operation.summary)) with a body that is not JSON: \(describeBody(data))"
+                        "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
                 )
             }
             bodies.append(json)

@@ -31,6 +31,7 @@ extension StubResponse {
         graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
         statusCode: Int = 200, headers: HTTPHeaders = [:]
     ) {
+        GraphQLStrategy.register()
         do {
             var document: [String: JSONValue] = ["data": .null]
             if let graphQLData {

@@ -115,7 +115,7 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
             && zip(left.fields, right.fields).allSatisfy { $0.name.equalsIgnoringASCIICase($1.name) && $0.value == $1.value }
     }
 
-    /// Hashes names without case, as ``==`` compares them.
+    /// Hashes names without case, as equality compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fields.count)
         for field in fields {

@@ -190,7 +190,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The differences between `self` (what was expected) and `actual`, one line each,
     /// as JSON paths: `$.user.name: expected "abc", got "abd"`. The JSON matchers' reasons.
-    func differenceLines(from actual: JSONValue, path: String = "$") -> [String] {
+    @_spi(AddOns) public func differenceLines(from actual: JSONValue, path: String = "$") -> [String] {
         switch (self, actual) {
         case let (.object(expected), .object(got)):
             var lines: [String] = []

@@ -27,7 +27,8 @@ import FoundationNetworking
 ///   is `"GetUser"`. An anonymous operation (`{ user { id } }`) matches no name; match it with
 ///   ``isGraphQLQuery(containing:)``.
 public func isGraphQLOperation(_ name: String) -> RequestMatcher {
-    RequestMatcher(description: "GraphQL operation \"\(name)\"", keys: MatchKeys(graphQLOperation: name)) { request in
+    GraphQLStrategy.register()
+    return RequestMatcher(description: "GraphQL operation \"\(name)\"", keys: MatchKeys(graphQLOperation: name)) { request in
         graphQLOperation(of: request, expecting: "operation \"\(name)\"") { operation in
             switch operation.name {
             case .named(let actual, _):
@@ -50,6 +51,7 @@ public func isGraphQLOperation(_ name: String) -> RequestMatcher {
 ///
 /// A mismatch names the variable by JSON path: `$.variables.id: expected 1, got 2`.
 public func hasGraphQLVariables(_ variables: [String: Any]) -> RequestMatcher {
+    GraphQLStrategy.register()
     guard case .object(let expected)? = try? JSONValue(any: variables) else {
         return .invalid("GraphQL variables", problem: "hasGraphQLVariables was given values that are not JSON: \(variables)")
     }
@@ -78,6 +80,7 @@ public func hasGraphQLVariables(_ variables: [String: Any]) -> RequestMatcher {
 /// - Important: A persisted query sent by hash only carries no document, so it never matches;
 ///   match it by ``isGraphQLOperation(_:)``.
 public func isGraphQLQuery(containing text: String) -> RequestMatcher {
+    GraphQLStrategy.register()
     let expectedTokens = GraphQLLexer.tokenTexts(text)
     return RequestMatcher(description: "GraphQL query containing \"\(text)\"") { request in
         graphQLOperation(of: request, expecting: "a query containing \"\(text)\"") { operation in
@@ -124,4 +127,33 @@ private func containsRun(_ needle: [String], in haystack: [String]) -> Bool {
         if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
     }
     return false
+}
+
+// MARK: - The index key
+
+extension MatchKeys {
+    /// Keys that require the GraphQL operation `graphQLOperation`, besides the others given.
+    init(
+        host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
+        graphQLOperation: String, jsonBody: JSONValue? = nil, body: Data? = nil
+    ) {
+        self.init(
+            host: host, path: path, method: method, queryParameters: queryParameters,
+            strategyKey: IndexKey(GraphQLStrategy.operationKind, graphQLOperation), jsonBody: jsonBody, body: body)
+    }
+
+    /// The GraphQL operation name the keys require (`isGraphQLOperation`); setting one makes
+    /// sure the GraphQL strategy is registered, as building the matcher does.
+    var graphQLOperation: String? {
+        get { strategyKey?.kind == GraphQLStrategy.operationKind ? strategyKey?.value : nil }
+        set {
+            GraphQLStrategy.register()
+            strategyKey = newValue.map { IndexKey(GraphQLStrategy.operationKind, $0) }
+        }
+    }
+}
+
+extension IndexDimension {
+    /// The GraphQL operation name, as ``isGraphQLOperation(_:)`` files its stubs.
+    static var graphQLOperation: IndexDimension { .strategy(GraphQLStrategy.operationKind) }
 }

@@ -60,7 +60,7 @@ public func isPath(_ path: String) -> RequestMatcher {
 }
 
 /// Accepts requests whose path fits `pattern` and captures its parameters.
-func patternPathMatcher(_ pattern: String) -> RequestMatcher {
+@_spi(AddOns) public func patternPathMatcher(_ pattern: String) -> RequestMatcher {
     let parsed: PathPattern
     do {
         parsed = try PathPattern(pattern)

@@ -32,6 +32,7 @@ public func hasMultipartPart(
     named name: String, filename: String? = nil, contentType: String? = nil,
     data: Data? = nil, text: String? = nil, json: Any? = nil
 ) -> RequestMatcher {
+    MultipartStrategy.register()
     var content: [PartContent] = []
     if let data { content.append(.data(data)) }
     if let text { content.append(.text(text)) }

@@ -104,8 +104,8 @@ struct MatchKeys: Sendable, Equatable {
     var method: String?
     /// Query parameters with the exact value required (`containsQueryParams`).
     var queryParameters: [QueryParameter] = []
-    /// The GraphQL operation name (`isGraphQLOperation`).
-    var graphQLOperation: String?
+    /// A value of a kind a request strategy reads (an operation name).
+    var strategyKey: IndexKey?
     /// The whole JSON body (`hasJSONBody(_:)`).
     var jsonBody: JSONValue?
     /// The whole body, byte for byte (`hasBody`).
@@ -118,13 +118,13 @@ struct MatchKeys: Sendable, Equatable {
 
     init(
         host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
-        graphQLOperation: String? = nil, jsonBody: JSONValue? = nil, body: Data? = nil
+        strategyKey: IndexKey? = nil, jsonBody: JSONValue? = nil, body: Data? = nil
     ) {
         self.host = host
         self.path = path
         self.method = method
         self.queryParameters = queryParameters
-        self.graphQLOperation = graphQLOperation
+        self.strategyKey = strategyKey
         self.jsonBody = jsonBody
         self.body = body
     }
@@ -135,7 +135,7 @@ struct MatchKeys: Sendable, Equatable {
         MatchKeys(
             host: host ?? other.host, path: path ?? other.path, method: method ?? other.method,
             queryParameters: queryParameters + other.queryParameters.filter { !queryParameters.contains($0) },
-            graphQLOperation: graphQLOperation ?? other.graphQLOperation,
+            strategyKey: strategyKey ?? other.strategyKey,
             jsonBody: jsonBody ?? other.jsonBody, body: body ?? other.body)
     }
 
@@ -145,7 +145,7 @@ struct MatchKeys: Sendable, Equatable {
         return MatchKeys(
             host: same(host, other.host), path: same(path, other.path), method: same(method, other.method),
             queryParameters: queryParameters.filter { other.queryParameters.contains($0) },
-            graphQLOperation: same(graphQLOperation, other.graphQLOperation),
+            strategyKey: same(strategyKey, other.strategyKey),
             jsonBody: same(jsonBody, other.jsonBody), body: same(body, other.body))
     }
 }

@@ -74,7 +74,7 @@ extension HTTPURLResponse {
     }
 
     /// A copy with another status code.
-    func withStatusCode(_ statusCode: Int) -> HTTPURLResponse {
+    @_spi(AddOns) public func withStatusCode(_ statusCode: Int) -> HTTPURLResponse {
         HTTPURLResponse(
             url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
             headerFields: stringHeaders) ?? self
@@ -82,7 +82,7 @@ extension HTTPURLResponse {
 
     /// A copy with headers set, or removed where the value is `nil` (names compared
     /// case-insensitively).
-    func withHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
+    @_spi(AddOns) public func withHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
         var fields = stringHeaders
         for (name, value) in changes {
             for key in fields.keys where key.caseInsensitiveCompare(name) == .orderedSame {

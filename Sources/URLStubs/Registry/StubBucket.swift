@@ -6,7 +6,8 @@ import FoundationNetworking
 /// A secondary key a stub can be filed under inside its path or host bucket: one property of
 /// the request that its matcher requires to have an exact value.
 enum IndexDimension: Sendable, Hashable {
-    case graphQLOperation
+    /// A kind a request strategy reads (an operation name).
+    case strategy(IndexKind)
     case jsonBody
     case body
     case query(String)
@@ -22,9 +23,9 @@ enum IndexValue: Sendable, Hashable {
 
 extension MatchKeys {
     /// The key a bucket files the stub under: the most selective one its matcher requires
-    /// (a GraphQL operation or a body tells thousands of stubs apart; a method, a handful).
+    /// (an operation name or a body tells thousands of stubs apart; a method, a handful).
     var secondaryKey: (IndexDimension, IndexValue)? {
-        if let graphQLOperation { return (.graphQLOperation, .text(graphQLOperation)) }
+        if let strategyKey { return (.strategy(strategyKey.kind), .text(strategyKey.value)) }
         if let jsonBody { return (.jsonBody, .json(jsonBody)) }
         if let body { return (.body, .bytes(body)) }
         if let parameter = queryParameters.first { return (.query(parameter.name), .text(parameter.value)) }
@@ -131,7 +132,8 @@ struct RequestIndexKeys {
         get { request.parsedQueryItems }
         set { request.parsedQueryItems = newValue }
     }
-    private var graphQL: [IndexValue]??
+    /// What each strategy kind read, kept for the other buckets of the same lookup.
+    private var strategyValues: [(kind: IndexKind, values: [IndexValue]?)] = []
     private var json: [IndexValue]??
 
     init(_ request: StubRequest) { self.request = request }
@@ -149,17 +151,11 @@ struct RequestIndexKeys {
         case .query(let name):
             if queryItems == nil { queryItems = request.queryItems }
             return queryItems!.compactMap { $0.name == name ? $0.value.map(IndexValue.text) : nil }
-        case .graphQLOperation:
-            if graphQL == nil {
-                let method = request.method
-                if method == "GET" || method == "HEAD", queryItems == nil { queryItems = request.queryItems }
-                switch GraphQLRequest.read(request, queryItems: queryItems) {
-                case .bodyUnknown: graphQL = .some(nil)
-                case .single(let operation): graphQL = .some(operation.resolvedName.map { [.text($0)] } ?? [])
-                default: graphQL = .some([])
-                }
-            }
-            return graphQL!
+        case .strategy(let kind):
+            if let known = strategyValues.first(where: { $0.kind == kind }) { return known.values }
+            let values = kind.values(&request)?.map(IndexValue.text)
+            strategyValues.append((kind, values))
+            return values
         case .jsonBody:
             if json == nil {
                 if !request.isBodyKnown {

@@ -58,7 +58,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// How often the stub is expected to answer (``expect(_:)``), checked by
     /// ``StubRegistry/verify(includePassedThrough:)``; `nil` when the stub is optional.
-    var expectedActivations: ExpectedCount? {
+    @_spi(AddOns) public var expectedActivations: ExpectedCount? {
         lock.lock(); defer { lock.unlock() }
         return expectedCount
     }
@@ -119,7 +119,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// `true` when the stub has a limit (``maxActivations``) and has reached it: it no longer
     /// matches.
-    var isUsedUp: Bool {
+    @_spi(AddOns) public var isUsedUp: Bool {
         guard let maxActivations else { return false }
         return activationCount >= maxActivations
     }
@@ -133,8 +133,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activations - 1
     }
 
-    /// Gives back an activation taken by ``reserveActivation()`` that was not used (a GraphQL
-    /// batch whose other operations found no stub).
+    /// Gives back an activation taken by ``reserveActivation()`` that was not used (a part of a
+    /// split request whose other parts found no stub).
     func releaseActivation() {
         lock.lock(); defer { lock.unlock() }
         if activations > 0 { activations -= 1 }

@@ -22,7 +22,7 @@ extension StubRegistry {
         let resolution = Self.firstMatch(for: request, in: state.table, stoppingAtUserCode: true)
         switch resolution {
         case .deferred, .unmatched:
-            // A closure matcher, an unmatched request's report and a GraphQL batch run every
+            // A closure matcher, an unmatched request's report and a split request run every
             // matcher: off the loading context.
             return .needsUserCode { [self] in answer(for: resolve(request), of: request, state: snapshot()) }
         case .stub(let descriptor, let matched, let activation) where descriptor.answer.runsUserCode:

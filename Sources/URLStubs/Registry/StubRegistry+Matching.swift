@@ -23,9 +23,17 @@ extension StubRegistry {
         if state.policy == .fail { return true }
         let table = state.table
         if Self.hasCandidate(for: request, in: table) { return true }
-        // A GraphQL batch is answered operation by operation.
-        guard case .batch(let operations) = GraphQLRequest.read(request) else { return false }
-        return operations.allSatisfy { Self.hasCandidate(for: request.answering($0), in: table) }
+        // A request a strategy splits (a batch) is answered part by part.
+        guard let split = Self.split(request) else { return false }
+        return split.parts.allSatisfy { Self.hasCandidate(for: $0.request, in: table) }
+    }
+
+    /// The first registered strategy's split of `request`, if any strategy splits it.
+    static func split(_ request: StubRequest) -> RequestSplit? {
+        for strategy in RequestStrategies.registered {
+            if let split = strategy.split(request) { return split }
+        }
+        return nil
     }
 
     private static func hasCandidate(for request: StubRequest, in table: StubTable) -> Bool {
@@ -42,10 +50,42 @@ extension StubRegistry {
     func resolve(_ request: StubRequest) -> Resolution {
         let table = snapshot().table
         let resolution = Self.firstMatch(for: request, in: table)
-        if case .unmatched = resolution, let batch = resolveGraphQLBatch(request, in: table) {
-            return batch
+        if case .unmatched = resolution, let split = Self.split(request) {
+            return Self.resolve(split, of: request, in: table)
         }
         return resolution
+    }
+
+    /// One stub per part of `split`, each activation taken, joined into a stub for the whole
+    /// `request`. When a part finds no stub (or an invalid one, or needs the unknown body) the
+    /// whole request resolves so, and no part keeps its activation.
+    private static func resolve(_ split: RequestSplit, of request: StubRequest, in table: StubTable) -> Resolution {
+        var answers: [AnsweredPart] = []
+        func giveBack() { answers.forEach { $0.stub.releaseActivation() } }
+        for part in split.parts {
+            switch firstMatch(for: part.request, in: table) {
+            case .stub(let descriptor, let matched, let activation):
+                answers.append(AnsweredPart(part: part, stub: descriptor, request: matched, activation: activation))
+            case .invalid(let descriptor):
+                giveBack()
+                return .invalid(descriptor)
+            case .bodyUnknown(let descriptor):
+                giveBack()
+                return .bodyUnknown(descriptor)
+            case .unmatched, .deferred:
+                giveBack()
+                return .unmatched
+            }
+        }
+        guard let first = answers.first else { return .unmatched }
+        let found = answers
+        let join = split.join
+        let descriptor = StubDescriptor(
+            name: split.wholeName + " of " + found.map { $0.stub.name ?? $0.stub.matcher.description }.joined(separator: ", "),
+            matcher: RequestMatcher(description: split.wholeName) { _ in .matched },
+            location: first.stub.location, maxActivations: nil, sequence: 0,
+            answer: .closure { _, _ in try join(found) })
+        return .stub(descriptor, request, activation: 0)
     }
 
     /// The newest stub that accepts `request`, with one of its activations taken.
@@ -80,7 +120,7 @@ extension StubRegistry {
     }
 
     /// The near-miss report for a request no stub matched.
-    func nearMissReport(for request: StubRequest) -> String {
+    @_spi(AddOns) public func nearMissReport(for request: StubRequest) -> String {
         addingCassetteNote(to: UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text)
     }
 

@@ -7,8 +7,8 @@ import FoundationNetworking
 ///
 /// A stub whose matcher implies an exact path is filed under that path, else under an exact
 /// host, else in the unindexed bucket. Inside each, a ``StubBucket`` files it again by the most
-/// selective exact value it requires (a GraphQL operation, a JSON body, a query parameter, a
-/// method), so 10,000 stubs on one endpoint cost a few dictionary lookups, not 10,000 matchers.
+/// selective exact value it requires (a strategy's key such as an operation name, a JSON body,
+/// a query parameter, a method), so 10,000 stubs on one endpoint cost a few dictionary lookups, not 10,000 matchers.
 /// A lookup merges the candidate lists newest first, so precedence is exactly "most recently
 /// added matching stub" whatever the index did; matchers that promise no exact value
 /// (closures, `!`, patterns) are always candidates.

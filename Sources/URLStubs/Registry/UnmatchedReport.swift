@@ -6,12 +6,14 @@ import FoundationNetworking
 /// The explanation printed when a request matches no stub: the closest stubs, ranked, the
 /// reasons each refused, and a stub declaration that would have matched.
 ///
-/// A GraphQL request is described by its operation and variables, a multipart body by its
-/// parts (or why it cannot be read), and a GraphQL batch operation by operation: which stub
-/// answers each, and the near misses of those that none does.
+/// The registered request strategies describe what they read in the request (an operation,
+/// parts) and add to the suggested stub; a request a strategy splits (a batch) is described
+/// part by part: which stub answers each, and the near misses of those that none does.
 struct UnmatchedReport {
     let request: StubRequest
     let stubs: [StubDescriptor]
+    /// Read once per report: the strategies registered when it was made.
+    var strategies = RequestStrategies.registered
     /// What the text hides: the request's secrets, wherever they appear (its URL, its body, a
     /// matcher's "got" value, the snippet).
     var scrubbing = Scrubbing.default
@@ -27,9 +29,9 @@ struct UnmatchedReport {
             lines.append("  body: \(describeBody(body))")
             if let note = JSONValue.tooDeepBodyNote(body) { lines.append("  \(note)") }
         }
-        lines += protocolLines
-        if case .batch(let operations) = graphQL {
-            lines += batchLines(operations)
+        for strategy in strategies { lines += strategy.reportLines(for: request) }
+        if let split = split {
+            lines += splitLines(split)
         } else {
             lines += closestStubLines
         }
@@ -82,57 +84,34 @@ struct UnmatchedReport {
         return lines
     }
 
-    /// Swift that stubs exactly this request, ready to paste into a test. For a GraphQL batch,
-    /// one stub per operation that no stub answers.
+    /// Swift that stubs exactly this request, ready to paste into a test. For a split request,
+    /// one stub per part that no stub answers.
     var snippet: String {
-        if case .batch(let operations) = graphQL {
-            let missing = operations.map(request.answering).filter { answeringStub(for: $0) == nil }
-            return missing.map { Self.snippet(for: $0, scrubbing: scrubbing) }.joined(separator: "\n")
+        if let split {
+            let missing = split.parts.map(\.request).filter { answeringStub(for: $0) == nil }
+            return missing.map { Self.snippet(for: $0, scrubbing: scrubbing, strategies: strategies) }.joined(separator: "\n")
         }
-        return Self.snippet(for: request, scrubbing: scrubbing)
+        return Self.snippet(for: request, scrubbing: scrubbing, strategies: strategies)
     }
 
-    // MARK: GraphQL and multipart
+    // MARK: Split requests
 
-    private var graphQL: GraphQLRequest { GraphQLRequest.read(request) }
-
-    /// One line per protocol the request speaks: its GraphQL operation, its multipart parts.
-    private var protocolLines: [String] {
-        var lines: [String] = []
-        switch graphQL {
-        case .single(let operation) where Self.isRecognisable(operation):
-            lines.append("  GraphQL: \(Self.describe(operation))")
-        case .batch(let operations):
-            lines.append("  GraphQL batch of \(operations.count) operations: " + operations.map(\.summary).joined(separator: ", "))
-        case .invalid(let reason):
-            lines.append("  GraphQL: an invalid request: \(reason)")
-        default:
-            break
+    private var split: RequestSplit? {
+        for strategy in strategies {
+            if let split = strategy.split(request) { return split }
         }
-        if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
-            let body = request.body
-        {
-            do {
-                let multipart = try MultipartBody(body, contentType: contentType)
-                lines.append(
-                    "  \(multipart.mediaType) parts: " + (multipart.parts.isEmpty ? "none" : multipart.parts.map(\.summary).joined(separator: ", ")))
-            } catch {
-                lines.append("  the body claims \(MediaType(contentType).essence) but cannot be read: \(error)")
-            }
-        }
-        return lines
+        return nil
     }
 
-    private func batchLines(_ operations: [GraphQLOperationRequest]) -> [String] {
+    private func splitLines(_ split: RequestSplit) -> [String] {
         var lines: [String] = []
-        for (index, operation) in operations.enumerated() {
-            let single = request.answering(operation)
-            let heading = "Operation \(index + 1) of \(operations.count), \(operation.summary):"
-            if let stub = answeringStub(for: single) {
+        for (index, part) in split.parts.enumerated() {
+            let heading = "\(split.partNoun) \(index + 1) of \(split.parts.count), \(part.summary):"
+            if let stub = answeringStub(for: part.request) {
                 lines.append("\(heading) answered by \(stub)")
             } else {
                 lines.append("\(heading) no stub matches")
-                var report = UnmatchedReport(request: single, stubs: stubs)
+                var report = UnmatchedReport(request: part.request, stubs: stubs)
                 report.maximumCandidates = maximumCandidates
                 lines += report.closestStubLines.map { "  " + $0 }
             }
@@ -145,35 +124,23 @@ struct UnmatchedReport {
         stubs.reversed().first { $0.matcher.problems.isEmpty && !$0.isUsedUp && $0.matcher.matches(single) }
     }
 
-    /// Whether `operation` is recognisably GraphQL (a `?query=tea` search parameter is not).
-    private static func isRecognisable(_ operation: GraphQLOperationRequest) -> Bool {
-        if operation.persistedQueryHash != nil { return true }
-        if case .unknown = operation.name { return false }
-        return true
-    }
-
-    private static func describe(_ operation: GraphQLOperationRequest) -> String {
-        var text = operation.summary
-        if let hash = operation.persistedQueryHash, operation.document == nil { text += " (sha256Hash \(hash.prefix(12))…)" }
-        if let variables = operation.variables, !variables.isEmpty { text += ", variables \(JSONValue.object(variables))" }
-        return text
-    }
-
     // MARK: Snippets
-
-    /// The GraphQL parameters of a GET, which the GraphQL matchers replace in a snippet.
-    private static let graphQLParameters: Set<String> = ["query", "operationName", "variables", "extensions"]
 
     /// A query parameter that `scrubbing` hides is written `nil` (present, any value): its value
     /// would print as the placeholder, and a stub expecting the placeholder never matches.
-    static func snippet(for request: StubRequest, scrubbing: Scrubbing = .default) -> String {
+    /// The first strategy with a suggestion for the request adds its matchers and response.
+    static func snippet(for request: StubRequest, scrubbing: Scrubbing = .default, strategies: [any RequestStrategy]) -> String {
         var parts = ["isMethod\(methodSuffix(request.method))"]
-        var operation: GraphQLOperationRequest?
-        if case .single(let single) = GraphQLRequest.read(request), isRecognisable(single) { operation = single }
+        var suggestion: StubSuggestion?
+        for strategy in strategies {
+            suggestion = strategy.suggestion(for: request, scrubbing: scrubbing)
+            if suggestion != nil { break }
+        }
         if let url = request.url {
             if let host = url.host { parts.append("isHost(\(literal(host)))") }
             parts.append("isPath(\(literal(pathOf(url))))")
-            let items = request.queryItems.filter { operation == nil || !graphQLParameters.contains($0.name) }
+            let covered = suggestion?.coveredQueryParameters ?? []
+            let items = request.queryItems.filter { !covered.contains($0.name) }
             if !items.isEmpty {
                 let pairs = items.map { item in
                     let value = scrubbing.scrubsParameter(item.name) ? nil : item.value
@@ -183,28 +150,9 @@ struct UnmatchedReport {
             }
         }
         var response = "StubResponse(data: Data(), statusCode: 200)"
-        if let operation {
-            if let name = operation.resolvedName {
-                parts.append("isGraphQLOperation(\(literal(name)))")
-            } else if let document = operation.document {
-                parts.append("isGraphQLQuery(containing: \(literal(documentExcerpt(scrubbing.graphQLTextBeforeFirstSecret(document)))))")
-            }
-            if let variables = operation.variables, !variables.isEmpty {
-                parts.append("hasGraphQLVariables(\(swiftLiteral(.object(variables))))")
-            }
-            response = "StubResponse(graphQLData: [:])"
-        } else if let contentType = request.value(forHTTPHeaderField: "Content-Type"), MultipartBody.isMultipart(contentType: contentType),
-            let body = request.body, let multipart = try? MultipartBody(body, contentType: contentType)
-        {
-            for part in multipart.parts.prefix(5) {
-                guard let name = part.name else { continue }
-                var arguments = ["named: \(literal(name))"]
-                if let filename = part.filename {
-                    arguments.append("filename: \(literal(filename))")
-                    if let type = part.contentType { arguments.append("contentType: \(literal(type))") }
-                }
-                parts.append("hasMultipartPart(\(arguments.joined(separator: ", ")))")
-            }
+        if let suggestion {
+            parts += suggestion.matchers
+            if let own = suggestion.response { response = own }
         } else if let body = request.body, !body.isEmpty, body.count <= ReportText.lineLimit, let json = try? JSONValue(data: body),
             case .object = json
         {
@@ -217,16 +165,6 @@ struct UnmatchedReport {
                 \(response)
             }
             """
-    }
-
-    /// The start of an anonymous operation's document, token by token, short enough to read.
-    private static func documentExcerpt(_ document: String) -> String {
-        var excerpt = ""
-        for token in GraphQLLexer.tokenTexts(document) {
-            if excerpt.count + token.count > 60 { break }
-            excerpt += excerpt.isEmpty ? token : " " + token
-        }
-        return excerpt
     }
 
     private static func methodSuffix(_ method: String) -> String {

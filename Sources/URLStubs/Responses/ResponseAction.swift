@@ -2,7 +2,7 @@ import Foundation
 
 /// What a ``StubResponse`` does when it is played, said once: every other field of the response
 /// (status, headers, body) is read only as this says.
-enum ResponseAction: Sendable {
+@_spi(AddOns) public enum ResponseAction: Sendable {
     /// Sends the head, then the body (its first `truncatedAfterBytes` bytes only, while the head
     /// still announces the whole length, when set), then finishes.
     case respond(truncatedAfterBytes: Int?)
@@ -30,7 +30,7 @@ enum ResponseAction: Sendable {
     }
 
     /// The error the request ends with, if the action fails it.
-    var error: (any Error)? {
+    @_spi(AddOns) public var error: (any Error)? {
         switch self {
         case .fail(let failure), .failAfterBytes(_, let failure): return failure.error
         case .respond, .neverRespond, .passThrough: return nil

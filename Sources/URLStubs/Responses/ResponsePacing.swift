@@ -2,7 +2,7 @@ import Foundation
 
 /// How slowly a ``StubResponse`` is sent, said once: the wait before the head, and the pace of
 /// the body.
-struct ResponsePacing: Sendable, Equatable {
+@_spi(AddOns) public struct ResponsePacing: Sendable, Equatable {
     /// How the body's bytes are spread out.
     enum BodyPace: Sendable, Equatable {
         /// As fast as the body can be read.
@@ -15,14 +15,14 @@ struct ResponsePacing: Sendable, Equatable {
     }
 
     /// Seconds between the start of the request and the response head.
-    var requestTime: TimeInterval = 0
+    @_spi(AddOns) public var requestTime: TimeInterval = 0
     var body: BodyPace = .unpaced
 
     static let none = ResponsePacing()
 
     /// OHHTTPStubs' single number: seconds to spread the body over, or, when negative, a speed
     /// in KB/s.
-    var responseTime: TimeInterval {
+    @_spi(AddOns) public var responseTime: TimeInterval {
         get {
             switch body {
             case .unpaced: return 0

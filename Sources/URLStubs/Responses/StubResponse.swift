@@ -25,9 +25,9 @@ public struct StubResponse: Sendable {
     public var httpVersion: String = "HTTP/1.1"
 
     /// What the response does: respond, fail, fail part-way, never respond or pass through.
-    var action = ResponseAction.respond(truncatedAfterBytes: nil)
+    @_spi(AddOns) public var action = ResponseAction.respond(truncatedAfterBytes: nil)
     /// The wait before the head and the pace of the body.
-    var pacing = ResponsePacing.none
+    @_spi(AddOns) public var pacing = ResponsePacing.none
     /// Holds the response until the test releases it (``held(by:)``).
     var gate: ResponseGate?
 
@@ -175,7 +175,7 @@ public struct StubResponse: Sendable {
     }
 
     /// A header value, looked up case-insensitively; several fields of one name come joined
-    /// with `", "` (``HTTPHeaders/subscript(_:)``).
+    /// with `", "`, as ``HTTPHeaders`` reads a name.
     public func value(forHeader name: String) -> String? { headers[name] }
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead

@@ -32,39 +32,44 @@ import Foundation
 /// ```
 public struct VerificationReport: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// A stub whose activation count broke its expectation.
-    struct CountMismatch: Sendable {
-        let stub: StubDescriptor
-        let expected: ExpectedCount
-        let actual: Int
+    @_spi(AddOns) public struct CountMismatch: Sendable {
+        /// The stub.
+        @_spi(AddOns) public let stub: StubDescriptor
+        /// What was expected.
+        @_spi(AddOns) public let expected: ExpectedCount
+        /// How many times it answered.
+        @_spi(AddOns) public let actual: Int
     }
 
     /// An ``ExpectedUnmatchedRequest`` whose requests came more or less often than declared.
-    struct UnmatchedCountMismatch: Sendable {
-        let expectation: ExpectedUnmatchedRequest
-        let actual: Int
+    @_spi(AddOns) public struct UnmatchedCountMismatch: Sendable {
+        /// The declaration.
+        @_spi(AddOns) public let expectation: ExpectedUnmatchedRequest
+        /// How many unmatched requests it accepted.
+        @_spi(AddOns) public let actual: Int
     }
 
     /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted: each
     /// distinct one (method, URL and body) once, the first time it came, in the order they
     /// first arrived.
-    let unexpected: [JournalEntry]
+    @_spi(AddOns) public let unexpected: [JournalEntry]
     /// How often each unexpected request came, by ``groupingKey(_:)``.
     let unexpectedCounts: [String: Int]
     /// Unexpected requests beyond the distinct ones the registry keeps, counted only.
-    let uncounted: Int
+    @_spi(AddOns) public let uncounted: Int
     /// Stubs used more or less often than declared.
-    let unmet: [CountMismatch]
+    @_spi(AddOns) public let unmet: [CountMismatch]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
-    let invalid: [StubDescriptor]
+    @_spi(AddOns) public let invalid: [StubDescriptor]
     /// Stubs whose response no client can receive (``StubDescriptor/invalidResponses``).
     let invalidResponses: [StubDescriptor]
     /// Declarations of expected unmatched requests whose count was broken.
-    let unmetUnmatched: [UnmatchedCountMismatch]
+    @_spi(AddOns) public let unmetUnmatched: [UnmatchedCountMismatch]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
     /// Stubs replaying a recorded request the test never made (see
     /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
-    var unusedRecorded: [StubDescriptor] = []
+    @_spi(AddOns) public var unusedRecorded: [StubDescriptor] = []
     /// Configurations ``StubRegistry/install(into:)`` could not stub, each distinct one with
     /// how many times it was given.
     var unstubbable: [(problem: StubError, count: Int)] = []
@@ -90,7 +95,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     }
 
     /// How many times the unexpected request `entry` came.
-    func occurrences(of entry: JournalEntry) -> Int {
+    @_spi(AddOns) public func occurrences(of entry: JournalEntry) -> Int {
         unexpectedCounts[Self.groupingKey(entry.request)] ?? 0
     }
 

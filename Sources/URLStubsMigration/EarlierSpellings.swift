@@ -2,21 +2,22 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) @_spi(Transport) import URLStubs
 
 // Spellings of URLStubs 0.1 that a second spelling of the same idea replaced. They compile, warn
 // with the spelling to use (a fix-it where it is a rename), and behave as they did in 0.1, with
 // one exception: `FixtureNotFoundError`, `HTTPMessageError` and `HARError` are names of
 // `FixtureError`, so a `catch` for any of them catches every kind of `FixtureError`.
 
-/// A method given as a `String` variable (a literal is a ``StubRequest/Method``): use ``isMethod(_:)-(StubRequest.Method)`` with a ``StubRequest/Method``
-/// (a string literal is one: `isMethod("POST")`).
+/// A method given as a `String` variable (a literal is a `StubRequest.Method`): use `isMethod(_:)` with a
+/// `StubRequest.Method` (a string literal is one: `isMethod("POST")`).
 @available(*, deprecated, message: "use isMethod(.post), isMethod(\"POST\") or isMethod(StubRequest.Method(rawValue: name))")
 @_disfavoredOverload
 public func isMethod<Name: StringProtocol>(_ method: Name) -> RequestMatcher {
-    methodMatcher(String(method))
+    isMethod(StubRequest.Method(rawValue: String(method)))
 }
 
-/// A path pattern: ``isPath(_:)`` already reads `:name`, `*` and `**` as a pattern.
+/// A path pattern: `isPath(_:)` already reads `:name`, `*` and `**` as a pattern.
 @available(*, deprecated, renamed: "isPath(_:)", message: "isPath(_:) reads :name, * and ** as a pattern")
 public func pathPattern(_ pattern: String) -> RequestMatcher {
     patternPathMatcher(pattern)
@@ -38,9 +39,9 @@ extension StubResponse {
         get { pacing.responseTime }
         set { pacing.responseTime = newValue }
     }
-    /// When set, the request fails with this error after ``requestTime`` (no response head),
-    /// or, with ``failureAfterBytes``, after that many body bytes. ``statusCode``, ``headers``
-    /// and ``body`` are then not sent (but for the bytes before a part-way failure).
+    /// When set, the request fails with this error after `requestTime` (no response head),
+    /// or, with `failureAfterBytes`, after that many body bytes. `statusCode`, `headers`
+    /// and `body` are then not sent (but for the bytes before a part-way failure).
     @available(*, deprecated, message: "use StubResponse(error:) for a failure, or .failing(afterBytes:with:) for one part-way")
     public var error: (any Error)? {
         get { action.error }
@@ -57,7 +58,7 @@ extension StubResponse {
             }
         }
     }
-    /// With ``error``: how many body bytes are delivered before the failure. Set alone, the
+    /// With `error`: how many body bytes are delivered before the failure. Set alone, the
     /// failure is a lost connection.
     @available(*, deprecated, message: "use .failing(afterBytes:with:)")
     public var failureAfterBytes: Int? {
@@ -106,7 +107,7 @@ extension StubResponse {
             }
         }
     }
-    /// When set, the response comes from the real network (see ``passthrough(_:)-(ResponseTransform...)``).
+    /// When set, the response comes from the real network (see `StubResponse.passthrough(_:)`).
     @available(*, deprecated, message: "use StubResponse.passthrough(_:) to answer from the network")
     public var passthrough: Passthrough? {
         get {
@@ -123,9 +124,9 @@ extension StubResponse {
     }
 }
 
-/// What the deprecated ``StubResponse/passthrough`` property reads and sets: the transforms of
+/// What the deprecated `StubResponse/passthrough` property reads and sets: the transforms of
 /// a response fetched from the real network, which are the ones given to
-/// ``StubResponse/passthrough(_:)-(ResponseTransform...)``.
+/// `StubResponse.passthrough(_:)`.
 @available(*, deprecated, message: "a passthrough's transforms are the ones passed to StubResponse.passthrough(_:)")
 public struct Passthrough: Sendable {
     /// Applied in order to the real response.
@@ -133,15 +134,15 @@ public struct Passthrough: Sendable {
 }
 
 extension UnmatchedRequestPolicy {
-    /// `passThrough`, in two words: use ``passthrough``, one word, as in
-    /// ``StubResponse/passthrough(_:)-(ResponseTransform...)``.
+    /// `passThrough`, in two words: use `passthrough`, one word, as in
+    /// `StubResponse.passthrough(_:)`.
     @available(*, deprecated, renamed: "passthrough")
     public static var passThrough: UnmatchedRequestPolicy { .passthrough }
 }
 
 extension VerificationReport {
-    /// A stub whose activation count broke its expectation: read ``VerificationProblem`` with
-    /// kind ``VerificationProblem/Kind/unmetExpectation`` instead.
+    /// A stub whose activation count broke its expectation: read `VerificationProblem` with
+    /// kind `VerificationProblem/Kind/unmetExpectation` instead.
     @available(*, deprecated, message: "read report.problems: kind .unmetExpectation, stub, count")
     public struct UnmetExpectation: Sendable, CustomStringConvertible {
         /// The stub.
@@ -153,12 +154,12 @@ extension VerificationReport {
 
         /// One line: the stub, where it was declared, and the counts.
         public var description: String {
-            "\(stub) was expected \(expected), answered \(ReportText.times(actual))"
+            "\(stub) was expected \(expected), answered \(timesText(actual))"
         }
     }
 
-    /// An ``ExpectedUnmatchedRequest`` whose requests came more or less often than declared:
-    /// read ``VerificationProblem`` with kind ``VerificationProblem/Kind/unmetUnmatchedExpectation``.
+    /// An `ExpectedUnmatchedRequest` whose requests came more or less often than declared:
+    /// read `VerificationProblem` with kind `VerificationProblem/Kind/unmetUnmatchedExpectation`.
     @available(*, deprecated, message: "read report.problems: kind .unmetUnmatchedExpectation, count")
     public struct UnmetUnmatchedExpectation: Sendable, CustomStringConvertible {
         /// The declaration.
@@ -168,7 +169,7 @@ extension VerificationReport {
 
         /// One line: the declaration, where it was written, and the counts.
         public var description: String {
-            "an \(expectation) was expected \(expectation.count), seen \(ReportText.times(actual))"
+            "an \(expectation) was expected \(expectation.count), seen \(timesText(actual))"
         }
     }
 
@@ -205,8 +206,8 @@ extension VerificationReport {
     public func count(of entry: JournalEntry) -> Int { occurrences(of: entry) }
 }
 
-/// A path pattern as a value: ``isPath(_:)`` reads the same patterns, and the response
-/// closure receives the captures as ``StubRequest/pathParameters``.
+/// A path pattern as a value: `isPath(_:)` reads the same patterns, and the response
+/// closure receives the captures as `StubRequest/pathParameters`.
 @available(*, deprecated, message: "use isPath(\"/users/:id\"); the response closure reads request.pathParameters")
 public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
     let pattern: PathPattern
@@ -216,7 +217,7 @@ public struct URLPattern: Sendable, Equatable, CustomStringConvertible {
         do {
             self.pattern = try PathPattern(pattern)
         } catch let error as PathPatternError {
-            throw URLPatternError(pattern: error.pattern, column: error.column, message: error.message)
+            throw URLPatternError(pattern: error.pattern, column: error.column, message: error.message, description: error.description)
         }
     }
 
@@ -236,30 +237,34 @@ public struct URLPatternError: Error, Sendable, Equatable, CustomStringConvertib
     public let column: Int
     /// What was expected.
     public let message: String
-
     /// The whole sentence: pattern, column and what was expected.
-    public var description: String { PathPatternError(pattern: pattern, column: column, message: message).description }
+    public let description: String
 
-    /// Same as ``description``.
+    /// Same as `description`.
     public var errorDescription: String? { description }
 }
 
+/// A count of times as the verification report says it: "once", "twice", "3 times".
+private func timesText(_ count: Int) -> String {
+    count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
+}
+
 extension HTTPURLResponse {
-    /// A copy with another status code: in a passthrough, say ``ResponseTransform/statusCode(_:)``.
+    /// A copy with another status code: in a passthrough, say `ResponseTransform/statusCode(_:)`.
     @available(*, deprecated, message: "in a passthrough, use the transform .statusCode(_:)")
     public func replacing(statusCode: Int) -> HTTPURLResponse { withStatusCode(statusCode) }
 
-    /// A copy with headers set or removed: in a passthrough, say ``ResponseTransform/headers(_:)``.
+    /// A copy with headers set or removed: in a passthrough, say `ResponseTransform/headers(_:)`.
     @available(*, deprecated, message: "in a passthrough, use the transform .headers(_:)")
     public func replacingHeaders(_ changes: [String: String?]) -> HTTPURLResponse { withHeaders(changes) }
 }
 
 extension JSONValue {
-    /// RFC 7396 JSON Merge Patch: say ``ResponseTransform/jsonMergePatch(_:)`` in a passthrough.
+    /// RFC 7396 JSON Merge Patch: say `ResponseTransform/jsonMergePatch(_:)` in a passthrough.
     @available(*, deprecated, message: "in a passthrough, use the transform .jsonMergePatch(_:)")
     public func mergePatched(with patch: JSONValue) -> JSONValue { mergePatch(patch) }
 
-    /// The template patch: say ``ResponseTransform/jsonTemplatePatch(_:)`` in a passthrough.
+    /// The template patch: say `ResponseTransform/jsonTemplatePatch(_:)` in a passthrough.
     @available(*, deprecated, message: "in a passthrough, use the transform .jsonTemplatePatch(_:)")
     public func templatePatched(with patch: JSONValue) -> JSONValue { templatePatch(patch) }
 }
@@ -277,7 +282,7 @@ extension DownloadSpeed {
 }
 
 extension JournalEntry {
-    /// `true` when the body was cut at ``StubRegistry/journalBodyLimit``.
+    /// `true` when the body was cut at `StubRegistry/journalBodyLimit`.
     @available(*, deprecated, message: "read cutBodySize, the size before the cut (nil when whole)")
     public var isBodyCut: Bool { cutBodySize != nil }
 }

@@ -3,10 +3,11 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@testable @_spi(AddOns) import URLStubs
+@testable import URLStubsMigration
+import URLStubsRecording
 import URLStubsScenarios
 @testable import TestSupport
-import URLStubsRecording
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.
 /// (Tests marked deprecated may call deprecated API without a warning.)
@@ -37,7 +38,7 @@ struct DeprecatedSpellingTests {
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")
-    @Test(arguments: [FetchAPI.completionHandler, .asyncData, .delegate])
+    @Test(arguments: FetchAPI.allCases)
     func ohhttpstubsStubConditionAnswersThroughASession(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(condition: isPath("/old")) { _ in StubResponse(string: "old spelling") }
@@ -63,6 +64,25 @@ struct DeprecatedSpellingTests {
         let pattern = pathPattern("/users/:id")
         #expect(pattern.evaluate(Self.stubRequest("https://a.test/users/42")).captures == ["id": "42"])
         #expect(!pattern.matches(Self.stubRequest("https://a.test/users")))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test(arguments: [
+        ("/users/:id/posts/:post", "/users/42/posts/7"), ("/users/:id/posts/:post", "/users/42/posts"), ("/files/**", "/files/a/b/c"),
+        ("/a/*/c", "/a/b/d"), ("users/:id", "/users/1"), ("/a/:id/b/:id", "/a/1/b/2"), ("/a/b*", "/a/b"),
+    ])
+    func urlPatternIsThePathPatternOfIsPath(pattern: String, path: String) {
+        let old = Result { try URLPattern(pattern) }
+        let new = Result { try PathPattern(pattern) }
+        switch (old, new) {
+        case (.success(let old), .success(let new)):
+            #expect(old.match(path) == new.match(path) && old.description == new.description)
+        case (.failure(let old as URLPatternError), .failure(let new as PathPatternError)):
+            #expect(old.pattern == new.pattern && old.column == new.column && old.message == new.message)
+            #expect(old.description == new.description && old.errorDescription == new.description)
+        default:
+            Issue.record("URLPattern(\(pattern)) gave \(old), PathPattern gave \(new)")
+        }
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")

@@ -2,6 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) @_spi(Transport) import URLStubs
+@_spi(AddOns) import URLStubsRecording
+import URLStubsScenarios
 
 // URLStubs 0.1's spellings of responses, bodies, reports and recordings, each forwarding to
 // the one spelling of its idea.
@@ -14,24 +17,24 @@ extension StubRegistry {
 
 extension StubResponse {
     /// A response read from an HTTP message file (`curl -is URL > users.response`).
-    /// ``init(fixture:statusCode:headers:)`` reads a `.response` file the same way, and says a
-    /// missing file with ``FixtureError``; this spelling throws
-    /// ``StubError/fileNotFound(path:)``.
+    /// `init(fixture:statusCode:headers:)` reads a `.response` file the same way, and says a
+    /// missing file with `FixtureError`; this spelling throws
+    /// `StubError/fileNotFound(path:)`.
     @available(*, deprecated, renamed: "init(fixture:)", message: "StubResponse(fixture: url) reads a .response file by its extension")
     public init(httpMessageAt url: URL) throws { try self.init(httpMessageFileAt: url) }
 
     /// A `text/event-stream` response replayed from an `.sse` file with its `: delay` pauses.
-    /// ``init(fixture:statusCode:headers:)`` reads an `.sse` file the same way, and says a
-    /// missing file with ``FixtureError``; this spelling throws
-    /// ``StubError/fileNotFound(path:)``.
+    /// `init(fixture:statusCode:headers:)` reads an `.sse` file the same way, and says a
+    /// missing file with `FixtureError`; this spelling throws
+    /// `StubError/fileNotFound(path:)`.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
     public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
         try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: HTTPHeaders(headers))
     }
 
     /// Server-sent events one after the other, the first at once and each next one `interval`
-    /// seconds later: ``eventStream(script:statusCode:headers:)`` says the same with
-    /// ``StreamStep/wait(_:)`` steps between the events.
+    /// seconds later: `eventStream(script:statusCode:headers:)` says the same with
+    /// `StreamStep/wait(_:)` steps between the events.
     @available(*, deprecated, message: "use .eventStream(script: [.event(a), .wait(interval), .event(b)])")
     public static func eventStream(
         _ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200, headers: [String: String] = [:]
@@ -46,129 +49,155 @@ extension StubResponse {
 }
 
 extension StubBody {
-    /// Bytes held in memory: ``StubResponse/init(data:statusCode:headers:)`` says it.
+    /// Bytes held in memory: `StubResponse/init(data:statusCode:headers:)` says it.
     @available(*, deprecated, message: "use StubResponse(data:)")
-    public static func data(_ data: Data) -> StubBody { StubBody(source: .data(data)) }
+    public static func data(_ data: Data) -> StubBody { StubResponse(data: data).body }
 
-    /// A file read lazily: ``StubResponse/init(fileAt:statusCode:headers:)`` says it.
+    /// A file read lazily: `StubResponse/init(fileAt:statusCode:headers:)` says it.
     @available(*, deprecated, message: "use StubResponse(fileAt:)")
-    public static func file(_ url: URL) -> StubBody { StubBody(source: .file(url)) }
+    public static func file(_ url: URL) -> StubBody { StubResponse(fileAt: url).body }
 
-    /// A body the test writes while the request runs: ``StubResponse/stream(_:statusCode:headers:)`` says it.
+    /// A body the test writes while the request runs: `StubResponse/stream(_:statusCode:headers:)` says it.
     @available(*, deprecated, message: "use StubResponse.stream(_:) or .eventStream(_:)")
-    public static func live(_ stream: LiveStream) -> StubBody { StubBody(source: .live(stream)) }
+    public static func live(_ stream: LiveStream) -> StubBody { StubResponse.stream(stream).body }
 
-    /// A body written step by step: ``StubResponse/stream(script:statusCode:headers:)`` says it.
+    /// A body written step by step: `StubResponse/stream(script:statusCode:headers:)` says it.
     @available(*, deprecated, message: "use StubResponse.stream(script:) or .eventStream(script:)")
-    public static func script(_ steps: [StreamStep]) -> StubBody { StubBody(source: .script(steps)) }
+    public static func script(_ steps: [StreamStep]) -> StubBody { StubResponse.stream(script: steps).body }
 
-    /// An empty body: ``StubResponse/init(statusCode:headers:)`` answers with none.
+    /// An empty body: `StubResponse/init(statusCode:headers:)` answers with none.
     @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
-    public static var empty: StubBody { StubBody(source: .data(Data())) }
+    public static var empty: StubBody { StubResponse(data: Data()).body }
 
     /// A body read from an `InputStream` made afresh for each request:
-    /// ``StubResponse/stream(length:statusCode:headers:_:)`` says it.
+    /// `StubResponse/stream(length:statusCode:headers:_:)` says it.
     @available(*, deprecated, message: "use StubResponse.stream(length:statusCode:headers:_:)")
     public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
-        StubBody(source: .stream(length: length, open: open))
+        StubResponse.stream(length: length, open).body
     }
 }
 
 extension StubResponse {
-    /// A response with a ``StubBody``: the initializers and factories that say the body
-    /// (`data:`, `fileAt:`, ``stream(length:statusCode:headers:_:)``); to give another
+    /// A response with a `StubBody`: the initializers and factories that say the body
+    /// (`data:`, `fileAt:`, `stream(length:statusCode:headers:_:)`); to give another
     /// response's body a new status or headers, copy that response and set them.
     @available(
         *, deprecated,
         message: "use StubResponse(data:), StubResponse(fileAt:) or StubResponse.stream(length:) { … }; or copy a response and set statusCode/headers"
     )
     public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(bodySource: body.source, statusCode: statusCode, headers: HTTPHeaders(headers))
+        self.init(data: Data(), statusCode: statusCode, headers: HTTPHeaders(headers))
+        self.body = body
     }
 }
 
 // The three error types of 0.1 are names of `FixtureError`: a `catch` for any of them catches
 // every kind of `FixtureError` (read `kind` to tell them apart).
 
-/// A fixture that could not be found: a ``FixtureError`` of kind ``FixtureError/Kind/notFound``
-/// (or ``FixtureError/Kind/ambiguous``).
+/// A fixture that could not be found: a `FixtureError` of kind `FixtureError/Kind/notFound`
+/// (or `FixtureError/Kind/ambiguous`).
 @available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
 public typealias FixtureNotFoundError = FixtureError
 
-/// A malformed `.response` file: a ``FixtureError`` of kind ``FixtureError/Kind/malformed``
-/// with its ``FixtureError/line``.
+/// A malformed `.response` file: a `FixtureError` of kind `FixtureError/Kind/malformed`
+/// with its `FixtureError/line`.
 @available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
 public typealias HTTPMessageError = FixtureError
 
-/// An invalid HAR file: a ``FixtureError`` of kind ``FixtureError/Kind/malformed`` (or
-/// ``FixtureError/Kind/unreadable``) with its ``FixtureError/jsonPath``.
+/// An invalid HAR file: a `FixtureError` of kind `FixtureError/Kind/malformed` (or
+/// `FixtureError/Kind/unreadable`) with its `FixtureError/jsonPath`.
 @available(*, deprecated, renamed: "FixtureError", message: "one error for a file that cannot be used; read its kind")
 public typealias HARError = FixtureError
 
-/// What ``StubRegistry/verifyOrThrow(includePassedThrough:)`` threw in 0.1: it now throws the
-/// ``VerificationReport`` itself, so a `catch` by this name still catches it.
+/// What `StubRegistry/verifyOrThrow(includePassedThrough:)` threw in 0.1: it now throws the
+/// `VerificationReport` itself, so a `catch` by this name still catches it.
 @available(*, deprecated, renamed: "VerificationReport", message: "verifyOrThrow() throws the VerificationReport itself")
 public typealias VerificationFailure = VerificationReport
 
 extension VerificationReport {
-    /// The report a ``VerificationFailure`` carried: the thrown report is the report.
+    /// The report a `VerificationFailure` carried: the thrown report is the report.
     @available(*, deprecated, message: "the thrown VerificationReport is the report: drop .report")
     public var report: VerificationReport { self }
 }
 
 extension FixtureError {
-    /// The name asked for: ``source``.
+    /// The name asked for: `source`.
     @available(*, deprecated, renamed: "source")
     public var name: String { source }
 
-    /// Where in a HAR document: ``jsonPath``.
+    /// Where in a HAR document: `jsonPath`.
     @available(*, deprecated, renamed: "jsonPath")
     public var path: String { jsonPath }
 }
 
 extension StubResponse {
-    /// A fixture in a folder: ``init(fixture:statusCode:headers:)`` with the file's URL says
+    /// A fixture in a folder: `init(fixture:statusCode:headers:)` with the file's URL says
     /// the same.
     @available(*, deprecated, message: "use StubResponse(fixture: directory.appendingPathComponent(name))")
     public init(fixture name: String, inDirectory directory: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(fixtureAt: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: HTTPHeaders(headers))
+        try self.init(fixture: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: HTTPHeaders(headers))
     }
+}
+
+extension HARRecorder {
+    /// The file recorded to or replayed from: the URL given to
+    /// `StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`.
+    @available(*, deprecated, message: "the URL you passed to record(to:)")
+    public var file: URL { cassette }
+
+    /// What is scrubbed: the rules passed to
+    /// `StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`.
+    @available(*, deprecated, message: "what you passed to record(to:scrubbing:)")
+    public var scrubbing: Scrubbing { scrubbingRules }
 }
 
 extension JSONValue {
     /// The value as `JSONSerialization` objects. URLStubs' APIs take JSON as `Any` and turn it
-    /// into a ``JSONValue`` themselves.
+    /// into a `JSONValue` themselves.
     @available(
         *, deprecated,
         message:
             "URLStubs' APIs take JSON as Any; try JSONSerialization.jsonObject(with: value.serialized(), options: .fragmentsAllowed) gives it back"
     )
-    public var anyValue: Any { foundationObject }
+    public var anyValue: Any {
+        // A serialized JSON value is always valid JSON, so reading it back cannot fail.
+        (try? JSONSerialization.jsonObject(with: serialized(), options: .fragmentsAllowed)) ?? NSNull()
+    }
 }
 
 extension JSONValue {
-    /// The numeric value of a ``number(_:)`` or an ``integer(_:)``: read the case itself.
+    /// The numeric value of a `number(_:)` or an `integer(_:)`: read the case itself.
     @available(*, deprecated, message: "switch over the value: case .integer(let n) is Double(n), case .number(let x) is x")
     public var doubleValue: Double? { numericValue }
 
     /// The differences from `actual` as JSON path lines: compare with `==`; the JSON matchers
-    /// (``hasJSONBody(_:)``) print these lines in near-miss reports and `verify()`.
+    /// (`hasJSONBody(_:)`) print these lines in near-miss reports and `verify()`.
     @available(*, deprecated, message: "compare with ==; hasJSONBody(_:) reports the differences by JSON path in near-miss reports")
     public func differences(from actual: JSONValue, path: String = "$") -> [String] {
         differenceLines(from: actual, path: path)
     }
 }
 
+extension Scenario {
+    /// The number of stubs the scenario adds: activate it and count the registry's stubs.
+    @available(*, deprecated, message: "activate the scenario in a StubRegistry() and read registry.stubs.count")
+    public var stubCount: Int {
+        let registry = StubRegistry()
+        registry.activate(self)
+        return registry.stubs.count
+    }
+}
+
 extension ExpectedCount {
-    /// Whether `count` activations satisfy the expectation: ``StubRegistry/verify(includePassedThrough:)``
-    /// checks every stub's, and lists each broken one in ``VerificationReport/problems``.
+    /// Whether `count` activations satisfy the expectation: `StubRegistry/verify(includePassedThrough:)`
+    /// checks every stub's, and lists each broken one in `VerificationReport/problems`.
     @available(*, deprecated, message: "verify() checks each stub's expectation and lists a broken one in report.problems")
     public func isSatisfied(by count: Int) -> Bool { accepts(count) }
 }
 
 extension StubDescriptor {
-    /// How often the stub is expected to answer: the count you passed to ``expect(_:)``, which
-    /// ``StubRegistry/verify(includePassedThrough:)`` checks.
+    /// How often the stub is expected to answer: the count you passed to `expect(_:)`, which
+    /// `StubRegistry/verify(includePassedThrough:)` checks.
     @available(*, deprecated, message: "the count you passed to expect(_:); verify() reports a stub that breaks it")
     public var expectation: ExpectedCount? { expectedActivations }
 
