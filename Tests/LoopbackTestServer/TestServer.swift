@@ -1,3 +1,18 @@
+// LoopbackTestServer: what the tests run outside their own process, shared by every test target.
+//
+// - `TestServer.swift`: `TestServer.shared`, the real HTTP server of `Tests/Server/stub_server.py`
+//   on a free 127.0.0.1 port, for passthrough and recording tests (never a mock of the network).
+// - `SpawnedProcess.swift`: a child process (the server, the probe apps, the test binary), started
+//   with `posix_spawn` on Linux; its header says why not `Process` there.
+// - `SmallStack.swift`: `runTestInChild` runs one test of this binary in a child process with a
+//   time limit, for whatever may crash or hang; `onASmallStack` runs work on a 512 KB stack, as
+//   Apple platforms give a secondary thread, inside such a child.
+//
+// Nothing here blocks a thread of Swift's cooperative pool or of dispatch's worker pool for
+// long: a child is awaited on a thread of its own, and the time limit is an `asyncAfter` timer
+// (see the rule in `Tests/TestSupport/TestSupport.swift`). Two waits are short or owned: the
+// first use of `TestServer.shared` waits for the server to print its port (once per process),
+// and `onASmallStack` blocks its caller, which is the child's own test.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,33 @@
-// TestSupport: the helpers every test target of this package shares: the ways app code reads a
-// response (`fetch`, `FetchAPI`), the model of Apple's loading client (`AppleLoadingModel`), a
-// raw streaming connection, request bodies by transport, child processes, threads of their own,
-// temporary files, a closed loopback port, and the repository's Fixtures folder.
+// TestSupport: the helpers every test target of this package shares, one idea per file.
+//
+// - `Fetch.swift`: `fetch(_:from:using:)` and `FetchAPI`, the ways app code reads a response
+//   (completion handler, async, delegate, the Apple model); behaviour tests run through each.
+//   `FetchResult`, `DelegateRecorder`, `patternData`, `request(_:)` and `sharedStubsActivated`.
+// - `AppleLoadingModel.swift` (Linux): the model of Apple's loading client, which drives
+//   `StubURLProtocol` as CFNetwork does, so the Apple loading path runs here; its header lists
+//   each rule and where it comes from. `StreamConnection.swift`: a streaming read through a
+//   delegate, of a real session or of the model.
+// - `BodyTransport.swift`: the ways app code hands a request body to `URLSession`
+//   (`send(_:body:via:to:)`), and `MultipartForm`.
+// - `ChildProcess.swift`: a child process run to its end with a time limit
+//   (`runChildProcess`), or one test of this binary run as a child (`runTestInChildProcess`),
+//   for whatever may crash or hang. `SpawnedProcess` itself is in `LoopbackTestServer`.
+// - `OwnThread.swift`: `onItsOwnThread` and `StartedOnItsOwnThread`, for work that blocks or
+//   takes long (see the rule below). `WaitUntil.swift`: polls a condition that hooks on other
+//   queues make true.
+// - `FailureCapturingTestCase.swift`: an XCTest case that captures its own failures, to check
+//   what a helper records. `GraphQLClient.swift`: a client that sends GraphQL the way Apollo
+//   iOS does. `TemporaryFiles.swift`, `ClosedPort.swift`, `ResidentMemory.swift`,
+//   `NestedJSON.swift`: a temporary cassette or folder, a loopback port nothing listens on,
+//   this process's RSS, JSON nested past the reader's limit.
+// - Here: `fixturesFolder` (the repository's Fixtures folder) and `builtExecutable(_:)`.
+//
+// The rule: tests never block a thread they do not own. Swift's cooperative pool has one thread
+// per core, and dispatch's worker pool also runs URLSession's queues and the library's own, so a
+// test that waits on either for seconds (a child process, a big parse, a semaphore) stalls other
+// tests' networking. Such waits run on a thread of their own (`onItsOwnThread`); timers use
+// `asyncAfter`, which blocks nothing. The one exception is `SpawnedProcessTests`, which starts
+// a child from a dispatch worker on purpose, to check the child's signal mask.
 //
 // Test targets import it with `@testable import TestSupport`: the helpers are test code, kept
 // internal so they never read as API (SwiftPM's debug builds compile every target for testing).

@@ -8,8 +8,8 @@ import Testing
 @testable import URLStubs
 
 /// What only Apple's loading system asks of the protocol, through the suite's model of it
-/// (`Support/AppleLoadingModel.swift`). Linux-only: on Apple platforms the real system runs
-/// the shared behaviour tests instead.
+/// (`Tests/TestSupport/AppleLoadingModel.swift`). Linux-only: on Apple platforms the real
+/// system runs the shared behaviour tests instead.
 @Suite("Apple loading path, through the model of Apple's loading client")
 struct AppleLoadingPathTests {
     @Test func declinedRedirectCompletesWithTheRedirectResponse() async {
