@@ -33,10 +33,10 @@ extension HAR {
     /// One entry of `log.entries` as HAR 1.2 writes it. `cookies` lists each cookie of the
     /// `Cookie` and `Set-Cookie` headers by name and value (a scrubbed one keeps its name).
     static func json(of entry: HAREntry, dates formatter: ISO8601DateFormatter) -> JSONValue {
-        func headers(_ list: [HAREntry.Header]) -> JSONValue {
+        func headers(_ list: HTTPHeaders) -> JSONValue {
             .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
         }
-        func cookies(_ list: [HAREntry.Header], named name: String) -> JSONValue {
+        func cookies(_ list: HTTPHeaders, named name: String) -> JSONValue {
             .array(
                 list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
                     // `Cookie: a=1; b=2`; a `Set-Cookie` value per line (Firefox joins repeats so).
@@ -75,7 +75,7 @@ extension HAR {
             content["text"] = .string(entry.responseBody.base64EncodedString())
             content["encoding"] = .string("base64")
         }
-        let location = entry.responseHeaders.first { $0.name.lowercased() == "location" }?.value ?? ""
+        let location = entry.responseHeaders.values(for: "Location").first ?? ""
         var response: [String: JSONValue] = [
             "status": .integer(entry.failure == nil ? entry.status : 0), "statusText": .string(entry.statusText),
             "httpVersion": .string(entry.httpVersion), "headers": headers(entry.responseHeaders),

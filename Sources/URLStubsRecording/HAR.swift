@@ -98,14 +98,16 @@ public enum HAR {
             return status
         }
 
-        func headers(_ value: JSONValue?, at path: String) throws -> [HAREntry.Header] {
-            guard let value else { return [] }
-            return try array(value, at: path).enumerated().map { index, header in
-                let members = try object(header, at: "\(path)[\(index)]")
-                return HAREntry.Header(
-                    name: try string(members["name"], at: "\(path)[\(index)].name"),
-                    value: try string(optional("value", of: members) ?? .string(""), at: "\(path)[\(index)].value"))
-            }
+        func headers(_ value: JSONValue?, at path: String) throws -> HTTPHeaders {
+            guard let value else { return [:] }
+            return HTTPHeaders(
+                try array(value, at: path).enumerated().map { index, header -> HTTPHeaders.Field in
+                    let members = try object(header, at: "\(path)[\(index)]")
+                    return (
+                        name: try string(members["name"], at: "\(path)[\(index)].name"),
+                        value: try string(optional("value", of: members) ?? .string(""), at: "\(path)[\(index)].value")
+                    )
+                })
         }
 
         func entry(_ value: JSONValue, at path: String) throws -> HAREntry {
@@ -144,9 +146,9 @@ public enum HAR {
             }
             var responseHeaders = try headers(optional("headers", of: response), at: "\(path).response.headers")
             if case .string(let redirect)? = optional("redirectURL", of: response), !redirect.isEmpty,
-                !responseHeaders.contains(where: { $0.name.lowercased() == "location" })
+                !responseHeaders.contains(name: "Location")
             {
-                responseHeaders.append(.init(name: "Location", value: redirect))
+                responseHeaders.append(name: "Location", value: redirect)
             }
             let status = try statusCode(response["status"], at: "\(path).response.status")
             // Status 0: the request got no response (Chrome records the reason in `_error`).

@@ -371,9 +371,9 @@ struct DeprecatedSpellingTests {
         let old = HAREntry(request: request, response: response, responseBody: Data("made".utf8), startedDateTime: started, time: 12)
         let new = HAREntry(
             startedDateTime: started, time: 12, method: "POST", url: request.url!,
-            requestHeaders: [HAREntry.Header(name: "Content-Type", value: "application/json")], requestBody: request.httpBody,
+            requestHeaders: ["Content-Type": "application/json"], requestBody: request.httpBody,
             requestMimeType: "application/json", status: 201, statusText: HTTPURLResponse.localizedString(forStatusCode: 201),
-            responseHeaders: [HAREntry.Header(name: "Content-Type", value: "text/plain")], responseBody: Data("made".utf8),
+            responseHeaders: ["Content-Type": "text/plain"], responseBody: Data("made".utf8),
             responseMimeType: "text/plain")
         #expect(old == new)
     }

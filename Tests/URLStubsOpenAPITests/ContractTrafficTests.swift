@@ -162,7 +162,7 @@ import URLStubsRecording
     @Test func aReplayedHARIsCheckedWhenServed() async throws {
         let entry = HAREntry(
             method: "GET", url: URL(string: "https://api.shop.test/v1/pets/7")!, status: 200,
-            responseHeaders: [.init(name: "Content-Type", value: "application/json")], responseBody: Data(#"{"id": 7}"#.utf8))
+            responseHeaders: ["Content-Type": "application/json"], responseBody: Data(#"{"id": 7}"#.utf8))
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString).har")
         defer { try? FileManager.default.removeItem(at: file) }
         try HAR.write([entry]).write(to: file)

@@ -59,10 +59,10 @@ import URLStubsRecording
         let entries = [
             HAREntry(
                 method: "GET", url: URL(string: "https://api.shop.test/v1/pets?limit=500")!, status: 200,
-                responseHeaders: [.init(name: "Content-Type", value: "application/json")], responseBody: Data(#"{"items": [], "total": 0}"#.utf8)),
+                responseHeaders: ["Content-Type": "application/json"], responseBody: Data(#"{"items": [], "total": 0}"#.utf8)),
             HAREntry(
                 method: "POST", url: URL(string: "https://api.shop.test/v1/pets")!,
-                requestHeaders: [.init(name: "X-Request-ID", value: "3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b")],
+                requestHeaders: ["X-Request-ID": "3f2b6c1e-8d4a-4b7e-9c2d-5a6f7e8d9c0b"],
                 requestBody: Data(#"{"name": "Bo"}"#.utf8),
                 requestMimeType: "application/json", status: 201, responseBody: Data(#"{"id": 9, "name": "Bo"}"#.utf8),
                 responseMimeType: "application/json"),

@@ -5,16 +5,6 @@ import FoundationNetworking
 
 /// One request and its response, as recorded in (or written to) a HAR 1.2 archive.
 public struct HAREntry: Sendable, Equatable {
-    /// A header as HAR lists it (order and repeats preserved).
-    public struct Header: Sendable, Equatable {
-        /// The header name, as recorded.
-        public var name: String
-        /// The header value.
-        public var value: String
-        /// A header.
-        public init(name: String, value: String) { self.name = name; self.value = value }
-    }
-
     /// When the request started.
     public var startedDateTime: Date
     /// Total time in milliseconds.
@@ -23,8 +13,8 @@ public struct HAREntry: Sendable, Equatable {
     public var method: String
     /// The request URL, query included.
     public var url: URL
-    /// Request headers in recorded order.
-    public var requestHeaders: [Header]
+    /// Request headers in recorded order, repeats kept.
+    public var requestHeaders: HTTPHeaders
     /// The request body (`postData`), decoded.
     public var requestBody: Data?
     /// The request body's MIME type.
@@ -35,8 +25,8 @@ public struct HAREntry: Sendable, Equatable {
     public var statusText: String
     /// The response HTTP version.
     public var httpVersion: String
-    /// Response headers in recorded order.
-    public var responseHeaders: [Header]
+    /// Response headers in recorded order, repeats kept.
+    public var responseHeaders: HTTPHeaders
     /// The response body, decoded (`content.text`, base64 or not).
     public var responseBody: Data
     /// The response's `content.mimeType`.
@@ -53,14 +43,14 @@ public struct HAREntry: Sendable, Equatable {
     ///
     /// ```swift
     /// let entry = HAREntry(method: "GET", url: URL(string: "https://api.example.com/users")!, status: 200,
-    ///                      responseHeaders: [.init(name: "Content-Type", value: "application/json")],
+    ///                      responseHeaders: ["Content-Type": "application/json"],
     ///                      responseBody: Data(#"{"users":[]}"#.utf8))
     /// ```
     public init(
         startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
-        requestHeaders: [Header] = [], requestBody: Data? = nil, requestMimeType: String? = nil,
+        requestHeaders: HTTPHeaders = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
         status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
-        responseHeaders: [Header] = [], responseBody: Data = Data(), responseMimeType: String = "",
+        responseHeaders: HTTPHeaders = [:], responseBody: Data = Data(), responseMimeType: String = "",
         failure: String? = nil
     ) {
         self.startedDateTime = startedDateTime
@@ -85,9 +75,10 @@ public struct HAREntry: Sendable, Equatable {
         exchange request: URLRequest, body: Data?, response: HTTPURLResponse, responseBody: Data,
         startedDateTime: Date, time: Double
     ) {
-        let requestHeaders = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map { Header(name: $0.key, value: $0.value) }
-        let responseHeaders = response.allHeaderFields.map { Header(name: "\($0.key)", value: "\($0.value)") }
-            .sorted { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) }
+        let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
+        let responseHeaders = HTTPHeaders(
+            response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
+                .sorted { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) })
         self.init(
             startedDateTime: startedDateTime, time: time, method: request.httpMethod ?? "GET",
             url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: requestHeaders,

@@ -241,7 +241,7 @@ extension StubRegistry {
     }
 
     static func contentType(of entry: HAREntry) -> String? {
-        entry.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value ?? entry.requestMimeType
+        entry.requestHeaders.values(for: "Content-Type").first ?? entry.requestMimeType
     }
 
     /// The recorded request's one GraphQL operation, when it is a GraphQL request.

@@ -9,7 +9,7 @@ extension Scrubbing {
     /// header each value, a URL its credentials (see ``urlCredentialSecrets(in:)``).
     func secretValues(in entry: HAREntry) -> Set<String> {
         var secrets: Set<String> = []
-        for header in entry.requestHeaders + entry.responseHeaders where headers.contains(header.name.lowercased()) {
+        for header in Array(entry.requestHeaders) + Array(entry.responseHeaders) where headers.contains(header.name.lowercased()) {
             secrets.insert(header.value)
             let name = header.name.lowercased()
             if name == "authorization" || name == "proxy-authorization", let space = header.value.firstIndex(of: " ") {

@@ -132,15 +132,16 @@ public struct Scrubbing: Sendable {
         !queryParameters.isEmpty && queryNames.contains(name.lowercased())
     }
 
-    func scrub(_ headers: [HAREntry.Header]) -> [HAREntry.Header] {
-        headers.map { header in
-            let name = header.name.lowercased()
-            guard self.headers.contains(name) else { return header }
-            if name == "cookie" || name == "set-cookie" {
-                return .init(name: header.name, value: scrubCookies(header.value, isSetCookie: name == "set-cookie"))
-            }
-            return .init(name: header.name, value: placeholder)
-        }
+    func scrub(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(
+            headers.map { header -> HTTPHeaders.Field in
+                let name = header.name.lowercased()
+                guard self.headers.contains(name) else { return header }
+                if name == "cookie" || name == "set-cookie" {
+                    return (name: header.name, value: scrubCookies(header.value, isSetCookie: name == "set-cookie"))
+                }
+                return (name: header.name, value: placeholder)
+            })
     }
 
     /// `a=<scrubbed>; b=<scrubbed>` for a `Cookie` header; `session=<scrubbed>; Path=/` for
@@ -258,8 +259,8 @@ public struct Scrubbing: Sendable {
         let redactor = Redactor(secrets: secretValues(in: entry), placeholder: placeholder)
         if !redactor.isEmpty {
             copy.url = URL(string: redactor.redact(copy.url.absoluteString)) ?? copy.url
-            copy.requestHeaders = copy.requestHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
-            copy.responseHeaders = copy.responseHeaders.map { .init(name: $0.name, value: redactor.redact($0.value)) }
+            copy.requestHeaders = HTTPHeaders(copy.requestHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
+            copy.responseHeaders = HTTPHeaders(copy.responseHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
             copy.requestBody = copy.requestBody.map(redactor.redact)
             copy.responseBody = redactor.redact(copy.responseBody)
         }
@@ -274,8 +275,8 @@ public struct Scrubbing: Sendable {
 
     /// `headers` with any `Content-Length` giving `length`: a scrubbed body is shorter or longer
     /// than the one the server declared.
-    private static func settingContentLength(_ length: Int, in headers: [HAREntry.Header]) -> [HAREntry.Header] {
-        headers.map { $0.name.lowercased() == "content-length" ? .init(name: $0.name, value: String(length)) : $0 }
+    private static func settingContentLength(_ length: Int, in headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.map { $0.name.lowercased() == "content-length" ? (name: $0.name, value: String(length)) : $0 })
     }
 
     /// A live request as a recording of it would hold it: scrubbed URL, headers and body.
@@ -295,7 +296,7 @@ public struct Scrubbing: Sendable {
     }
 
     static func entry(of request: StubRequest) -> HAREntry {
-        let headers = (request.urlRequest.allHTTPHeaderFields ?? [:]).map { HAREntry.Header(name: $0.key, value: $0.value) }
+        let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
         return HAREntry(
             method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
             requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"), status: 0)

@@ -143,8 +143,8 @@ extension OpenAPIDocument {
                 continue
             }
             checked += 1
-            var requestHeaders = HTTPHeaders(entry.requestHeaders.map { (name: $0.name, value: $0.value) })
-            var responseHeaders = HTTPHeaders(entry.responseHeaders.map { (name: $0.name, value: $0.value) })
+            var requestHeaders = entry.requestHeaders
+            var responseHeaders = entry.responseHeaders
             if !responseHeaders.contains(name: "Content-Type"), !entry.responseMimeType.isEmpty {
                 responseHeaders["Content-Type"] = entry.responseMimeType
             }

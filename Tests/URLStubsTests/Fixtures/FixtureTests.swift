@@ -275,11 +275,11 @@ struct HARTests {
         let entries = [
             HAREntry(
                 method: "GET", url: URL(string: "https://rt.test/a?x=1")!, status: 200, statusText: "OK",
-                responseHeaders: [.init(name: "Content-Type", value: "application/json"), .init(name: "X-Trace", value: "t1")],
+                responseHeaders: ["Content-Type": "application/json", "X-Trace": "t1"],
                 responseBody: Data(#"{"a":1}"#.utf8), responseMimeType: "application/json"),
             HAREntry(
                 method: "POST", url: URL(string: "https://rt.test/upload")!, requestBody: Data("payload".utf8),
-                status: 201, responseHeaders: [.init(name: "Content-Type", value: "application/octet-stream")],
+                status: 201, responseHeaders: ["Content-Type": "application/octet-stream"],
                 responseBody: binary, responseMimeType: "application/octet-stream"),
         ]
         let written = HAR.write(entries)

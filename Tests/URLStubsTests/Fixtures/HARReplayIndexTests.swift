@@ -38,9 +38,9 @@ struct HARReplayIndexTests {
 
     private static func randomEntry(_ generator: inout SplitMix64) -> HAREntry {
         let (url, method, body) = randomURLAndBody(&generator)
-        let contentType = body.map { _ in HAREntry.Header(name: "Content-Type", value: "application/json") }
+        let contentType: HTTPHeaders = body == nil ? [:] : ["Content-Type": "application/json"]
         return HAREntry(
-            method: method, url: url, requestHeaders: contentType.map { [$0] } ?? [], requestBody: body, status: 200,
+            method: method, url: url, requestHeaders: contentType, requestBody: body, status: 200,
             responseBody: Data(url.absoluteString.utf8))
     }
 
@@ -114,7 +114,7 @@ struct HARReplayIndexTests {
         let posts = (0..<5_000).map { index in
             HAREntry(
                 method: "POST", url: URL(string: "https://api.test/items")!,
-                requestHeaders: [.init(name: "Content-Type", value: "application/json")],
+                requestHeaders: ["Content-Type": "application/json"],
                 requestBody: Data(#"{"query":"q\#(index)","sentAt":\#(index)}"#.utf8), status: 200, responseBody: Data("search \(index)".utf8))
         }
         var options = HARReplayOptions()

@@ -13,9 +13,9 @@ import URLStubs
 struct ProtocolReplayTests {
     private static let endpoint = URL(string: "https://api.test/graphql")!
 
-    private static func graphQLEntry(_ body: [String: Any], answer: String, headers: [HAREntry.Header] = []) -> HAREntry {
+    private static func graphQLEntry(_ body: [String: Any], answer: String, headers: HTTPHeaders = [:]) -> HAREntry {
         HAREntry(
-            method: "POST", url: endpoint, requestHeaders: [.init(name: "Content-Type", value: "application/json")] + headers,
+            method: "POST", url: endpoint, requestHeaders: HTTPHeaders([(name: "Content-Type", value: "application/json")] + Array(headers)),
             requestBody: try! JSONSerialization.data(withJSONObject: body), requestMimeType: "application/json",
             status: 200, responseBody: Data(answer.utf8), responseMimeType: "application/json")
     }
@@ -119,11 +119,11 @@ struct ProtocolReplayTests {
         let entries = [
             HAREntry(
                 method: "GET", url: URL(string: "https://api.test/feed?page=1&_=1732300000")!,
-                requestHeaders: [.init(name: "X-Request-ID", value: "r-1"), .init(name: "Accept-Language", value: "en")],
+                requestHeaders: ["X-Request-ID": "r-1", "Accept-Language": "en"],
                 status: 200, responseBody: Data("english".utf8)),
             HAREntry(
                 method: "GET", url: URL(string: "https://api.test/feed?page=1&_=1732300001")!,
-                requestHeaders: [.init(name: "X-Request-ID", value: "r-2"), .init(name: "Accept-Language", value: "fr")],
+                requestHeaders: ["X-Request-ID": "r-2", "Accept-Language": "fr"],
                 status: 200, responseBody: Data("français".utf8)),
             HAREntry(
                 method: "POST", url: URL(string: "https://api.test/events")!,
@@ -168,7 +168,7 @@ struct ProtocolReplayTests {
         recorded.add("photo", filename: "a.jpg", contentType: "image/jpeg", patternData(500))
         let entry = HAREntry(
             method: "POST", url: URL(string: "https://api.test/upload")!,
-            requestHeaders: [.init(name: "Content-Type", value: recorded.contentType)], requestBody: recorded.data,
+            requestHeaders: ["Content-Type": recorded.contentType], requestBody: recorded.data,
             requestMimeType: recorded.contentType, status: 201, responseBody: Data("stored".utf8))
         let registry = StubRegistry()
         registry.stubs(fromHAREntries: [entry])
