@@ -2,7 +2,8 @@
 """The public API of the library modules (URLStubs, URLStubsTesting, URLStubsOpenAPI,
 URLStubsOpenAPITesting, URLStubsServer, URLStubsMigration), read from the compiler's symbol graphs.
 
-    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs
+    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs,
+                                              # and the public ways to build a StubResponse
     python3 Tests/API/public_api.py list      # them, one per line (add --all for deprecated too)
     python3 Tests/API/public_api.py check     # fails when the API differs from the baseline
     python3 Tests/API/public_api.py update    # writes the baseline after a reviewed change
@@ -14,7 +15,8 @@ deprecated: such spellings still compile, with a fix-it, and are not part of the
 newcomer meets; they live in URLStubsMigration only, and `check` fails on a deprecated
 declaration of any other module. The baseline (Tests/API/<Module>.api) lists every public
 declaration, deprecated ones marked, so that any growth or change of the surface shows up in
-review; `.ci/run` runs `check`. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+review; `.ci/run` runs `check`, which also fails past 10 public ways to build a `StubResponse`
+(its initializers and static factories, every module): one spelling per kind of body. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
 
@@ -24,6 +26,9 @@ MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITes
 # The one module that holds deprecated spellings, so that no other carries any.
 MIGRATION_MODULE = "URLStubsMigration"
 COUNTED_MODULE = "URLStubs"
+# One spelling per idea: the public ways to build a `StubResponse` (its initializers and its
+# static factories), across every module, deprecated forwards not counted.
+MAX_RESPONSE_BUILDERS = 10
 
 
 def symbol_graph_dir():
@@ -65,6 +70,18 @@ def declarations(graphs, module):
     return rows
 
 
+def response_builders(graphs):
+    """The non-deprecated initializers and static factories of `StubResponse`, every module."""
+    builders = []
+    for module in MODULES:
+        for (name, kind, declaration), _, deprecated, _ in declarations(graphs, module):
+            if deprecated or not name.startswith("StubResponse."):
+                continue
+            if kind == "init" or (kind == "type.method" and declaration.endswith("-> StubResponse")):
+                builders.append(f"{module}: {name}")
+    return builders
+
+
 def baseline_path(module):
     return os.path.join(ROOT, "Tests", "API", f"{module}.api")
 
@@ -78,6 +95,8 @@ def main(argv):
         deprecated = [r for r in rows if r[2] and not r[3]]
         print(f"{COUNTED_MODULE}: {len(counted)} public declarations that are not deprecated "
               f"({len(deprecated)} deprecated spellings kept as forwards; enum cases not counted)")
+        print(f"StubResponse: {len(response_builders(graphs))} public ways to build one, every module "
+              f"(at most {MAX_RESPONSE_BUILDERS})")
     elif command == "list":
         show_all = "--all" in argv
         for module in MODULES:
@@ -115,6 +134,13 @@ def main(argv):
                     print(f"  - {line}")
                 for line in added:
                     print(f"  + {line}")
+        builders = response_builders(graphs)
+        if len(builders) > MAX_RESPONSE_BUILDERS:
+            failed = True
+            print(f"error: {len(builders)} public ways to build a StubResponse, at most {MAX_RESPONSE_BUILDERS} "
+                  "(one per kind of body); move the extra spelling to URLStubsMigration as a deprecated forward:")
+            for line in builders:
+                print(f"  {line}")
         if failed:
             print("If the change is intended, review it and run `python3 Tests/API/public_api.py update`, "
                   "then commit the baseline with the change.")

@@ -91,7 +91,7 @@ import FoundationNetworking
         let line = #line + 3
         let problems = await problems(
             contract,
-            { $0.stub(isPath("/v1/pets"), name: "pets") { _ in try StubResponse(jsonObject: ["items": [], "total": 0]) } },
+            { $0.stub(isPath("/v1/pets"), name: "pets") { _ in try StubResponse(json: ["items": [], "total": 0]) } },
             [request("GET", "https://api.shop.test/v1/pets?tag=a")])
         #expect(
             problems.map(\.summary) == [
@@ -106,7 +106,7 @@ import FoundationNetworking
             { registry in
                 registry.stub(isPath("/v1/pets/0")) { _ in StubResponse(data: Data(), statusCode: 204) }
                 registry.stub(isPath("/v1/pets") && isMethod(.post), name: "create") { _ in
-                    try StubResponse(jsonObject: ["id": 8, "name": "Bo"], statusCode: 201)
+                    try StubResponse(json: ["id": 8, "name": "Bo"], statusCode: 201)
                 }
                 registry.stub(isPath("/v1/pets/7") && isMethod(.put)) { _ in StubResponse(data: Data()) }
             },
@@ -143,7 +143,8 @@ import FoundationNetworking
         let problems = await problems(
             Shop.yaml,
             { registry in
-                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in StubResponse(fileAt: fixture, headers: ["Content-Type": "application/json"])
+                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in
+                    try StubResponse(fixture: fixture, headers: ["Content-Type": "application/json"])
                 }
                 registry.activate(try! Scenario.folder(folder, name: "happy"))
             },

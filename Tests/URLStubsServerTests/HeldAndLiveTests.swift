@@ -29,7 +29,7 @@ struct HeldAndLiveTests {
     @Test func aLiveStreamsWritesArriveAsTheyAreSent() async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "prices")
-        registry.stub(isPath("/prices")) { _ in .eventStream(stream) }
+        registry.stub(isPath("/prices")) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)

@@ -49,7 +49,7 @@ struct LiveStreamBackpressureTests {
     func writesAfterTheReaderLeftAreNeverQueuedForTheNextRequest(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "feed")
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         // The first reader: one event, then the app cancels.
         let recorder = DelegateRecorder()
         let cancel: @Sendable () -> Void

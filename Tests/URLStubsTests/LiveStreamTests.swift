@@ -18,7 +18,9 @@ struct LiveStreamTests {
     func anEventSourceClientReadsEachEventAsItIsSent(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let prices = LiveStream(name: "prices")
-        registry.stub(isPath("/prices"), name: "price feed") { _ in .eventStream(prices) }
+        registry.stub(isPath("/prices"), name: "price feed") { _ in
+            .stream(prices, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"])
+        }
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/prices"), registry: registry, api: api, delegate: client)
         defer { connection.close() }
@@ -223,7 +225,7 @@ struct LiveStreamTests {
     func theTimeoutBoundsTheGapBetweenWrites(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         var slow = request("https://api.test/quiet")
         slow.timeoutInterval = 1.5
         let outcome = Outcome()
@@ -269,7 +271,7 @@ struct LiveStreamTests {
         let registry = StubRegistry()
         let stream = LiveStream()
         let log = EventLog()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
@@ -296,7 +298,7 @@ struct LiveStreamTests {
     @Test func aCancelledAppleModelTaskGetsNothingAfterStopLoading() async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let client = EventSourceClient()
         let model = appleModel(for: registry, delegate: client)
         let task = model.dataTask(with: request("https://api.test/cancel"))
@@ -319,7 +321,7 @@ struct LiveStreamTests {
     @Test func appleModelCompletionHandlersAccumulateEveryWrite() async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let model = appleModel(for: registry)
         let outcome = Outcome()
         let task = Task {
@@ -342,7 +344,7 @@ struct LiveStreamTests {
     @Test func aStreamServesOneConnectionAtATime() async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "solo")
-        registry.stub(isPath("/solo"), name: "solo feed") { _ in .eventStream(stream) }
+        registry.stub(isPath("/solo"), name: "solo feed") { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let outcome = Outcome()
         let first = Task { outcome.set(await fetch(request("https://api.test/solo"), from: registry, using: .delegate)) }
         try await stream.waitForConnection(timeout: patientWait)
@@ -369,7 +371,7 @@ struct LiveStreamTests {
     @Test func eachConnectionItsOwnStream() async throws {
         let registry = StubRegistry()
         let first = LiveStream(), second = LiveStream()
-        registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])
+        registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])
         try first.send(event: ServerSentEvent(id: "1", data: "a"))
         try first.finish()
         try second.send(event: ServerSentEvent(id: "2", data: "b"))
@@ -382,7 +384,7 @@ struct LiveStreamTests {
     func headGetsTheHeadWithoutConnecting(api: FetchAPI) async {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let result = await fetch(request("https://api.test/events", method: "HEAD"), from: registry, using: api)
         #expect(result.error == nil)
         #expect(result.statusCode == 200)
@@ -397,7 +399,7 @@ struct LiveStreamTests {
             Issue.record("expected a timeout")
         } catch let error as RequestWaitTimeout {
             #expect(error.description.contains("a request connected to the live stream \"lonely\""))
-            #expect(error.description.contains(".eventStream(stream)"))
+            #expect(error.description.contains(".stream(stream)"))
         }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// loading state meanwhile.
 ///
 /// ```swift
-/// let gate = registry.stub(isPath("/feed")) { _ in try StubResponse(jsonObject: ["items": []]) }.held()
+/// let gate = registry.stub(isPath("/feed")) { _ in try StubResponse(json: ["items": []]) }.held()
 /// model.refresh()                                  // the app sends GET /feed
 /// let request = try await gate.waitForRequest()    // it has arrived, and is held
 /// #expect(model.isLoading)

@@ -3,13 +3,13 @@ import Foundation
 /// A response body the test writes while the app reads it: a live feed, server-sent events,
 /// NDJSON, a chat's token stream.
 ///
-/// A stub answers with it (``StubResponse/eventStream(_:statusCode:headers:)`` for
-/// `text/event-stream`, ``StubResponse/stream(_:statusCode:headers:)`` for anything else); the
-/// response head goes out at once, and then each write reaches the app when it is made:
+/// A stub answers with it (``StubResponse/stream(_:statusCode:headers:)``, with the
+/// `Content-Type` it sends: `text/event-stream` for server-sent events); the response head goes
+/// out at once, and then each write reaches the app when it is made:
 ///
 /// ```swift
 /// let prices = LiveStream(name: "prices")
-/// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
+/// registry.stub(isPath("/prices")) { _ in .stream(prices, headers: ["Content-Type": "text/event-stream"]) }
 /// feed.connect()                                          // the app opens the stream
 /// try await prices.waitForConnection()
 /// try prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":12}"#))
@@ -29,7 +29,7 @@ import Foundation
 /// while one is connected fails with
 /// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
 /// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
-/// connection, for example `registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])`.
+/// connection, for example `registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
 /// receive everything at ``finish(fileID:line:)``; delegates receive each write as it is sent. On Apple
@@ -135,7 +135,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return try await connections.next(timeout: timeout) {
             RequestWaitTimeout(
                 awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
-                hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
+                hint: "Check that a stub answers with .stream(stream), and that the app sends its request.")
         }
     }
 

@@ -144,10 +144,10 @@ public enum StubError: Error, Sendable, Equatable {
         case .liveStreamBusy(let stream, let stub):
             return "URLStubs: stub \(stub) answered with the \(stream), but another request is connected to it; "
                 + "a live stream serves one request at a time. Give each connection its own LiveStream "
-                + "(registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+                + "(registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .liveStreamEnded(let stream, let stub):
             return "URLStubs: stub \(stub) answered with the \(stream), which has ended and was already played to a request. "
-                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .invalidStreamStep(let stub, let reason):
             return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
         case .backgroundSessionUnsupported(let identifier):
