@@ -223,3 +223,10 @@ extension HAREntry {
         self.init(exchange: request, body: body, response: response, responseBody: responseBody, startedDateTime: startedDateTime, time: time)
     }
 }
+
+extension StubDescriptor {
+    /// Holds every response of this stub and returns the gate that does (the same gate on
+    /// every call): `held(by:)` with a `ResponseGate` of your own says the same.
+    @available(*, deprecated, message: "let gate = ResponseGate(); registry.stub(…).held(by: gate)")
+    public func held() -> ResponseGate { makeGate() }
+}

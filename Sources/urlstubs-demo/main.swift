@@ -38,9 +38,10 @@ let priceFeed = LiveStream(name: "prices")
 registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in
     .stream(priceFeed, headers: ["Content-Type": "text/event-stream"])
 }.expect(.once)
-let checkoutGate = registry.stub(isMethod(.post) && isPath("/checkout"), name: "checkout") { _ in
+let checkoutGate = ResponseGate()
+registry.stub(isMethod(.post) && isPath("/checkout"), name: "checkout") { _ in
     try StubResponse(json: ["order": 42], statusCode: 201)
-}.expect(.once).held()
+}.expect(.once).held(by: checkoutGate)
 
 // MARK: - Output
 

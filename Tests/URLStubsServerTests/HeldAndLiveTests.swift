@@ -11,7 +11,8 @@ struct HeldAndLiveTests {
     /// The request waits at the gate; its answer leaves when the test releases it.
     @Test func aHeldResponseLeavesWhenTheTestReleasesIt() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/checkout")) { _ in StubResponse(string: "placed", statusCode: 201) }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/checkout")) { _ in StubResponse(string: "placed", statusCode: 201) }.held(by: gate)
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)

@@ -6,11 +6,11 @@ import Testing
 @_spi(AddOns) import URLStubs
 import URLStubsMigration
 
-/// The ways to build a `StubResponse` that 0.2 folded into its ten still compile with
-/// URLStubsMigration and answer as before. (Tests marked deprecated may call deprecated API
-/// without a warning.)
-@Suite("Retired response builders forward")
-struct RetiredBuilderTests {
+/// The spellings 0.2 retired for one spelling per idea (the ways to build a `StubResponse`
+/// beyond its ten, `held()` on a stub) still compile with URLStubsMigration and answer as
+/// before. (Tests marked deprecated may call deprecated API without a warning.)
+@Suite("Spellings retired for one per idea forward")
+struct RetiredSpellingTests {
     @available(*, deprecated, message: "exercises deprecated spellings")
     @Test func eventStreamSpellingsAreStreamsWithTheEventStreamHeaders() async throws {
         let registry = StubRegistry()
@@ -66,5 +66,18 @@ struct RetiredBuilderTests {
             return
         }
         #expect(kept.map(\.description) == transforms.map(\.description))
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func heldOnAStubIsHeldByItsOwnGate() async throws {
+        let registry = StubRegistry()
+        let stub = registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "fresh") }
+        let gate = stub.held()
+        #expect(stub.held() === gate, "the same gate on every call")
+        #expect(gate.description.hasPrefix(#"gate of "feed" (URLStubsMigrationTests/"#))
+        let task = Task { await fetch("https://api.test/feed", from: registry) }
+        #expect(try await gate.waitForRequest(timeout: 30).url?.path == "/feed")
+        #expect(gate.release())
+        #expect(await task.value.body == "fresh")
     }
 }
