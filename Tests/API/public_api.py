@@ -16,7 +16,8 @@ newcomer meets; they live in URLStubsMigration only, and `check` fails on a depr
 declaration of any other module. The baseline (Tests/API/<Module>.api) lists every public
 declaration, deprecated ones marked, so that any growth or change of the surface shows up in
 review; `.ci/run` runs `check`, which also fails past 10 public ways to build a `StubResponse`
-(its initializers and static factories, every module): one spelling per kind of body. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+(its initializers and static factories, every module): one spelling per kind of body, and on
+any `open` declaration (no class of the library is meant to be subclassed by users). The symbol graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
 
@@ -82,6 +83,18 @@ def response_builders(graphs):
     return builders
 
 
+def open_declarations(graphs):
+    """Declarations a user could subclass or override from outside (`open`), every module."""
+    found = []
+    for module in MODULES:
+        for path in [os.path.join(graphs, f"{module}.symbols.json")] + \
+                sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json"))):
+            for symbol in json.load(open(path, encoding="utf-8"))["symbols"]:
+                if symbol.get("accessLevel") == "open":
+                    found.append(f"{module}: {'.'.join(symbol['pathComponents'])}")
+    return sorted(found)
+
+
 def baseline_path(module):
     return os.path.join(ROOT, "Tests", "API", f"{module}.api")
 
@@ -134,6 +147,13 @@ def main(argv):
                     print(f"  - {line}")
                 for line in added:
                     print(f"  + {line}")
+        opened = open_declarations(graphs)
+        if opened:
+            failed = True
+            print(f"error: {len(opened)} open declarations; users never subclass the library's classes, "
+                  "so make each `public` (or `public final`):")
+            for line in opened:
+                print(f"  {line}")
         builders = response_builders(graphs)
         if len(builders) > MAX_RESPONSE_BUILDERS:
             failed = True
