@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the app finds the fixture files a UI test names (`RemoteResponse.fixture(_:status:headers:)`
+/// Where the app finds the fixture files a UI test names (`RemoteResponse(fixture:statusCode:headers:)`
 /// in URLStubsTesting), given to
 /// ``TestRunnerLink/connectIfLaunchedByTest(into:scenarios:fixtures:timeout:environment:)``.
 ///
