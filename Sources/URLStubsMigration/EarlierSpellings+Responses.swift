@@ -230,3 +230,10 @@ extension StubDescriptor {
     @available(*, deprecated, message: "let gate = ResponseGate(); registry.stub(…).held(by: gate)")
     public func held() -> ResponseGate { makeGate() }
 }
+
+/// A live stream misused: `StubError`, which now holds its cases (`writeAfterEnd`,
+/// `endedTwice`, `invalidEvent`, `invalidJSONLine`, `bufferFull`, `notConnected`) under the same
+/// names, so `catch LiveStreamError.bufferFull(…)` still matches; a `catch` by this name catches
+/// every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a live stream misused")
+public typealias LiveStreamError = StubError

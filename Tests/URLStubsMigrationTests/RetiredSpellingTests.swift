@@ -80,4 +80,22 @@ struct RetiredSpellingTests {
         #expect(gate.release())
         #expect(await task.value.body == "fresh")
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func liveStreamErrorIsTheStubErrorAStreamThrows() throws {
+        let stream = LiveStream(name: "ticks")
+        try stream.finish()
+        do {
+            try stream.send("late")
+            Issue.record("a write after finish throws")
+        } catch LiveStreamError.writeAfterEnd(let name, let ended) {
+            #expect(name.contains("ticks") && ended.contains("finished"), "\(name), \(ended)")
+        }
+        do {
+            try stream.send("later")
+        } catch let error as LiveStreamError {
+            #expect(error.errorCode == 26 && (error as NSError).domain == "URLStubs.StubError")
+            #expect(error.description.hasPrefix("URLStubs: cannot write to the "), "\(error)")
+        }
+    }
 }

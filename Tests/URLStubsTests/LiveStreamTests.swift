@@ -113,29 +113,29 @@ struct LiveStreamTests {
         do {
             try stream.send("b")
             Issue.record("a write after finish() must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             guard case .writeAfterEnd(let name, let ended) = error else { throw error }
             #expect(name.contains("live stream \"feed\" (URLStubsTests/LiveStreamTests.swift:"))
             #expect(ended == "finished at URLStubsTests/LiveStreamTests.swift:\(finishLine)")
             #expect("\(error)".contains("cannot write to the live stream \"feed\""))
         }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "late")) }
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["late": true]) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "late")) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["late": true]) }
         do {
             try stream.finish()
             Issue.record("finishing twice must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             guard case .endedTwice = error else { throw error }
             #expect("\(error)".contains("was already finished at"))
         }
-        #expect(throws: LiveStreamError.self) { try stream.fail(URLError(.networkConnectionLost)) }
+        #expect(throws: StubError.self) { try stream.fail(URLError(.networkConnectionLost)) }
 
         let failed = LiveStream()
         try failed.fail(URLError(.networkConnectionLost))
         do {
             try failed.finish()
             Issue.record("finish after fail must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             #expect("\(error)".contains("was already failed at"))
         }
     }
@@ -167,7 +167,7 @@ struct LiveStreamTests {
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
         // The encoder is used, not set aside for JSONSerialization: its several lines are refused.
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["a": 1, "b": 2], encoder: pretty) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["a": 1, "b": 2], encoder: pretty) }
         // A value that is not Encodable is still written by JSONSerialization.
         try stream.sendJSONLine(["n": 1] as [String: Any], encoder: pretty)
         try stream.finish()
@@ -179,14 +179,14 @@ struct LiveStreamTests {
 
     @Test func invalidContentThrowsAndSendsNothing() throws {
         let stream = LiveStream()
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(id: "a\0b", data: "x")) }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "x", retry: -1)) }
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["when": Date()] as [String: Any]) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(id: "a\0b", data: "x")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "x", retry: -1)) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["when": Date()] as [String: Any]) }
         struct Pretty: Encodable { let a = 1, b = 2 }
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(Pretty(), encoder: pretty) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(Pretty(), encoder: pretty) }
         #expect(!stream.isEnded, "a refused write leaves the stream open")
     }
 
@@ -242,7 +242,7 @@ struct LiveStreamTests {
             last = Date()
             do {
                 try stream.send(event: ServerSentEvent(data: "tick"))
-            } catch LiveStreamError.notConnected {
+            } catch StubError.notConnected {
                 // This task was kept waiting past the timeout (the gap below says so), and the
                 // request timed out: a write then throws rather than waiting for another request.
                 #expect(longestGap >= 1.5, "the request left only after a gap as long as its timeout")
@@ -287,7 +287,7 @@ struct LiveStreamTests {
         try await waitUntil(timeout: patientWait) { !stream.isConnected }
         #expect(!stream.isConnected)
         // A write no request can read is an error, never kept for another request.
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(recorder.chunkCount == 1, "no callback after stopLoading")
         try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
@@ -311,7 +311,7 @@ struct LiveStreamTests {
         #expect((client.error as? URLError)?.code == .cancelled)
         // Writes after the cancel reach no one (they throw); the model records any callback
         // after stopLoading.
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try stream.finish()
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(client.events.count == 1)

@@ -23,7 +23,8 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 }
 
-/// A mistake in a stub or a fixture, delivered as the failing task's error.
+/// A mistake in a stub, a response or a live stream: delivered as the failing task's error,
+/// or thrown by the call that made it (a ``LiveStream`` write).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
 /// The task's error is this value itself, so a test can `catch let error as StubError`.
@@ -90,6 +91,23 @@ public enum StubError: Error, Sendable, Equatable {
     /// A stub's response has a body although its status (`1xx`, 204, 304) never carries one
     /// in HTTP: no client would receive it.
     case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
+
+    // A ``LiveStream`` misused, thrown by the call that made it.
+
+    /// A write after ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)``;
+    /// `ended` says which, and where.
+    case writeAfterEnd(stream: String, ended: String)
+    /// ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)`` on a stream
+    /// that had already ended.
+    case endedTwice(stream: String, ended: String)
+    /// A server-sent event with a field that cannot be framed.
+    case invalidEvent(ServerSentEvent, reason: String)
+    /// An NDJSON line that is not one line of JSON.
+    case invalidJSONLine(stream: String, reason: String)
+    /// A write that would leave more than the stream's `bufferLimit` bytes unsent.
+    case bufferFull(stream: String, limit: Int, unsent: Int)
+    /// A write after the connected request went away (`reason`), before another connected.
+    case notConnected(stream: String, reason: String)
 
     /// `true` for a mistake in the stub's response itself (a status, header, length or speed
     /// no client can receive): ``StubRegistry/verify(includePassedThrough:)`` reports its stub.
@@ -179,6 +197,21 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
                 + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
                 + "Once the server can be reached, record again with:\n    \(command)"
+        case .writeAfterEnd(let stream, let ended):
+            return "URLStubs: cannot write to the \(stream): it was \(ended), and nothing more reaches the app. "
+                + "Write everything before finish(), or answer with a new LiveStream for a new connection."
+        case .endedTwice(let stream, let ended):
+            return "URLStubs: the \(stream) was already \(ended); a stream ends once (finish() or fail(_:))."
+        case .invalidEvent(_, let reason):
+            return "URLStubs: this server-sent event cannot be framed for text/event-stream: \(reason)."
+        case .invalidJSONLine(let stream, let reason):
+            return "URLStubs: cannot send an NDJSON line to the \(stream): \(reason)."
+        case .bufferFull(let stream, let limit, let unsent):
+            return "URLStubs: the \(stream) already holds \(unsent) bytes the app has not read (its bufferLimit is \(limit)). "
+                + "Call `try await stream.waitForRoom()` before writing more, or make the stream with a larger bufferLimit."
+        case .notConnected(let stream, let reason):
+            return "URLStubs: nothing reads the \(stream) now: \(reason), and what it had not received was dropped. "
+                + "Wait for the next request with `try await stream.waitForConnection()` before writing again."
         }
     }
 }
@@ -218,6 +251,12 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidDownloadSpeed: return 23
         case .recordingFailed: return 24
         case .bodyNotAllowed: return 25
+        case .writeAfterEnd: return 26
+        case .endedTwice: return 27
+        case .invalidEvent: return 28
+        case .invalidJSONLine: return 29
+        case .bufferFull: return 30
+        case .notConnected: return 31
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.
