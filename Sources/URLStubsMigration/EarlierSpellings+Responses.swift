@@ -237,3 +237,19 @@ extension StubDescriptor {
 /// every `StubError`.
 @available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a live stream misused")
 public typealias LiveStreamError = StubError
+
+/// A JSON patch that could not apply: `StubError`, which holds its cases (`bodyIsNotJSON`,
+/// `patchIsNotJSON`) under the same names; a `catch` by this name catches every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a JSON value misused")
+public typealias JSONPatchError = StubError
+
+/// A value that is not JSON: `StubError.notJSON(type:)`, with the same message; a `catch` by
+/// this name catches every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a JSON value misused")
+public typealias JSONValueError = StubError
+
+extension StubError {
+    /// A value of `type` that is not JSON: `StubError.notJSON(type:)`.
+    @available(*, deprecated, message: "use StubError.notJSON(type:)")
+    public static func unsupported(_ type: String) -> StubError { .notJSON(type: type) }
+}

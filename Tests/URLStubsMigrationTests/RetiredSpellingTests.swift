@@ -98,4 +98,17 @@ struct RetiredSpellingTests {
             #expect(error.description.hasPrefix("URLStubs: cannot write to the "), "\(error)")
         }
     }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func jsonValueErrorAndJSONPatchErrorAreStubErrorsNamedAsBefore() throws {
+        do {
+            _ = try JSONValue(any: ["when": Date()])
+            Issue.record("a Date is not JSON")
+        } catch let error as JSONValueError {
+            #expect(error == JSONValueError.unsupported("Date") && error == .notJSON(type: "Date"))
+            #expect(error.description == "a value of type Date cannot be represented as JSON")
+        }
+        let patchError: JSONPatchError = .patchIsNotJSON("x")
+        #expect(patchError.errorCode == 34 && patchError.description == "URLStubs: the patch is not a JSON value: x")
+    }
 }

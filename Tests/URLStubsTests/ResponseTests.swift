@@ -47,8 +47,8 @@ struct ResponseTests {
         #expect(encoded.value(forHeader: "Content-Type") == "application/vnd.api+json")
         #expect(try StubResponse(json: "fragment").body.data == Data(#""fragment""#.utf8))
         // Neither: an error naming the type, not a crash.
-        let error = #expect(throws: JSONValueError.self) { try StubResponse(json: ["when": Date() as Any]) }
-        #expect(error?.description == "a value of type Date cannot be represented as JSON")
+        #expect(throws: StubError.notJSON(type: "Date")) { try StubResponse(json: ["when": Date() as Any]) }
+        #expect(StubError.notJSON(type: "Date").description == "a value of type Date cannot be represented as JSON")
     }
 
     @Test func dataIsOptionalSoAStatusAloneIsAResponseWithoutBody() {

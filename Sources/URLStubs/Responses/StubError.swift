@@ -23,8 +23,8 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 }
 
-/// A mistake in a stub, a response or a live stream: delivered as the failing task's error,
-/// or thrown by the call that made it (a ``LiveStream`` write).
+/// A mistake in a stub, a response, a live stream or a JSON value: delivered as the failing
+/// task's error, or thrown by the call that made it (a ``LiveStream`` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
 /// The task's error is this value itself, so a test can `catch let error as StubError`.
@@ -91,6 +91,17 @@ public enum StubError: Error, Sendable, Equatable {
     /// A stub's response has a body although its status (`1xx`, 204, 304) never carries one
     /// in HTTP: no client would receive it.
     case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
+
+    // JSON that is not: thrown by the call given it, or failing the request it was for.
+
+    /// A value of `type` given as JSON (``JSONValue/init(any:)``, `StubResponse(json:)`, the
+    /// JSON matchers) that is neither `JSONSerialization` objects nor, where taken, `Encodable`.
+    case notJSON(type: String)
+    /// A passthrough's JSON patch was asked for a response whose body is not JSON (it is never
+    /// silently skipped).
+    case bodyIsNotJSON(url: String, contentType: String?, preview: String)
+    /// A passthrough's JSON patch is itself not a JSON value.
+    case patchIsNotJSON(String)
 
     // A ``LiveStream`` misused, thrown by the call that made it.
 
@@ -197,6 +208,13 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
                 + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
                 + "Once the server can be reached, record again with:\n    \(command)"
+        case .notJSON(let type):
+            return "a value of type \(type) cannot be represented as JSON"
+        case .bodyIsNotJSON(let url, let contentType, let preview):
+            return "URLStubs: a JSON patch was asked for the response of \(url), but its body is not JSON "
+                + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
+        case .patchIsNotJSON(let detail):
+            return "URLStubs: the patch is not a JSON value: \(detail)"
         case .writeAfterEnd(let stream, let ended):
             return "URLStubs: cannot write to the \(stream): it was \(ended), and nothing more reaches the app. "
                 + "Write everything before finish(), or answer with a new LiveStream for a new connection."
@@ -257,6 +275,9 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidJSONLine: return 29
         case .bufferFull: return 30
         case .notConnected: return 31
+        case .notJSON: return 32
+        case .bodyIsNotJSON: return 33
+        case .patchIsNotJSON: return 34
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

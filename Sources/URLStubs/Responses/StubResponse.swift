@@ -80,8 +80,9 @@ public struct StubResponse: Sendable {
     /// registry.stub(isPath("/me")) { _ in try StubResponse(json: ["id": 1, "name": "Ada"]) }
     /// registry.stub(isPath("/users/1")) { _ in try StubResponse(json: User(id: 1, name: "Ada")) }
     /// ```
-    /// - Throws: What `encoder` throws for an `Encodable` value; ``JSONValueError`` naming the
-    ///   type of a value that is neither `Encodable` nor made of `JSONSerialization` objects.
+    /// - Throws: What `encoder` throws for an `Encodable` value; ``StubError/notJSON(type:)``
+    ///   naming the type of a value that is neither `Encodable` nor made of `JSONSerialization`
+    ///   objects.
     public init(json value: Any, statusCode: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()) throws {
         let data: Data
         if let encodable = value as? any Encodable {
