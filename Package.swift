@@ -19,6 +19,9 @@ let package = Package(
     products: [
         .library(name: "URLStubs", targets: ["URLStubs"]),
         .library(name: "URLStubsTesting", targets: ["URLStubsTesting"]),
+        .library(name: "URLStubsTestRunnerLink", targets: ["URLStubsTestRunnerLink"]),
+        .library(name: "URLStubsScenarios", targets: ["URLStubsScenarios"]),
+        .library(name: "URLStubsRecording", targets: ["URLStubsRecording"]),
         .library(name: "URLStubsOpenAPI", targets: ["URLStubsOpenAPI"]),
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
@@ -28,48 +31,87 @@ let package = Package(
         // The library apps may link (in DEBUG builds): no test framework in here.
         .target(name: "URLStubs", swiftSettings: swiftSettings),
         // Swift Testing traits and XCTest helpers; link only from test targets.
-        .target(name: "URLStubsTesting", dependencies: ["URLStubs", "URLStubsServer"], swiftSettings: swiftSettings),
+        .target(
+            name: "URLStubsTesting",
+            dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"],
+            swiftSettings: swiftSettings),
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
         // spelling of its idea: imported while migrating, so the engine carries none of them.
-        .target(name: "URLStubsMigration", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(
+            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
+        // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
+        // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
+        // test's end and re-exports it.
+        .target(name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios"], swiftSettings: swiftSettings),
+        // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
+        // or HAR files), network profiles and the launcher.
+        .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording"], swiftSettings: swiftSettings),
+        // HAR reading and writing, HAR replay, and recording real traffic into cassettes.
+        .target(name: "URLStubsRecording", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
-        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
         // never imports Testing.
         .target(
             name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "urlstubs-bench", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsServer", "SyntheticFixtures"],
+            name: "urlstubs-bench",
+            dependencies: [
+                "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "SyntheticFixtures",
+            ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
         .target(name: "SyntheticFixtures", swiftSettings: swiftSettings),
         // An "app" for the scenario tests: picks scenarios from its launch environment.
-        .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-scenario-probe", dependencies: ["URLStubs", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // An "app" for the AppBackend tests: connects to the test's AppBackend at launch, then
         // loads what its stdin says.
-        .executableTarget(name: "urlstubs-app-probe", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "urlstubs-app-probe", dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsTestRunnerLink"], swiftSettings: swiftSettings),
         // Test fixtures live in the top-level Fixtures/ folder and are read by path; Resources/
         // holds what the Bundle.module tests need.
         // The loopback HTTP server (Tests/Server/stub_server.py) both test targets talk to.
         .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
-        .testTarget(
-            name: "URLStubsTests", dependencies: ["URLStubs", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer"],
-            // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
-            exclude: ["Recordings"], resources: [.copy("Resources")],
+        // The helpers every test target shares (see Tests/TestSupport/TestSupport.swift).
+        .target(
+            name: "TestSupport", dependencies: ["URLStubs", "URLStubsTestRunnerLink", "LoopbackTestServer"], path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsMigrationTests", dependencies: ["URLStubs", "URLStubsMigration", "URLStubsTesting"],
+            name: "URLStubsTests",
+            dependencies: [
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer",
+                "TestSupport",
+            ],
+            resources: [.copy("Resources")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsRecordingTests", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
+            exclude: ["Recordings"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsTestRunnerLinkTests",
+            dependencies: ["URLStubs", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsScenariosTests", dependencies: ["URLStubs", "URLStubsScenarios", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsMigrationTests",
+            dependencies: ["URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsOpenAPITests",
-            dependencies: ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "SyntheticFixtures", "LoopbackTestServer"],
+            dependencies: [
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
+                "SyntheticFixtures",
+                "LoopbackTestServer",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

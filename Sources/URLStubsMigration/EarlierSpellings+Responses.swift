@@ -3,6 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 @_spi(AddOns) @_spi(Transport) import URLStubs
+@_spi(AddOns) import URLStubsRecording
+import URLStubsScenarios
 
 // URLStubs 0.1's spellings of responses, bodies, reports and recordings, each forwarding to
 // the one spelling of its idea.

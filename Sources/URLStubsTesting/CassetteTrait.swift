@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import URLStubs
+import URLStubsRecording
 
 /// A Swift Testing trait that gives each test a registry replaying (or recording) a HAR file
 /// of its own, a cassette, then saves it and verifies the registry when the test ends.

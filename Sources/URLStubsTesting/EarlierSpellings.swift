@@ -2,7 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 // URLStubsTesting's earlier spellings of a UI test's responses, each forwarding to the
 // builder that mirrors `StubResponse`. They stay in this module, the one place outside

@@ -1,4 +1,7 @@
 @_exported import URLStubs
+@_exported import URLStubsRecording
+@_exported import URLStubsScenarios
+@_exported import URLStubsTestRunnerLink
 
 /// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).
 public enum StubScope {

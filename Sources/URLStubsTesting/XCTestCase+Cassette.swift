@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 import URLStubs
+import URLStubsRecording
 
 extension XCTestCase {
     /// A registry for this test that replays a HAR file of its own, a cassette, recording it

@@ -17,6 +17,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsScenarios
+import URLStubsTestRunnerLink
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {

@@ -2,7 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// The test-runner link (a UI test driving its app's fake backend), in this process: the app's
 /// end is the real `TestRunnerLink`, connected from a thread of its own into a registry; the

@@ -1,6 +1,7 @@
 import Foundation
 import SyntheticFixtures
 @_spi(AddOns) import URLStubs
+import URLStubsRecording
 
 // Loading speed of the fixture parsers: a `.response` file with 100,000 headers, and a HAR
 // archive with 10,000 entries (each with request and response headers, a JSON or base64 body

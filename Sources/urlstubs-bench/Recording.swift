@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsRecording
 
 #if os(macOS) || os(Linux)
 /// Recording real traffic into a cassette: `exchanges` sequential requests of `bodyBytes` each

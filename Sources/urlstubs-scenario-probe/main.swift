@@ -7,6 +7,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsScenarios
 
 /// Prints and flushes at once: stdout to a pipe is fully buffered, and a sanitizer's exit
 /// (LeakSanitizer ends the process with _exit) would drop whatever is still buffered.

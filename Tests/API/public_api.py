@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The public API of the library modules (URLStubs, URLStubsTesting, URLStubsOpenAPI,
-URLStubsOpenAPITesting, URLStubsServer, URLStubsMigration), read from the compiler's symbol graphs.
+"""The public API of the library modules (URLStubs and the modules listed in MODULES), read
+from the compiler's symbol graphs.
 
     python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs,
                                               # and the public ways to build a StubResponse
@@ -24,7 +24,8 @@ import glob, json, os, subprocess, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
-MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration"]
+MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
+           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"]
 # The one module that holds deprecated spellings, so that no other carries any.
 MIGRATION_MODULE = "URLStubsMigration"
 # The one other file that may: URLStubsTesting's earlier spellings, kept beside the test

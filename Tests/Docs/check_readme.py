@@ -3,10 +3,8 @@
 every block compiles, and the README's blocks also run, as tests of a package that depends on
 this one by path, the way a new user's test target does.
 
-The documents: README.md and every .md file of Sources/URLStubs/URLStubs.docc,
-Sources/URLStubsTesting/URLStubsTesting.docc, Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc,
-Sources/URLStubsServer/URLStubsServer.docc and Sources/URLStubsMigration/URLStubsMigration.docc (or
-the files given on the command line; the blocks of a file named README.md run).
+The documents: README.md and every .md file of the DocC catalogs listed below (or the files given
+on the command line; the blocks of a file named README.md run).
 
 Imports. A block that has `import` lines (with the `#if canImport(FoundationNetworking)` dance)
 compiles with those imports and no others, so a block a user pastes compiles as written. A
@@ -44,7 +42,8 @@ else:
     documents = [os.path.join(root, "README.md")]
     for catalog in ("Sources/URLStubs/URLStubs.docc", "Sources/URLStubsTesting/URLStubsTesting.docc",
                     "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc", "Sources/URLStubsServer/URLStubsServer.docc",
-                    "Sources/URLStubsMigration/URLStubsMigration.docc"):
+                    "Sources/URLStubsMigration/URLStubsMigration.docc", "Sources/URLStubsTestRunnerLink/URLStubsTestRunnerLink.docc",
+                    "Sources/URLStubsScenarios/URLStubsScenarios.docc", "Sources/URLStubsRecording/URLStubsRecording.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
 # (document, line of the fence, code, whether it runs)
@@ -80,7 +79,8 @@ import URLStubsOpenAPI
 FIXTURES = {"users.json": b'{"users": [{"id": 1, "name": "Ada"}]}\n',
             # A PNG signature and an empty image header chunk: bytes to serve, not to draw.
             "avatar.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(17)}
-PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration")
+PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
+            "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording")
 
 
 def is_complete(block):

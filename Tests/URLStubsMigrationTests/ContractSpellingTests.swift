@@ -6,6 +6,7 @@ import Testing
 import URLStubs
 import URLStubsMigration
 import URLStubsTesting
+@testable import TestSupport
 
 /// The deprecated spellings of the project's public-surface contract (the list of spellings
 /// users' tests compile against) compile with `import URLStubsMigration` added to the usual

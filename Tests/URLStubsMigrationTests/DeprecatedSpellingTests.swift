@@ -5,6 +5,9 @@ import FoundationNetworking
 import Testing
 @testable @_spi(AddOns) import URLStubs
 @testable import URLStubsMigration
+import URLStubsRecording
+import URLStubsScenarios
+@testable import TestSupport
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.
 /// (Tests marked deprecated may call deprecated API without a warning.)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(AddOns) import URLStubs
 import URLStubsMigration
+@testable import TestSupport
 
 /// The spellings 0.2 retired for one spelling per idea (the ways to build a `StubResponse`
 /// beyond its ten, `held()` on a stub) still compile with URLStubsMigration and answer as

@@ -2,10 +2,12 @@ import Foundation
 import Testing
 @_spi(AddOns) import URLStubs
 @testable import URLStubsOpenAPI
+import URLStubsScenarios
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import URLStubsRecording
 
 /// What a registry bound to the shop document reports for traffic through a real session,
 /// with the YAML and the JSON spelling of the document alike.

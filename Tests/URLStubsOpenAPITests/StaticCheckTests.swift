@@ -2,10 +2,12 @@ import Foundation
 import Testing
 import URLStubs
 @testable import URLStubsOpenAPI
+import URLStubsScenarios
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import URLStubsRecording
 
 /// Checks that make no request: a registry's constant responses, a scenario folder, a HAR file.
 @Suite struct StaticCheckTests {

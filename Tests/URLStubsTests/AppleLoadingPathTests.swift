@@ -1,3 +1,4 @@
+@testable import TestSupport
 #if !URLSTUBS_APPLE_LOADING
 import Foundation
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// Fixtures in a copied folder: this test target declares `resources: [.copy("Resources")]`,
 /// so its bundle holds `Resources/catalog.json`, as `.copy("Fixtures")` holds

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// The spellings people migrating from OHHTTPStubs and Mocker reach for first.
 @Suite("Conveniences and migration spellings")

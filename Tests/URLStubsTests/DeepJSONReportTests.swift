@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// A JSON body nested deeper than the reader's limit is explained in the near-miss report, with
 /// its depth, whatever the stub expected of it.

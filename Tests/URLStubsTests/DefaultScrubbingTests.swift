@@ -5,6 +5,8 @@ import FoundationNetworking
 import Testing
 import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
+import URLStubsRecording
 
 // The server is a child process (TestServer): these tests run where Process exists.
 #if os(macOS) || os(Linux)

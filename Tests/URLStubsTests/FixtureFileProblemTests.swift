@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 /// A fixture path that is no readable regular file (a folder, a FIFO, a file this process may
 /// not read) is a `FixtureError` of kind `.unreadable` naming the path and the reason, from

@@ -4,10 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
-
-/// The top-level Fixtures folder of the repository.
-let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+@testable import TestSupport
+import URLStubsRecording
 
 @Suite("Fixtures and HTTP message files")
 struct FixtureTests {

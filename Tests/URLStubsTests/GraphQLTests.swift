@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@_spi(AddOns) @testable import URLStubs
+@testable import TestSupport
 
 /// GraphQL: the document reader, requests read from every transport, the matchers through a
 /// real session, responses, batches, and an Apollo-style client stubbed per operation.

@@ -3,7 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
+@testable import URLStubsScenarios
+@testable import TestSupport
 
 /// Replayed HAR entries are filed in the stub index by a query parameter's value, the JSON
 /// body or the body's bytes: thousands of entries on one host and path cost a lookup, and the

@@ -5,6 +5,7 @@ import URLStubs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@testable import TestSupport
 
 /// The one header model: ordered fields, names without case, repeated fields kept; what the
 /// app receives through URLSession from such a response.

@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
+@testable import TestSupport
 
 /// Held responses: the test decides when the server answers. Nothing here blocks a thread, so
 /// held requests never stall other sessions.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Hosts compare in their ASCII (`xn--`) form; paths compare percent-decoded except for `%2F`.
 @Suite("Internationalized hosts and encoded slashes")

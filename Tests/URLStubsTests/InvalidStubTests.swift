@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// A stub whose response no client can receive is a verification problem at its line, whether
 /// its answer is known when it is added or found when a request gets it; a matcher that no

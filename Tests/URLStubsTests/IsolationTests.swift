@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Parallel tests, each with its own registry, stubbing the same URL.
 @Suite("Isolation between registries")
@@ -89,13 +90,4 @@ struct IsolationTests {
         #expect(result.body != "private")
         #expect(registry.journal.isEmpty)
     }
-}
-
-/// This process's resident set size in KB (Linux), or `nil` where /proc is absent.
-func residentMemoryKB() -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "")
-    }
-    return nil
 }

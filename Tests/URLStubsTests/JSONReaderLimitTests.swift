@@ -5,6 +5,7 @@ import FoundationNetworking
 import LoopbackTestServer
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// The JSON reader decides every text itself: where it is wrong (line and column), a member
 /// written twice in a document, invalid UTF-8 and half a UTF-16 surrogate pair refused by name,

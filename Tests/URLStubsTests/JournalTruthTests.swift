@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 /// The journal says what the app received, not what the stub meant to send: each entry is
 /// completed from the exchange's outcome (the head's status, the bytes, the error the app got).
@@ -34,6 +35,7 @@ struct JournalTruthTests {
 
     @Test func aRequestCancelledWhileItsRequestTimeRanHasNoStatusAndTheCancel() async throws {
         let registry = StubRegistry()
+        let stubLine = #line + 1
         registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(30, responseTime: 0) }
         let session = registry.makeSession()
         defer { session.finishTasksAndInvalidate() }
@@ -43,7 +45,7 @@ struct JournalTruthTests {
         try await waitUntil { registry.journal.count == 1 }
         let inFlight = try #require(registry.journal.first)
         #expect(inFlight.isInFlight && inFlight.statusCode == nil, "while the request time runs, nothing reached the app")
-        #expect(inFlight.description.hasSuffix(#"in flight, answered by "slow" (URLStubsTests/JournalTruthTests.swift:37)"#), "\(inFlight)")
+        #expect(inFlight.description.hasSuffix(#"in flight, answered by "slow" (URLStubsTests/JournalTruthTests.swift:\#(stubLine))"#), "\(inFlight)")
         task.cancel()
         try await waitUntil { outcome.isSet }
         #expect((outcome.error as? URLError)?.code == .cancelled)

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import XCTest
 import URLStubsTesting
+@testable import TestSupport
 
 /// A test that never names GraphQL still gets an unmatched GraphQL request described, with
 /// the GraphQL stub to type: the test helpers register every strategy the package ships.

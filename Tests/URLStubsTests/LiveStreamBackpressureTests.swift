@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// A live stream holds at most its buffer limit of bytes the app has not read, and nothing
 /// meant for one request ever reaches another.

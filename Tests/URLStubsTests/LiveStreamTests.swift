@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) @testable import URLStubs
+@testable import TestSupport
 
 /// Live streams the test writes to while the app reads them: server-sent events read event by
 /// event by a client written here, NDJSON, every way of reading a response, misuse, timeouts

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// The fast paths behind a request: the stub index, and (on Linux) the reads of corelibs'
 /// private task state. Each must give exactly what the slow, obvious way gives.

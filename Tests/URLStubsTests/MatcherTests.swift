@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 /// Each matcher is checked twice: as a value (fast, every edge case) and through a real
 /// session (the request the protocol sees is the one the matcher gets).

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) @_spi(Transport) @testable import URLStubs
+@testable import TestSupport
 
 /// One test's slow code must not freeze another test's networking: user code and body reads
 /// run off the loading context every session shares, and timeouts cover them.

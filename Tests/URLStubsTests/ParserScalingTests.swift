@@ -5,6 +5,8 @@ import FoundationNetworking
 import SyntheticFixtures
 import Testing
 @testable @_spi(AddOns) import URLStubs
+@testable import TestSupport
+@testable import URLStubsRecording
 
 /// The fixture parsers are linear in their input: a `.response` file with 100,000 headers and
 /// a HAR with 10,000 entries load in about a second in a release build. The inputs are the

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// JSON bodies compared partly: a subset (`hasJSONBody(containing:)`) or all but the volatile
 /// fields (`hasJSONBody(_:ignoring:)`), and the JSON paths behind `VolatileFields`.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// HAR replay and scenario folders for GraphQL, multipart uploads and volatile fields: a
 /// recording of one `/graphql` URL replays operation by operation, and fields that change on
@@ -183,35 +184,4 @@ struct ProtocolReplayTests {
         #expect(report.contains(#"multipart part 1 differs from the recorded one: expected "title" with "Holiday", got "title" with "Work""#))
     }
 
-    @Test(arguments: FetchAPI.allCases)
-    func scenarioFoldersAnswerGraphQLOperations(api: FetchAPI) async throws {
-        let registry = StubRegistry()
-        registry.activate(try Scenario.folder(fixturesFolder.appendingPathComponent("Scenarios/happy")))
-        let endpoint = "https://api.shop.test/api/graphql"
-        func operation(_ body: Any) -> URLRequest {
-            request(endpoint, method: "POST", body: try! JSONSerialization.data(withJSONObject: body), headers: ["Content-Type": "application/json"])
-        }
-        let kettle = await fetch(
-            operation(["query": "query GetProduct($id: ID!) { product(id: $id) { name } }", "variables": ["id": "1"]]),
-            from: registry, using: api)
-        #expect(kettle.body.contains("Kettle"))
-        #expect(kettle.response?.value(forHTTPHeaderField: "X-Backend") == "fake", "manifest headers apply")
-        #expect(
-            await fetch(
-                operation([
-                    "operationName": "GetProduct", "query": "query GetProduct($id: ID!) { product(id: $id) { name } }",
-                    "variables": ["id": 2],
-                ]), from: registry, using: api
-            ).body.contains("Teapot"),
-            "[id=2] accepts the number 2")
-        var components = URLComponents(string: endpoint)!
-        components.queryItems = [
-            URLQueryItem(name: "query", value: "query GetProduct { product(id: \"2\") { name } }"),
-            URLQueryItem(name: "variables", value: #"{"id":"2"}"#),
-        ]
-        #expect(await fetch(URLRequest(url: components.url!), from: registry, using: api).body.contains("Teapot"), "and the string \"2\", by GET")
-        let order = await fetch(operation(["query": "mutation PlaceOrder { placeOrder { id } }"]), from: registry, using: api)
-        #expect(order.response?.value(forHTTPHeaderField: "X-Order") == "placed")
-        #expect(order.body.contains("o-1"))
-    }
 }

@@ -4,25 +4,23 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
+import URLStubsRecording
 
 /// Errors that keep their cause: the JSON reader's reason and position, a document nested too
 /// deep said as such, and a cassette or scenario path that is no regular file named, with what
 /// to do, in the library's own error (never a raw `NSError`, never a hang on a FIFO).
 @Suite("Reading errors name their cause")
 struct ReadingErrorTests {
-    private static func nested(_ depth: Int) -> Data {
-        Data((String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)).utf8)
-    }
-
     private static var cutHAR: Data { Data("{\"log\": {\"entries\": [\n  {\"request\" \"x\"}\n]}}".utf8) }
 
     @Test func theReaderSaysWhatItExpectedAndWhere() throws {
         let problem = try #require(JSONBytesReader.problem(in: Self.cutHAR))
         #expect(problem.description == "expected ':' after the member name at line 2, column 14 (byte 35)")
-        let tooDeep = try #require(JSONBytesReader.problem(in: Self.nested(600)))
+        let tooDeep = try #require(JSONBytesReader.problem(in: nestedJSON(600)))
         #expect(tooDeep.isTooDeep)
         #expect(tooDeep.description == "nested deeper than 512 levels at line 1, column 513 (byte 512)")
-        #expect(JSONBytesReader.problem(in: Self.nested(512)) == nil, "512 levels are read")
+        #expect(JSONBytesReader.problem(in: nestedJSON(512)) == nil, "512 levels are read")
         #expect(JSONBytesReader.problem(in: Data("{\"a\": 1} x".utf8))?.reason == "unexpected text after the JSON value")
         #expect(JSONBytesReader.problem(in: Data("\"abc".utf8))?.reason == "a string that is never closed by a double quote")
     }
@@ -32,7 +30,7 @@ struct ReadingErrorTests {
         let message = try #require(error).description
         #expect(message == "cut.har: $: expected valid JSON: expected ':' after the member name at line 2, column 14 (byte 35)")
         #expect(!message.contains("could not be completed"))
-        let deep = #expect(throws: FixtureError.self) { try HAR.read(Self.nested(600), source: "deep.har") }
+        let deep = #expect(throws: FixtureError.self) { try HAR.read(nestedJSON(600), source: "deep.har") }
         #expect(
             try #require(deep).description
                 == "deep.har: $: expected JSON nested at most 512 levels deep, but the text is nested deeper than 512 levels at line 1, column 513 (byte 512)"
@@ -40,7 +38,7 @@ struct ReadingErrorTests {
     }
 
     @Test func aJSONBodyNestedTooDeepIsReportedAsSuchNotAsNotJSON() async throws {
-        let deep = Self.nested(600)
+        let deep = nestedJSON(600)
         let reasons = hasJSONBody(["a": 1]).mismatches(for: StubRequest(request("https://api.test/x", method: "POST", body: deep)))
         #expect(reasons.contains { $0.contains("a JSON body nested deeper than 512 levels at line 1, column 513 (byte 512)") }, "\(reasons)")
         #expect(!reasons.contains { $0.contains("not JSON") }, "\(reasons)")
@@ -100,57 +98,4 @@ struct ReadingErrorTests {
         #expect(message.contains("check that the file's permissions"), "\(message)")
     }
 
-    @Test func scenarioPathsThatAreNoFolderSayWhatToDo() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("happy")
-        try Data("{}".utf8).write(to: file)
-        let fifo = folder.appendingPathComponent("piped")
-        #expect(mkfifo(fifo.path, 0o644) == 0)
-        for (path, expected) in [
-            (file, "the path is a file, not a folder: pass the scenario's folder"),
-            (fifo, "the path is a FIFO, a socket or a device, not a folder"),
-            (folder.appendingPathComponent("missing"), "the folder does not exist"),
-        ] {
-            let message = try await onItsOwnThread { () -> String in
-                do {
-                    _ = try Scenario.folder(path)
-                    return "no error"
-                } catch let error as ScenarioError {
-                    return error.description
-                } catch {
-                    return "another error: \(error)"
-                }
-            }
-            #expect(message.contains(path.path) && message.contains(expected), "\(message)")
-        }
-    }
-
-    @Test func aScenarioManifestThatIsAFIFOOrNotJSONSaysWhy() async throws {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let scenario = folder.appendingPathComponent("happy")
-        try FileManager.default.createDirectory(at: scenario.appendingPathComponent("api"), withIntermediateDirectories: true)
-        try Data("{\"ok\": true".utf8).write(to: scenario.appendingPathComponent("api/GET.json"))
-        #expect(mkfifo(scenario.appendingPathComponent("scenario.json").path, 0o644) == 0)
-        let message = try await onItsOwnThread { () -> String in
-            do {
-                _ = try Scenario.folder(scenario)
-                return "no error"
-            } catch {
-                return "\(error)"
-            }
-        }
-        #expect(message.contains("scenario.json is a FIFO (named pipe) or another special file"), "\(message)")
-        #expect(
-            message.contains("api/GET.json: the file is not valid JSON: expected ',' or '}' after an object member at line 1, column 12 (byte 11)"),
-            "\(message)")
-        #expect(!message.contains("could not be completed"), "\(message)")
-        try FileManager.default.removeItem(at: scenario.appendingPathComponent("scenario.json"))
-        try Self.nested(600).write(to: scenario.appendingPathComponent("scenario.json"))
-        let deep = #expect(throws: ScenarioError.self) { try Scenario.folder(scenario) }
-        #expect(
-            String(describing: try #require(deep)).contains(
-                "scenario.json: expected a JSON object, but the file is nested deeper than 512 levels at line 1"))
-    }
 }

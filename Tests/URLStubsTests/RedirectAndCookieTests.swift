@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 @Suite("Redirects and cookies")
 struct RedirectAndCookieTests {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// How a redirect becomes the next request, the same through every API and both loading paths.
 @Suite("Redirect rules")

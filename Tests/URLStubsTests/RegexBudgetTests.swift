@@ -5,6 +5,7 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@testable import TestSupport
 
 /// A regular expression that backtracks catastrophically ends within its time budget, and the
 /// report names it, instead of holding the test for minutes.

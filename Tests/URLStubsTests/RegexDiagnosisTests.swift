@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// An invalid regular expression says where it goes wrong (`NSRegularExpression` does not).
 @Suite("Invalid regular expressions name a column")

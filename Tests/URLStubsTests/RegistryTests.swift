@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// A thread-safe list, for hooks that run on URLSession's queues.
 final class EventLog: @unchecked Sendable {
@@ -208,13 +209,5 @@ struct RegistryTests {
         #expect(await fetchWithCompletionHandler(request("https://any.test/"), session: session).body == "installed")
         registry.uninstall(from: configuration)
         #expect(configuration.protocolClasses?.contains { $0 == registry.protocolClass } == false)
-    }
-}
-
-/// Polls `condition` for up to `timeout` seconds; hooks run on other queues.
-func waitUntil(timeout: Double = 10, _ condition: @Sendable () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition(), Date() < deadline {
-        try await Task.sleep(nanoseconds: 5_000_000)
     }
 }

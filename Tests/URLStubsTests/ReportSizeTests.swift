@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
+@testable import TestSupport
 
 /// Reports quote what a request carried, but never all of a large one: each line is cut to
 /// 1 KB, saying how much it left out, whatever the body, path or header.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 @Suite("Responses through a real URLSession")
 struct ResponseTests {

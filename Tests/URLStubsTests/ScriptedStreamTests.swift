@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Streams written on a schedule: events with intervals, scripts with pauses and failures, and
 /// `.sse` fixture files replayed with their timing. Time bounds are loose lower bounds.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 /// Timing, chunking, timeouts, faults and cancellation. Time bounds are deliberately loose
 /// (shared 2-core machines); the benchmark measures accuracy.
@@ -74,20 +75,6 @@ struct SimulationTests {
         // Trickled at the old floor of a byte a second, 100 bytes took 100 s; the bound is
         // generous for sanitizer runs on a loaded machine.
         #expect(elapsed < 30, "fails at once instead of trickling")
-    }
-
-    @Test func aScenarioProfileWithASpeedThatIsNotPositiveFailsItsRequests() async {
-        let registry = StubRegistry()
-        registry.activate(
-            Scenario("stalled", profile: NetworkProfile(downloadSpeed: .kilobytesPerSecond(0))) { stubs in
-                stubs.stub(isPath("/feed")) { _ in StubResponse(string: "feed") }
-            })
-        let result = await fetch("https://api.test/feed", from: registry)
-        guard case .invalidDownloadSpeed(let speed, _)? = result.stubError else {
-            Issue.record("expected invalidDownloadSpeed, got \(String(describing: result.error))")
-            return
-        }
-        #expect(speed == 0)
     }
 
     @Test(arguments: FetchAPI.allCases)

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackTestServer
 import Testing
+@testable import TestSupport
 
 #if os(Linux) || os(macOS)
 @Suite("The tests' child processes")

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import URLStubsScenarios
+@testable import TestSupport
 
 /// The secondary index (method, query parameter, body, GraphQL operation inside a path or
 /// host): whatever it files, the stub that answers must be exactly the one a newest-first scan

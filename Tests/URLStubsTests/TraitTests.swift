@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubsTesting
+@testable import TestSupport
 
 /// What the trait would have recorded as issues, captured instead of recorded: the suite stays
 /// green without "known issues" in its summary.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(AddOns) @testable import URLStubs
 import LoopbackTestServer
+@testable import TestSupport
 
 /// Requests no stub matched, as verification reports them: explained when the app swallowed
 /// the error, accepted when the test made them on purpose.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+@testable import TestSupport
 
 /// The error of an unmatched request stays a `URLError` (app code handles those), and every
 /// way of printing it shows the near-miss report once.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
+@testable import TestSupport
 
 @Suite("Verification and diagnostics")
 struct VerificationTests {

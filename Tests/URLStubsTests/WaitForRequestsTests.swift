@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
+@testable import TestSupport
 
 /// Waiting for requests the app sends in the background.
 @Suite("Waiting for requests")

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 import URLStubsTesting
+@testable import TestSupport
 
 /// The setUp/tearDown pattern: `makeStubRegistry()` verifies on tear-down.
 final class XCTestHelperTests: FailureCapturingTestCase {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import XCTest
 import URLStubsTesting
+@testable import TestSupport
 
 #if !canImport(ObjectiveC)
 /// An XCTest test that throws is still verified at tear-down, as the Swift Testing trait does:

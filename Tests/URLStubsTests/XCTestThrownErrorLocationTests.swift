@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import URLStubsTesting
+@testable import TestSupport
 
 #if !canImport(ObjectiveC)
 /// swift-corelibs-xctest reports an error a test method throws at `<EXPR>:0`, whatever the

@@ -198,7 +198,7 @@ extension StubResponse {
     /// The fixture at `url`, read by its extension. A `.response` or `.sse` file is read whole
     /// now; a body file is checked now and streamed when a request comes.
     /// - Throws: ``FixtureError`` for a missing, unreadable or malformed file.
-    init(fixtureAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
+    @_spi(AddOns) public init(fixtureAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
             return

@@ -7,8 +7,8 @@ import Foundation
 /// folders, unreadable (a folder, a FIFO or a file this process may not read) or malformed
 /// (``StubResponse/init(fixture:in:subdirectory:statusCode:headers:)``,
 /// ``StubResponse/init(fixture:statusCode:headers:)``, ``Fixture/url(_:in:subdirectory:)``,
-/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. A HAR file (``HAR/read(contentsOf:)``,
-/// ``StubRegistry/stubs(fromHAR:options:fileID:filePath:line:)``, ``Scenario/har(_:name:profile:options:fileID:filePath:line:)``,
+/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. A HAR file (`HAR.read(contentsOf:)`,
+/// `StubRegistry.stubs(fromHAR:options:fileID:filePath:line:)`, `Scenario.har(_:name:profile:options:fileID:filePath:line:)`,
 /// a recorder's cassette) throws it when it is unreadable or malformed; a HAR file that does
 /// not exist is ``StubError/fileNotFound(path:)``, as in 0.1. ``kind`` says which problem it
 /// is; ``description`` is the sentence to read, naming the file, the line or JSON path, what
@@ -99,7 +99,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     /// A JSON document (HAR) that does not read at `jsonPath`.
-    static func malformed(_ source: String, jsonPath: String, expected: String) -> FixtureError {
+    @_spi(AddOns) public static func malformed(_ source: String, jsonPath: String, expected: String) -> FixtureError {
         FixtureError(kind: .malformed, source: source, jsonPath: jsonPath, expected: expected)
     }
 

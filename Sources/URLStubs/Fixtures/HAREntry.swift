@@ -45,10 +45,10 @@ public struct HAREntry: Sendable, Equatable {
     /// as `net::ERR_CONNECTION_REFUSED`. Replay fails the request with the matching `URLError`.
     public var failure: String?
 
-    /// An entry from its parts: what ``HAR/read(contentsOf:)`` gives, written by
-    /// ``HAR/write(_:creator:version:)`` and replayed by
+    /// An entry from its parts: what `HAR.read(contentsOf:)` gives, written by
+    /// `HAR.write(_:creator:version:)` and replayed by
     /// ``StubRegistry/stubs(fromHAREntries:named:options:fileID:filePath:line:)``. To record
-    /// real exchanges, ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// real exchanges, `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
     /// makes the entries.
     ///
     /// ```swift
@@ -101,7 +101,7 @@ public struct HAREntry: Sendable, Equatable {
     /// `Content-Length`, `Transfer-Encoding`) dropped since the body is already decoded.
     public func stubResponse(replayingTime: Bool = false) -> StubResponse {
         if let failure {
-            var response = StubResponse(error: HAR.urlError(forRecordedFailure: failure, url: url))
+            var response = StubResponse(error: Self.urlError(forRecordedFailure: failure, url: url))
             if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
             return response
         }
@@ -124,5 +124,32 @@ public struct HAREntry: Sendable, Equatable {
         var response = StubResponse(data: responseBody, statusCode: status, headers: headers)
         if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
         return response
+    }
+}
+
+extension HAREntry {
+    /// The `URLError` a browser's network error string stands for (Chrome's `net::ERR_…`
+    /// names; anything else is `.cannotConnectToHost`, what a request that got no response
+    /// most often met).
+    static func urlError(forRecordedFailure failure: String, url: URL) -> URLError {
+        let name = failure.uppercased()
+        let code: URLError.Code
+        switch true {
+        case name.contains("NAME_NOT_RESOLVED"), name.contains("NAME_RESOLUTION"): code = .cannotFindHost
+        case name.contains("INTERNET_DISCONNECTED"), name.contains("NETWORK_CHANGED"): code = .notConnectedToInternet
+        case name.contains("TIMED_OUT"): code = .timedOut
+        case name.contains("ABORTED"), name.contains("BLOCKED"): code = .cancelled
+        case name.contains("CERT"), name.contains("SSL"): code = .serverCertificateUntrusted
+        case name.contains("CONNECTION_RESET"), name.contains("CONNECTION_CLOSED"), name.contains("EMPTY_RESPONSE"):
+            code = .networkConnectionLost
+        case name.contains("TOO_MANY_REDIRECTS"): code = .httpTooManyRedirects
+        default: code = .cannotConnectToHost
+        }
+        return URLError(
+            code,
+            userInfo: [
+                NSURLErrorFailingURLErrorKey: url,
+                NSLocalizedDescriptionKey: "The recorded request failed: \(failure) (URLStubs, HAR replay).",
+            ])
     }
 }

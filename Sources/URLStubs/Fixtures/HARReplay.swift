@@ -27,7 +27,7 @@ public struct HARReplayOptions: Sendable {
     /// ``StubRegistry/verify(includePassedThrough:)``, named by method and URL: the recording
     /// holds requests the code no longer sends and should be re-recorded. `false` by default
     /// here (a shared fixture archive may hold more than one test uses); recordings made by
-    /// ``StubRegistry/record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
     /// turn it on.
     public var reportsUnusedEntries = false
 
@@ -39,7 +39,7 @@ public struct HARReplayOptions: Sendable {
 }
 
 extension StubRegistry {
-    /// Adds one stub per distinct request of a HAR archive (method, URL with its query in any
+    /// Adds one stub per distinct request of HAR entries (method, URL with its query in any
     /// order, and the body for methods that carry one) and returns them.
     ///
     /// A GraphQL request is identified by its operation and variables rather than its raw
@@ -54,19 +54,10 @@ extension StubRegistry {
     /// followed, since each hop is a stub of its own.
     ///
     /// ```swift
-    /// let stubs = try registry.stubs(fromHAR: Bundle.module.url(forResource: "checkout", withExtension: "har")!)
+    /// let stubs = registry.stubs(fromHAREntries: [HAREntry(method: "GET", url: url, status: 200, responseBody: data)])
     /// ```
-    @discardableResult
-    public func stubs(
-        fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
-        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
-    ) throws -> [StubDescriptor] {
-        stubs(
-            fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
-            fileID: fileID, filePath: filePath, line: line)
-    }
-
-    /// ``stubs(fromHAR:options:fileID:filePath:line:)`` for entries already read.
+    ///
+    /// `stubs(fromHAR:)`, in `URLStubsRecording`, reads the entries from a HAR file.
     @discardableResult
     public func stubs(
         fromHAREntries entries: [HAREntry], named archive: String = "HAR", options: HARReplayOptions = HARReplayOptions(),
@@ -82,8 +73,9 @@ extension StubRegistry {
         return descriptors
     }
 
-    /// One stub description per distinct request of `entries` (see ``stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
-    static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
+    /// One stub description per distinct request of `entries` (see ``StubRegistry/stubs(fromHAREntries:named:options:fileID:filePath:line:)``).
+    @_spi(AddOns) public static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec]
+    {
         let volatile = options.volatileFields
         var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
         var positions: [String: Int] = [:]
@@ -174,7 +166,7 @@ extension StubRegistry {
 /// What makes a recorded request and a live one "the same request" for replay: method, URL
 /// (query in any order) and, for methods that carry one, the body, each without the volatile
 /// fields. A GraphQL request is its operation and variables; a multipart body its parts.
-struct HARRequestIdentity: Equatable {
+@_spi(AddOns) public struct HARRequestIdentity: Equatable, Sendable {
     enum Body: Equatable {
         case none
         /// `operation` is the operation's name, or its document's tokens when anonymous.
@@ -196,7 +188,8 @@ struct HARRequestIdentity: Equatable {
     let url: String
     let body: Body
 
-    init(_ entry: HAREntry, volatile: VolatileFields) {
+    /// The identity of `entry`'s request, `volatile` left out.
+    @_spi(AddOns) public init(_ entry: HAREntry, volatile: VolatileFields) {
         self.init(method: entry.method, url: entry.url, contentType: Self.contentType(of: entry), body: entry.requestBody, volatile: volatile)
     }
 
@@ -229,7 +222,7 @@ struct HARRequestIdentity: Equatable {
     }
 
     /// The text two requests share exactly when they are the same request.
-    var key: String {
+    @_spi(AddOns) public var key: String {
         let bodyKey: String
         switch body {
         case .none: bodyKey = ""

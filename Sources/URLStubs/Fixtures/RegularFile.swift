@@ -4,9 +4,9 @@ import Foundation
 /// kind first: a folder, a FIFO or a device at the path is a clear problem, never a raw
 /// `NSError` and never a read that waits (opening a FIFO for reading blocks until a writer
 /// comes).
-enum RegularFile {
+@_spi(AddOns) public enum RegularFile {
     /// Why the path cannot be read as a regular file.
-    enum Problem: Error, Equatable {
+    @_spi(AddOns) public enum Problem: Error, Equatable {
         /// Nothing is at the path.
         case missing
         /// The path is a folder.
@@ -17,7 +17,7 @@ enum RegularFile {
         case unreadable(reason: String)
 
         /// `is a folder`, for "<path> is a folder": what the path is, and what to do.
-        var explanation: String {
+        @_spi(AddOns) public var explanation: String {
             switch self {
             case .missing: return "does not exist"
             case .directory: return "is a folder, not a file: pass the path of the file inside it"
@@ -47,7 +47,7 @@ enum RegularFile {
     }
 
     /// The bytes of the regular file at `url` (symbolic links followed).
-    static func contents(of url: URL) throws -> Data {
+    @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
         if let problem = kindProblem(at: url) { throw problem }
         let path = url.resolvingSymlinksInPath().path
         guard FileManager.default.isReadableFile(atPath: path) else { throw Problem.unreadable(reason: "permission denied") }
@@ -80,17 +80,17 @@ enum RegularFile {
 }
 
 /// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
-enum CassetteFileCheck {
+@_spi(AddOns) public enum CassetteFileCheck {
     /// The bytes of the cassette at `url`.
     /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``FixtureError`` when
     ///   the path is a folder, a special file or unreadable.
-    static func contents(of url: URL) throws -> Data {
+    @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
         try RegularFile.contents(of: url) { $0 == .missing ? StubError.fileNotFound(path: url.path) as any Error : error(url, $0) }
     }
 
     /// Throws when something other than a regular file is at `url` (nothing there is fine: a
     /// recording writes it), before a recorder records into it.
-    static func checkWritable(_ url: URL) throws {
+    @_spi(AddOns) public static func checkWritable(_ url: URL) throws {
         guard let problem = RegularFile.kindProblem(at: url), problem != .missing else { return }
         if case .unreadable = problem { return }
         throw error(url, problem)

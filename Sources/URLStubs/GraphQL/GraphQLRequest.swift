@@ -5,13 +5,13 @@ import FoundationNetworking
 
 /// One GraphQL operation as a request carries it: a POST body object, the parameters of a
 /// GET, an element of a batch, or the `operations` field of a multipart upload.
-struct GraphQLOperationRequest: Sendable, Equatable {
+@_spi(AddOns) public struct GraphQLOperationRequest: Sendable, Equatable {
     /// The document (`query`), absent for an automatic persisted query sent by hash only.
     let document: String?
     /// `operationName` as sent; `nil` when absent, `null` or empty.
     let operationName: String?
     /// `variables`; `nil` when absent or `null`.
-    let variables: [String: JSONValue]?
+    @_spi(AddOns) public let variables: [String: JSONValue]?
     let extensions: JSONValue?
     /// The operation as one JSON object (`{"query", "operationName", "variables", "extensions"}`),
     /// whichever way it was sent: what volatile JSON paths and reports refer to.
@@ -97,7 +97,7 @@ struct GraphQLOperationRequest: Sendable, Equatable {
 }
 
 /// A request read as GraphQL over HTTP.
-enum GraphQLRequest: Sendable, Equatable {
+@_spi(AddOns) public enum GraphQLRequest: Sendable, Equatable {
     case single(GraphQLOperationRequest)
     /// An array body: each element is an operation, answered in order.
     case batch([GraphQLOperationRequest])
@@ -119,7 +119,7 @@ enum GraphQLRequest: Sendable, Equatable {
     ///   multipart request spec that Apollo uses for files).
     ///
     /// `queryItems`, when given, are the request's own (a caller that parsed them already).
-    static func read(_ request: StubRequest, queryItems: [URLQueryItem]? = nil) -> GraphQLRequest {
+    @_spi(AddOns) public static func read(_ request: StubRequest, queryItems: [URLQueryItem]? = nil) -> GraphQLRequest {
         let method = request.method
         if method == "GET" || method == "HEAD" {
             return readParameters(queryItems ?? request.queryItems)

@@ -63,7 +63,7 @@ extension JSONValue {
     /// Parses JSON text as ``init(data:)`` does; a rejected text throws the cause
     /// (``JSONSyntaxError``: what was expected, at which line, column and byte; or that it is
     /// nested deeper than 512 levels).
-    static func parsing(_ data: Data) throws -> JSONValue {
+    @_spi(AddOns) public static func parsing(_ data: Data) throws -> JSONValue {
         try JSONBytesReader.read(data, rules: .body)
     }
 

@@ -30,7 +30,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     /// (upload tasks on Linux): body matchers then answer "maybe" instead of "no".
     let isBodyKnown: Bool
     /// The percent-decoded path (`%2F` kept as an escape), computed once: every path matcher reads it.
-    let urlPath: String?
+    @_spi(AddOns) public let urlPath: String?
     /// The lowercased host, computed once: the host index and every host matcher read it.
     let urlHost: String?
     /// The query items, once the registry's index has parsed them for this lookup, so the

@@ -34,7 +34,9 @@ public struct ResponseTransform: Sendable, CustomStringConvertible {
         self.init(description, apply, networkFailed: nil)
     }
 
-    init(
+    /// A transform that also hears of a passthrough that got no response (`networkFailed`):
+    /// the recorder's, which records the failure.
+    @_spi(AddOns) public init(
         _ description: String, _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data),
         networkFailed: (@Sendable (any Error) -> Void)?
     ) {

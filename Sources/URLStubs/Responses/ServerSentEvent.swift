@@ -40,7 +40,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: ``StubError/invalidEvent(_:reason:)`` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
-    @_spi(AddOns) @_spi(TestRunnerLink) public func encoded() throws -> Data {
+    @_spi(AddOns) public func encoded() throws -> Data {
         Data(try framedText().utf8)
     }
 

@@ -71,7 +71,7 @@ public enum StubError: Error, Sendable, Equatable {
     case liveStreamEnded(stream: String, stub: String)
     /// A scripted stream (``StreamStep``) holds a step that cannot be sent.
     case invalidStreamStep(stub: String, reason: String)
-    /// The record mode in force is ``RecordMode/none`` and the recording does not exist;
+    /// The record mode in force is `RecordMode.none` and the recording does not exist;
     /// `command` records it.
     case recordingMissing(path: String, reason: String, command: String)
     /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.

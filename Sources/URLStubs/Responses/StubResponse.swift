@@ -275,7 +275,7 @@ public struct StubResponse: Sendable {
 extension String {
     /// Header-name equality: ASCII letters compared without case, no Foundation bridging
     /// (this runs for every header of every response).
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    @_spi(AddOns) public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let left = utf8, right = other.utf8
         guard left.count == right.count else { return false }
         for (a, b) in zip(left, right) where a != b {

@@ -72,19 +72,6 @@ extension StubDescriptor {
     }
 }
 
-extension Scenario {
-    /// Each stub of the scenario, with a name, where it was declared and a responder, for
-    /// checks that make no request (a scenario folder's responders read their files).
-    @_spi(AddOns) public var stubResponders:
-        [(name: String?, location: StubLocation, method: String?, path: String?, respond: @Sendable (StubRequest) throws -> StubResponse)]
-    {
-        specs.map { spec in
-            let responder = spec.responder
-            return (spec.name, spec.location, spec.matcher.keys.method, spec.matcher.keys.path, { try responder($0, 0) })
-        }
-    }
-}
-
 extension StubBody {
     /// The file a ``file(_:)`` body reads, else `nil`.
     @_spi(AddOns) public var fileURL: URL? {

@@ -8,9 +8,9 @@ import Foundation
 ///
 /// Lines are cut after secrets are scrubbed, never before: a cut must not leave the start of a
 /// secret that the scrubber would no longer recognise.
-enum ReportText {
+@_spi(AddOns) public enum ReportText {
     /// The most bytes of one line a report prints.
-    static let lineLimit = 1_024
+    @_spi(AddOns) public static let lineLimit = 1_024
 
     /// A count of times as reports say it: "once", "twice", "3 times".
     static func times(_ count: Int) -> String {
@@ -19,7 +19,7 @@ enum ReportText {
 
     /// `text` cut to its first ``lineLimit`` UTF-8 bytes (on a character boundary), followed by
     /// `… (N bytes more)`; `text` itself when it is short enough.
-    static func bounded(_ text: String, limit: Int = lineLimit) -> String {
+    @_spi(AddOns) public static func bounded(_ text: String, limit: Int = lineLimit) -> String {
         let size = text.utf8.count
         guard size > limit else { return text }
         var end = text.startIndex
@@ -35,7 +35,7 @@ enum ReportText {
     }
 
     /// Each line of `text` cut as ``bounded(_:limit:)`` says.
-    static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
+    @_spi(AddOns) public static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
         guard text.utf8.count > limit else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { bounded(String($0), limit: limit) }

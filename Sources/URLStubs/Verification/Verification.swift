@@ -261,7 +261,7 @@ extension StubRegistry {
     /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
     /// declaration, every stub with an ``ExpectedCount`` must have answered accordingly, and
     /// every entry of a recording replayed with ``HARReplayOptions/reportsUnusedEntries`` (as
-    /// ``record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)``
+    /// `record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
     /// does) must have been requested.
     ///
     /// ```swift

@@ -17,7 +17,7 @@ import Foundation
 /// ```
 public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What was awaited, in words (`1 request matching path is "/analytics"`).
-    let awaited: String
+    @_spi(AddOns) public let awaited: String
     /// How long the test waited, in seconds.
     let timeout: TimeInterval
     /// The requests that did match, fewer than awaited.
@@ -34,7 +34,10 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
     /// How many of ``others`` the description lists.
     static let listedOthers = 5
 
-    init(
+    /// The timeout of a wait for `awaited` that gave up after `timeout` seconds with `matched`,
+    /// listing `others` (closest to `matcher` first, when there is one) or `hint` when there are
+    /// none.
+    @_spi(AddOns) public init(
         awaited: String, timeout: TimeInterval, matched: [JournalEntry], others: [JournalEntry],
         matcher: RequestMatcher?, hint: String
     ) {
@@ -72,7 +75,7 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
     }
 
     /// What to check when the registry saw no request at all.
-    static let noRequestHint =
+    @_spi(AddOns) public static let noRequestHint =
         "The registry saw no other request: check that the app sends it through a session this registry "
         + "answers (registry.makeSession(), or registry.install(into: configuration) before the session is made)."
 

@@ -1,5 +1,7 @@
 import Foundation
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
+import URLStubsRecording
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

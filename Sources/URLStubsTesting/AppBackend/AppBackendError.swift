@@ -1,5 +1,6 @@
 import Foundation
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// Why an ``AppBackend`` call failed, with what to check.
 public enum AppBackendError: Error, Sendable, CustomStringConvertible, LocalizedError {

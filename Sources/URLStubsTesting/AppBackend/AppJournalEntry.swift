@@ -1,5 +1,6 @@
 import Foundation
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// A request the app made, as its journal reports it to the test that launched it
 /// (``AppBackend/journal()``, ``AppBackend/waitForRequests(matching:count:timeout:)``, the

@@ -1,5 +1,6 @@
 import Foundation
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// The app's verification report (its registry's `verify()`), as ``AppBackend/verify()``
 /// returns it: stubs used more or less often than expected, requests no stub matched, with the

@@ -2,7 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// Holds the app's responses until the test releases them: the app's request arrives and
 /// waits, the test looks at the app's loading state, then lets the answer go

@@ -2,7 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(TestRunnerLink) import URLStubs
+@_spi(AddOns) import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (`LiveStream` in the app, written from the test). Made by

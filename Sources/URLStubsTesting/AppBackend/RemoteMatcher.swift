@@ -1,5 +1,6 @@
 import Foundation
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// Which requests a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``,
 /// ``AppBackend/waitForRequests(matching:count:timeout:)``): the request matchers a

@@ -2,7 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(TestRunnerLink) import URLStubs
+import URLStubs
+import URLStubsScenarios
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
 
 /// What a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``):
 /// a status, headers and a body (text, JSON, bytes, or a fixture file the app finds in its own

@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@_spi(AddOns) import URLStubs
+
+/// Network conditions applied to every stub of a scenario: a download speed, added latency
+/// with jitter, and a failure rate, all driven by a seeded generator so a failing run can be
+/// replayed exactly.
+///
+/// The N-th request to an endpoint (method and path) draws from a generator seeded with the
+/// seed, the endpoint and N: the same seed gives the same latency and the same failure to the
+/// N-th `GET /api/users` in every run, however the app's requests to *other* endpoints
+/// interleave with it (an app usually fires several at launch, in an order that varies).
+///
+/// ```swift
+/// let flaky = NetworkProfile(downloadSpeed: .edge, latency: 0.3, jitter: 0.1,
+///                            failureRate: 0.2, failures: [.offline, .serverError], seed: 42)
+/// ```
+public struct NetworkProfile: Sendable, Equatable {
+    /// A simulated failure.
+    public enum Failure: String, Sendable, CaseIterable {
+        /// `URLError(.timedOut)` after the latency.
+        case timeout
+        /// `URLError(.notConnectedToInternet)`.
+        case offline
+        /// An HTTP 503 with an empty body.
+        case serverError
+    }
+
+    /// The speed bodies are sent at, `nil` for the stubs' own timing.
+    public var downloadSpeed: DownloadSpeed?
+    /// Seconds added before every response head.
+    public var latency: TimeInterval
+    /// Up to this many seconds more or less than `latency`, drawn per request.
+    public var jitter: TimeInterval
+    /// The share of requests that fail, 0...1.
+    public var failureRate: Double
+    /// The failures drawn from, uniformly.
+    public var failures: [Failure]
+    /// The generator's seed (`URLSTUBS_SEED` in the environment overrides it at launch).
+    public var seed: UInt64
+
+    /// A profile; the defaults change nothing.
+    public init(
+        downloadSpeed: DownloadSpeed? = nil, latency: TimeInterval = 0, jitter: TimeInterval = 0,
+        failureRate: Double = 0, failures: [Failure] = Failure.allCases, seed: UInt64 = 0
+    ) {
+        self.downloadSpeed = downloadSpeed
+        self.latency = max(0, latency)
+        self.jitter = max(0, jitter)
+        self.failureRate = min(1, max(0, failureRate))
+        self.failures = failures.isEmpty ? Failure.allCases : failures
+        self.seed = seed
+    }
+
+    /// What the profile does to the `index`-th response (0-based) of `endpoint`.
+    @_spi(AddOns) public func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
+        var random = SplitMix64(seed: (seed ^ Self.stableHash(endpoint)) &+ index &* 0x9E37_79B9_7F4A_7C15)
+        let offset = jitter > 0 ? (random.nextUnit() * 2 - 1) * jitter : 0
+        let delay = max(0, latency + offset)
+        var result = response
+        if random.nextUnit() < failureRate {
+            let failure = failures[Int(random.next() % UInt64(failures.count))]
+            switch failure {
+            case .timeout: result = StubResponse(error: URLError(.timedOut))
+            case .offline: result = StubResponse(error: URLError(.notConnectedToInternet))
+            case .serverError: result = StubResponse(data: Data(), statusCode: 503, headers: ["Retry-After": "1"])
+            }
+        } else if let downloadSpeed {
+            result = result.downloadSpeed(downloadSpeed)
+        }
+        result.requestDelay = response.requestDelay + delay
+        return result
+    }
+
+    /// FNV-1a: the same in every process (Swift's `Hasher` is seeded per process).
+    static func stableHash(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
+
+/// A small, fast, well-distributed generator whose whole state is one number, so a run is
+/// reproducible from its seed alone.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A value in 0..<1.
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

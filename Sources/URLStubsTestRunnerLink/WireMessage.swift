@@ -1,0 +1,201 @@
+import Foundation
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsScenarios
+
+/// One message of the test-runner link, in either direction: a JSON object whose `type` says
+/// what it is, `id` pairs a command with its reply, and the other fields are those the type
+/// needs (``WireMessage/required(_:_:)`` names a missing one).
+///
+/// The conversation: the app connects and sends `hello` (protocol version, token); the test
+/// side answers `refused` (and closes) or `welcome`, whose `setupCount` says how many commands
+/// declared before the app connected follow it, one frame each (so no single frame holds them
+/// all, see ``WireFrame/maximumSize``); the app applies them and answers `ready`. Then the test sends
+/// commands, each answered by `done` or `failed` with the same `id`. `hello` and `refused` keep
+/// their fields in every protocol version, so a mismatch is always reported, never garbled.
+@_spi(TestRunnerLink) public struct WireMessage: Codable, Sendable {
+    /// The link's protocol version; both sides must speak the same one.
+    @_spi(TestRunnerLink) public static let protocolVersion = 2
+
+    /// What the message is: a ``WireMessageType`` raw value.
+    @_spi(TestRunnerLink) public var type: String
+    /// Pairs a command with its reply.
+    @_spi(TestRunnerLink) public var id: Int?
+    // hello, welcome, refused, ready
+    /// `hello`, `welcome`, `refused`: the sender's protocol version.
+    @_spi(TestRunnerLink) public var protocolVersion: Int?
+    /// `hello`: the token of `URLSTUBS_TEST_RUNNER_TOKEN`.
+    @_spi(TestRunnerLink) public var token: String?
+    /// `hello`: the app's process identifier.
+    @_spi(TestRunnerLink) public var processID: Int?
+    /// `hello`: the app's process name.
+    @_spi(TestRunnerLink) public var processName: String?
+    /// `welcome`: how many commands declared before the app connected follow the welcome, one
+    /// frame each, in order.
+    @_spi(TestRunnerLink) public var setupCount: Int?
+    /// `welcome`: `fail` or `passthrough`, the app registry's unmatched policy.
+    @_spi(TestRunnerLink) public var unmatchedRequests: String?
+    // commands
+    /// `addStub`: the stub.
+    @_spi(TestRunnerLink) public var stub: WireStub?
+    /// `expectCount`: how many times the stub of ``stubID`` is expected to answer.
+    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
+    /// `removeStub`, `expectCount`: the stub's identifier.
+    @_spi(TestRunnerLink) public var stubID: String?
+    /// `activateScenario`, `deactivateScenario`: the scenario's name.
+    @_spi(TestRunnerLink) public var scenario: String?
+    /// `setOffline`: on or off.
+    @_spi(TestRunnerLink) public var offline: Bool?
+    /// `setOffline`: `MyAppTests/AppTests.swift:12`, where the test called it, for the app's reports.
+    @_spi(TestRunnerLink) public var location: String?
+    /// Gate commands: the gate's identifier.
+    @_spi(TestRunnerLink) public var gateID: String?
+    /// Stream commands: the live stream's identifier.
+    @_spi(TestRunnerLink) public var streamID: String?
+    /// `releaseHeld`: the response that replaces the stub's own.
+    @_spi(TestRunnerLink) public var response: WireResponse?
+    /// `failHeld`, `streamFail`: the `URLError` code.
+    @_spi(TestRunnerLink) public var errorCode: Int?
+    /// `streamSend`: the bytes to write.
+    @_spi(TestRunnerLink) public var data: Data?
+    /// `waitForRequests`: which requests count.
+    @_spi(TestRunnerLink) public var matcher: WireMatcher?
+    /// `waitForRequests`: how many.
+    @_spi(TestRunnerLink) public var count: Int?
+    /// Waits: seconds before the wait fails.
+    @_spi(TestRunnerLink) public var timeout: Double?
+    // replies
+    /// `failed`, `refused`, `ready`: what went wrong, in words.
+    @_spi(TestRunnerLink) public var message: String?
+    /// `done` of gate and removal commands: whether something was released or removed.
+    @_spi(TestRunnerLink) public var released: Bool?
+    /// `done` of `journal` and `waitForRequests`: the requests.
+    @_spi(TestRunnerLink) public var entries: [WireJournalEntry]?
+    /// `done` of the waits for a held request or a stream connection: the request.
+    @_spi(TestRunnerLink) public var entry: WireJournalEntry?
+    /// `done` of `verify`: the report.
+    @_spi(TestRunnerLink) public var report: WireVerificationReport?
+
+    /// A message of `type`, answering or asking `id`.
+    @_spi(TestRunnerLink) public init(_ type: WireMessageType, id: Int? = nil) {
+        self.type = type.rawValue
+        self.id = id
+    }
+
+    /// The message's type, or an error naming the `type` field and the known types.
+    @_spi(TestRunnerLink) public func knownType() throws -> WireMessageType {
+        guard let known = WireMessageType(rawValue: type) else {
+            throw WireProtocolError(
+                "unknown message type \"\(type)\" in the field \"type\" (known: \(WireMessageType.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return known
+    }
+
+    /// `value`, or an error naming `field` as missing from a message of this type.
+    @_spi(TestRunnerLink) public func required<Value>(_ value: Value?, _ field: String) throws -> Value {
+        guard let value else { throw WireProtocolError("a \"\(type)\" message needs the field \"\(field)\"") }
+        return value
+    }
+
+    // MARK: Encoding
+
+    /// The JSON of this message.
+    @_spi(TestRunnerLink) public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Decodes a message, with an error that names the field at fault.
+    @_spi(TestRunnerLink) public static func decode(_ json: Data) throws -> WireMessage {
+        do {
+            return try JSONDecoder().decode(WireMessage.self, from: json)
+        } catch let error as DecodingError {
+            throw WireProtocolError("malformed message: \(describe(error))")
+        }
+    }
+
+    /// `field "stub.response.status" must be a number`, from a decoder's error.
+    @_spi(TestRunnerLink) public static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context, adding key: (any CodingKey)? = nil) -> String {
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            return keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                .replacingOccurrences(of: ".[", with: "[").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "missing field \"\(path(context, adding: key))\""
+        case .typeMismatch(let type, let context):
+            return "field \"\(path(context))\" must be \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "field \"\(path(context))\" must be \(typeName(type)), not null"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not a JSON object (\(context.debugDescription))" }
+            return "field \"\(path(context))\": \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is Double.Type, is UInt64.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        case is Data.Type: return "base64 text"
+        default:
+            let name = "\(type)"
+            if name.hasPrefix("Array") { return "an array" }
+            if name.hasPrefix("Dictionary") { return "an object" }
+            return "an object (\(name))"
+        }
+    }
+}
+
+/// What a ``WireMessage`` is.
+@_spi(TestRunnerLink) public enum WireMessageType: String, CaseIterable, Sendable {
+    // The handshake.
+    case hello, welcome, refused, ready
+    // Commands from the test.
+    case addStub, removeStub, removeAllStubs, activateScenario, deactivateScenario, setOffline
+    case waitForHeldRequest, releaseHeld, failHeld
+    case waitForStreamConnection, streamSend, streamFinish, streamFail
+    case journal, waitForRequests, verify, expectCount
+    // Replies from the app.
+    case done, failed
+}
+
+/// A stub as the test sends it: an identifier to remove it by, and its description.
+@_spi(TestRunnerLink) public struct WireStub: Codable, Sendable {
+    /// The test's identifier for the stub.
+    @_spi(TestRunnerLink) public var id: String
+    /// Shown in the app's reports.
+    @_spi(TestRunnerLink) public var name: String?
+    /// How many requests it answers (`nil`: no limit).
+    @_spi(TestRunnerLink) public var times: Int?
+    /// Which requests it answers.
+    @_spi(TestRunnerLink) public var matcher: WireMatcher
+    /// What it answers.
+    @_spi(TestRunnerLink) public var response: WireResponse
+    /// `MyAppTests/AppTests.swift:12`, where the test declared it.
+    @_spi(TestRunnerLink) public var location: String
+    /// How many times it is expected to answer, checked by the app's `verify()`.
+    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
+
+    /// A stub of the given fields.
+    @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {
+        self.id = id
+        self.name = name
+        self.times = times
+        self.matcher = matcher
+        self.response = response
+        self.location = location
+    }
+}
+
+/// A message that breaks the link's protocol: what was wrong, naming the field.
+@_spi(TestRunnerLink) public struct WireProtocolError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, naming the field.
+    @_spi(TestRunnerLink) public let description: String
+    /// The error, in words.
+    @_spi(TestRunnerLink) public init(_ description: String) { self.description = description }
+}
