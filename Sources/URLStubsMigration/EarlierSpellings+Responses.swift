@@ -33,9 +33,12 @@ extension StubResponse {
     }
 
     /// Server-sent events one after the other, the first at once and each next one `interval`
-    /// seconds later: `eventStream(script:statusCode:headers:)` says the same with
+    /// seconds later: `stream(script:statusCode:headers:)` says the same with
     /// `StreamStep/wait(_:)` steps between the events.
-    @available(*, deprecated, message: "use .eventStream(script: [.event(a), .wait(interval), .event(b)])")
+    @available(
+        *, deprecated,
+        message: "use .stream(script: [.event(a), .wait(interval), .event(b)], headers: [\"Content-Type\": \"text/event-stream\"])"
+    )
     public static func eventStream(
         _ events: [ServerSentEvent], interval: TimeInterval, statusCode: Int = 200, headers: [String: String] = [:]
     ) -> StubResponse {
@@ -44,7 +47,7 @@ extension StubResponse {
             if index > 0, interval > 0 { steps.append(.wait(interval)) }
             steps.append(.event(event))
         }
-        return eventStream(script: steps, statusCode: statusCode, headers: HTTPHeaders(headers))
+        return stream(script: steps, statusCode: statusCode, headers: eventStreamHeaders(HTTPHeaders(headers)))
     }
 }
 
@@ -53,37 +56,38 @@ extension StubBody {
     @available(*, deprecated, message: "use StubResponse(data:)")
     public static func data(_ data: Data) -> StubBody { StubResponse(data: data).body }
 
-    /// A file read lazily: `StubResponse/init(fileAt:statusCode:headers:)` says it.
-    @available(*, deprecated, message: "use StubResponse(fileAt:)")
-    public static func file(_ url: URL) -> StubBody { StubResponse(fileAt: url).body }
+    /// A file read lazily: `StubResponse/init(fixture:statusCode:headers:)` says it.
+    @available(*, deprecated, message: "use StubResponse(fixture:)")
+    public static func file(_ url: URL) -> StubBody { StubResponse(bodyFileAt: url).body }
 
     /// A body the test writes while the request runs: `StubResponse/stream(_:statusCode:headers:)` says it.
-    @available(*, deprecated, message: "use StubResponse.stream(_:) or .eventStream(_:)")
+    @available(*, deprecated, message: "use StubResponse.stream(_:)")
     public static func live(_ stream: LiveStream) -> StubBody { StubResponse.stream(stream).body }
 
     /// A body written step by step: `StubResponse/stream(script:statusCode:headers:)` says it.
-    @available(*, deprecated, message: "use StubResponse.stream(script:) or .eventStream(script:)")
+    @available(*, deprecated, message: "use StubResponse.stream(script:)")
     public static func script(_ steps: [StreamStep]) -> StubBody { StubResponse.stream(script: steps).body }
 
     /// An empty body: `StubResponse/init(statusCode:headers:)` answers with none.
     @available(*, deprecated, message: "use StubResponse(statusCode:) or StubResponse(data: Data())")
     public static var empty: StubBody { StubResponse(data: Data()).body }
 
-    /// A body read from an `InputStream` made afresh for each request:
-    /// `StubResponse/stream(length:statusCode:headers:_:)` says it.
-    @available(*, deprecated, message: "use StubResponse.stream(length:statusCode:headers:_:)")
+    /// A body read from an `InputStream` made afresh for each request: a file
+    /// (`StubResponse/init(fixture:statusCode:headers:)`) or a live stream the test writes
+    /// (`StubResponse/stream(_:statusCode:headers:)`) says it.
+    @available(*, deprecated, message: "write the body to a file and use StubResponse(fixture:), or write it with .stream(liveStream)")
     public static func stream(length: Int?, _ open: @escaping @Sendable () throws -> InputStream) -> StubBody {
-        StubResponse.stream(length: length, open).body
+        StubResponse(streamLength: length, open: open).body
     }
 }
 
 extension StubResponse {
     /// A response with a `StubBody`: the initializers and factories that say the body
-    /// (`data:`, `fileAt:`, `stream(length:statusCode:headers:_:)`); to give another
+    /// (`data:`, `fixture:`, `stream(_:statusCode:headers:)`); to give another
     /// response's body a new status or headers, copy that response and set them.
     @available(
         *, deprecated,
-        message: "use StubResponse(data:), StubResponse(fileAt:) or StubResponse.stream(length:) { … }; or copy a response and set statusCode/headers"
+        message: "use StubResponse(data:), StubResponse(fixture:) or StubResponse.stream(_:); or copy a response and set statusCode/headers"
     )
     public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
         self.init(data: Data(), statusCode: statusCode, headers: HTTPHeaders(headers))
@@ -220,4 +224,34 @@ extension HAREntry {
     ) {
         self.init(exchange: request, body: body, response: response, responseBody: responseBody, startedDateTime: startedDateTime, time: time)
     }
+}
+
+extension StubDescriptor {
+    /// Holds every response of this stub and returns the gate that does (the same gate on
+    /// every call): `held(by:)` with a `ResponseGate` of your own says the same.
+    @available(*, deprecated, message: "let gate = ResponseGate(); registry.stub(…).held(by: gate)")
+    public func held() -> ResponseGate { makeGate() }
+}
+
+/// A live stream misused: `StubError`, which now holds its cases (`writeAfterEnd`,
+/// `endedTwice`, `invalidEvent`, `invalidJSONLine`, `bufferFull`, `notConnected`) under the same
+/// names, so `catch LiveStreamError.bufferFull(…)` still matches; a `catch` by this name catches
+/// every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a live stream misused")
+public typealias LiveStreamError = StubError
+
+/// A JSON patch that could not apply: `StubError`, which holds its cases (`bodyIsNotJSON`,
+/// `patchIsNotJSON`) under the same names; a `catch` by this name catches every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a JSON value misused")
+public typealias JSONPatchError = StubError
+
+/// A value that is not JSON: `StubError.notJSON(type:)`, with the same message; a `catch` by
+/// this name catches every `StubError`.
+@available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a JSON value misused")
+public typealias JSONValueError = StubError
+
+extension StubError {
+    /// A value of `type` that is not JSON: `StubError.notJSON(type:)`.
+    @available(*, deprecated, message: "use StubError.notJSON(type:)")
+    public static func unsupported(_ type: String) -> StubError { .notJSON(type: type) }
 }

@@ -35,7 +35,7 @@ public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible, 
 ///
 /// ```swift
 /// let emptyCart = Scenario("empty-cart") { stubs in
-///     stubs.stub(isPath("/cart")) { _ in try StubResponse(jsonObject: ["items": []]) }
+///     stubs.stub(isPath("/cart")) { _ in try StubResponse(json: ["items": []]) }
 /// }
 /// registry.activate(emptyCart)
 /// ```

@@ -120,7 +120,7 @@ extension Scenario {
                 problems.append("\(relative): the file \(verdict)")
                 return nil
             }
-            response = StubResponse(fileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
+            response = StubResponse(bodyFileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
         }
         let override = manifest.files[relative]
         for (name, value) in manifest.headers where response.value(forHeader: name) == nil { response.headers[name] = value }

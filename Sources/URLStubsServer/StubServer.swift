@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let registry = StubRegistry()
-/// registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }
+/// registry.stub(isPath("/me")) { _ in try StubResponse(json: ["name": "Ada"]) }
 /// let server = try registry.serve()
 /// // Hand server.baseURL (http://127.0.0.1:PORT) to the client under test.
 /// let profileURL = server.url("/me")

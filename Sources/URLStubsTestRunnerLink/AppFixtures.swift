@@ -1,7 +1,7 @@
 import Foundation
 @_spi(AddOns) import URLStubs
 
-/// Where the app finds the fixture files a UI test names (`RemoteResponse.fixture(_:status:headers:)`
+/// Where the app finds the fixture files a UI test names (`RemoteResponse(fixture:statusCode:headers:)`
 /// in URLStubsTesting), given to
 /// ``TestRunnerLink/connectIfLaunchedByTest(into:scenarios:fixtures:timeout:environment:)``.
 ///

@@ -171,7 +171,7 @@ extension TestRunnerLink {
             let stream = liveStream(streamID, location: remote.streamLocation)
             switch remote.streamKind {
             case .eventStream:
-                response = .eventStream(stream, statusCode: remote.status, headers: HTTPHeaders(remote.headers))
+                response = .stream(stream, statusCode: remote.status, headers: StubResponse.eventStreamHeaders(HTTPHeaders(remote.headers)))
             case .stream, nil:
                 response = .stream(stream, statusCode: remote.status, headers: HTTPHeaders(remote.headers))
             }

@@ -19,13 +19,13 @@ import URLStubs
 /// ```swift
 /// @Test(.stubbed) func loadsProfile() async throws {
 ///     let registry = StubRegistry.current
-///     registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }.expect(.once)
+///     registry.stub(isPath("/me")) { _ in try StubResponse(json: ["name": "Ada"]) }.expect(.once)
 ///     let client = ProfileClient(session: registry.makeSession())
 ///     #expect(try await client.load().name == "Ada")
 /// }
 ///
 /// @Test(.stubs { registry in
-///     registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }
+///     registry.stub(isPath("/me")) { _ in try StubResponse(json: ["name": "Ada"]) }
 /// })
 /// func alsoLoadsProfile() async throws { … }
 /// ```
@@ -190,7 +190,7 @@ extension Trait where Self == StubsTrait {
     ///
     /// ```swift
     /// @Test(.stubs { registry in
-    ///     registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }
+    ///     registry.stub(isPath("/me")) { _ in try StubResponse(json: ["name": "Ada"]) }
     /// })
     /// func showsTheProfile() async throws { … }
     /// ```

@@ -17,7 +17,7 @@ extension XCTestCase {
     /// final class ProfileTests: XCTestCase {
     ///     func testLoadsProfile() async throws {
     ///         let registry = makeStubRegistry()
-    ///         registry.stub(isPath("/me")) { _ in try StubResponse(jsonObject: ["name": "Ada"]) }.expect(.once)
+    ///         registry.stub(isPath("/me")) { _ in try StubResponse(json: ["name": "Ada"]) }.expect(.once)
     ///         let client = ProfileClient(session: registry.makeSession())
     ///         let profile = try await client.load()
     ///         XCTAssertEqual(profile.name, "Ada")

@@ -62,7 +62,7 @@ func runLiveStream(writes: Int) async throws -> [Figure] {
     progress("live stream: \(writes) writes")
     let registry = StubRegistry()
     let stream = LiveStream(name: "bench")
-    registry.stub(isHost("live.bench.local"), name: "live feed") { _ in .eventStream(stream) }
+    registry.stub(isHost("live.bench.local"), name: "live feed") { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
     let delegate = ArrivalDelegate()
     let queue = OperationQueue()
     queue.maxConcurrentOperationCount = 1

@@ -1,6 +1,6 @@
 import Foundation
 import SyntheticFixtures
-import URLStubs
+@_spi(AddOns) import URLStubs
 import URLStubsRecording
 
 // Loading speed of the fixture parsers: a `.response` file with 100,000 headers, and a HAR
@@ -25,7 +25,7 @@ func fastest(_ repetitions: Int, _ work: () throws -> Void) rethrows -> (wall: D
 func runParsers() throws -> [Figure] {
     progress("parsers: a .response file with 100,000 headers…")
     let message = SyntheticFixtures.responseFile(headers: 100_000)
-    let messageSeconds = try fastest(3) { _ = try StubResponse(httpMessage: message, source: "bench.response") }
+    let messageSeconds = try fastest(3) { _ = try StubResponse(httpMessageData: message, source: "bench.response") }
 
     progress("parsers: a HAR with 10,000 entries…")
     let archive = SyntheticFixtures.archive(entries: 10_000)

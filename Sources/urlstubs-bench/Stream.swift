@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubs
+@_spi(AddOns) import URLStubs
 
 struct StreamResult {
     let megabytesPerSecond: Double
@@ -40,7 +40,7 @@ func makeFixture(bytes: Int, in directory: URL) throws -> URL {
 func runStream(file: URL, bytes: Int) async throws -> StreamResult {
     let registry = StubRegistry()
     registry.stub(isHost("files.bench.local") && isPath("/big.bin"), name: "big file") { _ in
-        StubResponse(fileAt: file)
+        StubResponse(bodyFileAt: file)
     }
     let delegate = TimingDelegate()
     let queue = OperationQueue()

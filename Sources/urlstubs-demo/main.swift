@@ -13,7 +13,7 @@ let registry = StubRegistry()  // unmatched requests fail with a near-miss repor
 let api = "https://api.shop.test"
 
 registry.stub(isHost("api.shop.test") && isMethod(.get) && isPath("/products"), name: "product list") { _ in
-    try StubResponse(jsonObject: ["products": [["id": 1, "name": "Teapot"], ["id": 2, "name": "Kettle"]]])
+    try StubResponse(json: ["products": [["id": 1, "name": "Teapot"], ["id": 2, "name": "Kettle"]]])
 }.expect(.once)
 let image = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 registry.stub(isHost("cdn.shop.test") && isPath("/images/:name"), name: "product image") { _ in
@@ -35,10 +35,13 @@ registry.stub(isPath("/orders"), name: "orders while offline") { _ in
 // The test (here, the demo) writes the price feed while the app reads it, and decides when
 // the checkout answers.
 let priceFeed = LiveStream(name: "prices")
-registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in .eventStream(priceFeed) }.expect(.once)
-let checkoutGate = registry.stub(isMethod(.post) && isPath("/checkout"), name: "checkout") { _ in
-    try StubResponse(jsonObject: ["order": 42], statusCode: 201)
-}.expect(.once).held()
+registry.stub(isHost("api.shop.test") && isPath("/live/prices"), name: "price feed") { _ in
+    .stream(priceFeed, headers: ["Content-Type": "text/event-stream"])
+}.expect(.once)
+let checkoutGate = ResponseGate()
+registry.stub(isMethod(.post) && isPath("/checkout"), name: "checkout") { _ in
+    try StubResponse(json: ["order": 42], statusCode: 201)
+}.expect(.once).held(by: checkoutGate)
 
 // MARK: - Output
 

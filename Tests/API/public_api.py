@@ -2,7 +2,8 @@
 """The public API of the library modules (URLStubs and the modules listed in MODULES), read
 from the compiler's symbol graphs.
 
-    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs
+    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs,
+                                              # and the public ways to build a StubResponse
     python3 Tests/API/public_api.py list      # them, one per line (add --all for deprecated too)
     python3 Tests/API/public_api.py check     # fails when the API differs from the baseline
     python3 Tests/API/public_api.py update    # writes the baseline after a reviewed change
@@ -12,9 +13,12 @@ properties, subscripts, operators, members of extensions to other modules' types
 cases of enums. Deprecated means marked deprecated itself or declared inside something
 deprecated: such spellings still compile, with a fix-it, and are not part of the surface a
 newcomer meets; they live in URLStubsMigration only, and `check` fails on a deprecated
-declaration of any other module. The baseline (Tests/API/<Module>.api) lists every public
+declaration of any other module (except in Sources/URLStubsTesting/EarlierSpellings.swift:
+URLStubsTesting's own earlier spellings, which stay beside the test frameworks it links). The baseline (Tests/API/<Module>.api) lists every public
 declaration, deprecated ones marked, so that any growth or change of the surface shows up in
-review; `.ci/run` runs `check`. The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+review; `.ci/run` runs `check`, which also fails past 10 public ways to build a `StubResponse`
+(its initializers and static factories, every module): one spelling per kind of body, and on
+any `open` declaration (no class of the library is meant to be subclassed by users). The symbol graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
 
@@ -24,7 +28,13 @@ MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITes
            "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"]
 # The one module that holds deprecated spellings, so that no other carries any.
 MIGRATION_MODULE = "URLStubsMigration"
+# The one other file that may: URLStubsTesting's earlier spellings, kept beside the test
+# frameworks it links so that URLStubsMigration need not import them.
+DEPRECATED_FILE_EXCEPTIONS = {"URLStubsTesting": "Sources/URLStubsTesting/EarlierSpellings.swift"}
 COUNTED_MODULE = "URLStubs"
+# One spelling per idea: the public ways to build a `StubResponse` (its initializers and its
+# static factories), across every module, deprecated forwards not counted.
+MAX_RESPONSE_BUILDERS = 10
 
 
 def symbol_graph_dir():
@@ -42,7 +52,7 @@ def is_deprecated(symbol):
                for entry in symbol.get("availability", []))
 
 
-def declarations(graphs, module):
+def declarations(graphs, module, with_files=False):
     """(sort key, line, is deprecated, is enum case) for every public symbol of `module`."""
     symbols = []
     for path in [os.path.join(graphs, f"{module}.symbols.json")] + \
@@ -61,9 +71,34 @@ def declarations(graphs, module):
         declaration = " ".join("".join(f["spelling"] for f in symbol.get("declarationFragments", [])).split())
         name = ".".join(components)
         line = f"{name} | {kind} | {declaration}" + (" | deprecated" if deprecated else "")
-        rows.append(((name, kind, declaration), line, deprecated, kind == "enum.case"))
-    rows.sort()
-    return rows
+        file = symbol.get("location", {}).get("uri", "")
+        rows.append(((name, kind, declaration), line, deprecated, kind == "enum.case", file))
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return [row[:4] for row in rows] if not with_files else rows
+
+
+def response_builders(graphs):
+    """The non-deprecated initializers and static factories of `StubResponse`, every module."""
+    builders = []
+    for module in MODULES:
+        for (name, kind, declaration), _, deprecated, _ in declarations(graphs, module):
+            if deprecated or not name.startswith("StubResponse."):
+                continue
+            if kind == "init" or (kind == "type.method" and declaration.endswith("-> StubResponse")):
+                builders.append(f"{module}: {name}")
+    return builders
+
+
+def open_declarations(graphs):
+    """Declarations a user could subclass or override from outside (`open`), every module."""
+    found = []
+    for module in MODULES:
+        for path in [os.path.join(graphs, f"{module}.symbols.json")] + \
+                sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json"))):
+            for symbol in json.load(open(path, encoding="utf-8"))["symbols"]:
+                if symbol.get("accessLevel") == "open":
+                    found.append(f"{module}: {'.'.join(symbol['pathComponents'])}")
+    return sorted(found)
 
 
 def baseline_path(module):
@@ -79,6 +114,8 @@ def main(argv):
         deprecated = [r for r in rows if r[2] and not r[3]]
         print(f"{COUNTED_MODULE}: {len(counted)} public declarations that are not deprecated "
               f"({len(deprecated)} deprecated spellings kept as forwards; enum cases not counted)")
+        print(f"StubResponse: {len(response_builders(graphs))} public ways to build one, every module "
+              f"(at most {MAX_RESPONSE_BUILDERS})")
     elif command == "list":
         show_all = "--all" in argv
         for module in MODULES:
@@ -94,9 +131,11 @@ def main(argv):
     elif command == "check":
         failed = False
         for module in MODULES:
-            rows = declarations(graphs, module)
+            rows = declarations(graphs, module, with_files=True)
             current = [row[1] for row in rows]
-            deprecated = [row[1] for row in rows if row[2]]
+            allowed_file = DEPRECATED_FILE_EXCEPTIONS.get(module)
+            deprecated = [row[1] for row in rows
+                          if row[2] and not (allowed_file and row[4].endswith("/" + allowed_file))]
             if deprecated and module != MIGRATION_MODULE:
                 failed = True
                 print(f"error: {module} declares {len(deprecated)} deprecated spellings; move each to {MIGRATION_MODULE} "
@@ -116,6 +155,20 @@ def main(argv):
                     print(f"  - {line}")
                 for line in added:
                     print(f"  + {line}")
+        opened = open_declarations(graphs)
+        if opened:
+            failed = True
+            print(f"error: {len(opened)} open declarations; users never subclass the library's classes, "
+                  "so make each `public` (or `public final`):")
+            for line in opened:
+                print(f"  {line}")
+        builders = response_builders(graphs)
+        if len(builders) > MAX_RESPONSE_BUILDERS:
+            failed = True
+            print(f"error: {len(builders)} public ways to build a StubResponse, at most {MAX_RESPONSE_BUILDERS} "
+                  "(one per kind of body); move the extra spelling to URLStubsMigration as a deprecated forward:")
+            for line in builders:
+                print(f"  {line}")
         if failed:
             print("If the change is intended, review it and run `python3 Tests/API/public_api.py update`, "
                   "then commit the baseline with the change.")

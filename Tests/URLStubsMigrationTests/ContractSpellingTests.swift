@@ -58,6 +58,27 @@ struct ContractSpellingTests {
     }
 
     @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test func fileAtJSONObjectAndGraphQLDataAnswerAsTheirReplacements() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString).bin")
+        try Data("0123456789".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let registry = StubRegistry()
+        registry.stub(isPath("/file")) { _ in StubResponse(fileAt: file, statusCode: 200, headers: [:]) }
+        registry.stub(isPath("/object")) { _ in try StubResponse(jsonObject: ["users": []], statusCode: 200) }
+        registry.stub(isPath("/id")) { _ in try StubResponse(jsonObject: ["id": 1]) }
+        registry.stub(isPath("/graphql")) { _ in
+            StubResponse(graphQLData: nil, errors: [["message": "Not found"]], extensions: nil)
+        }
+        let streamed = await fetch("https://api.test/file", from: registry)
+        #expect(streamed.body == "0123456789" && streamed.response?.expectedContentLength == 10)
+        let object = await fetch("https://api.test/object", from: registry)
+        #expect(object.body == #"{"users":[]}"# && object.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        #expect(await fetch("https://api.test/id", from: registry).body == #"{"id":1}"#)
+        let graphQL = await fetch("https://api.test/graphql", from: registry)
+        #expect(graphQL.body == #"{"data":null,"errors":[{"message":"Not found"}]}"#)
+    }
+
+    @available(*, deprecated, message: "exercises deprecated spellings")
     @Test(.stubbed(unmatchedRequests: .passThrough))
     func theTraitTakesPassThroughInTwoWords() {
         #expect(StubRegistry.current.unmatchedRequestPolicy == .passthrough)

@@ -93,7 +93,7 @@ import URLStubsRecording
         let line = #line + 3
         let problems = await problems(
             contract,
-            { $0.stub(isPath("/v1/pets"), name: "pets") { _ in try StubResponse(jsonObject: ["items": [], "total": 0]) } },
+            { $0.stub(isPath("/v1/pets"), name: "pets") { _ in try StubResponse(json: ["items": [], "total": 0]) } },
             [request("GET", "https://api.shop.test/v1/pets?tag=a")])
         #expect(
             problems.map(\.summary) == [
@@ -108,7 +108,7 @@ import URLStubsRecording
             { registry in
                 registry.stub(isPath("/v1/pets/0")) { _ in StubResponse(data: Data(), statusCode: 204) }
                 registry.stub(isPath("/v1/pets") && isMethod(.post), name: "create") { _ in
-                    try StubResponse(jsonObject: ["id": 8, "name": "Bo"], statusCode: 201)
+                    try StubResponse(json: ["id": 8, "name": "Bo"], statusCode: 201)
                 }
                 registry.stub(isPath("/v1/pets/7") && isMethod(.put)) { _ in StubResponse(data: Data()) }
             },
@@ -145,7 +145,8 @@ import URLStubsRecording
         let problems = await problems(
             Shop.yaml,
             { registry in
-                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in StubResponse(fileAt: fixture, headers: ["Content-Type": "application/json"])
+                registry.stub(isPath("/v1/pets/8"), name: "file") { _ in
+                    try StubResponse(fixture: fixture, headers: ["Content-Type": "application/json"])
                 }
                 registry.activate(try! Scenario.folder(folder, name: "happy"))
             },

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 import URLStubsServer
 
 #if os(Linux) || os(macOS)
@@ -30,7 +30,7 @@ struct FaultTests {
     /// A stub's own mistake (its file is missing): a 500 that explains it.
     @Test func aStubsMistakeIsA500ThatExplainsIt() async throws {
         let registry = StubRegistry()
-        registry.stub(isPath("/file")) { _ in StubResponse(fileAt: URL(fileURLWithPath: "/nonexistent/urlstubs-missing.json")) }
+        registry.stub(isPath("/file")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/urlstubs-missing.json")) }
         let server = try registry.serve()
         defer { server.stop() }
         let response = try await offThePool {

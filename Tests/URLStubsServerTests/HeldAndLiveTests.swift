@@ -11,7 +11,8 @@ struct HeldAndLiveTests {
     /// The request waits at the gate; its answer leaves when the test releases it.
     @Test func aHeldResponseLeavesWhenTheTestReleasesIt() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/checkout")) { _ in StubResponse(string: "placed", statusCode: 201) }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/checkout")) { _ in StubResponse(string: "placed", statusCode: 201) }.held(by: gate)
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
@@ -29,7 +30,7 @@ struct HeldAndLiveTests {
     @Test func aLiveStreamsWritesArriveAsTheyAreSent() async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "prices")
-        registry.stub(isPath("/prices")) { _ in .eventStream(stream) }
+        registry.stub(isPath("/prices")) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)

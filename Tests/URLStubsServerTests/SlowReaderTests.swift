@@ -15,7 +15,7 @@ struct SlowReaderTests {
         try Data(count: 96 << 20).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let registry = StubRegistry()
-        registry.stub(isPath("/big")) { _ in StubResponse(fileAt: file) }
+        registry.stub(isPath("/big")) { _ in try StubResponse(fixture: file) }
         let server = try registry.serve()
         defer { server.stop() }
         let (waitingMB, received) = try await offThePool {

@@ -25,7 +25,7 @@ struct AppBackendLinkLimitsTests {
 
     @Test func aStubPastTheLinksMessageLimitIsRefusedAtTheCallAndTheLinkGoesOn() async throws {
         // 49 MiB of bytes are 65.3 MiB of base64.
-        let huge = RemoteResponse.data(Data(count: 49 << 20))
+        let huge = RemoteResponse(data: Data(count: 49 << 20))
         let early = try AppBackend()
         defer { early.close() }
         let declared = await errorText { try await early.stub(.get("/huge"), response: huge) }
@@ -38,8 +38,8 @@ struct AppBackendLinkLimitsTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let live = await errorText { try await backend.stub(.get("/huge"), response: huge) }
         #expect(live.contains("more than the 64 MiB the link carries in one message"), "\(live)")
-        #expect(live.contains("RemoteResponse.fixture"), "what to do instead: \(live)")
-        try await backend.stub(.get("/small"), response: .text("still linked"))
+        #expect(live.contains("RemoteResponse(fixture:)"), "what to do instead: \(live)")
+        try await backend.stub(.get("/small"), response: RemoteResponse(string: "still linked"))
         #expect(await fetch("https://app.test/small", from: registry).body == "still linked")
         #expect(backend.isAppConnected)
     }
@@ -100,7 +100,7 @@ struct AppBackendLinkLimitsTests {
 
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        try await backend.stub(.get("/after"), response: .text("the app got in"))
+        try await backend.stub(.get("/after"), response: RemoteResponse(string: "the app got in"))
         #expect(await fetch("https://app.test/after", from: registry).body == "the app got in")
         clients.forEach { $0?.close() }
     }
@@ -129,7 +129,7 @@ struct AppBackendLinkLimitsTests {
 
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        try await backend.stub(.get("/after"), response: .text("the app got in"))
+        try await backend.stub(.get("/after"), response: RemoteResponse(string: "the app got in"))
         #expect(await fetch("https://app.test/after", from: registry).body == "the app got in")
     }
 
@@ -282,11 +282,11 @@ struct AppBackendLinkLimitsTests {
             (root.appendingPathComponent("secret.txt").path, "it is an absolute path"),
             ("escape.txt", "a symbolic link leads to"), ("linked/secret.txt", "a symbolic link leads to"),
         ] {
-            let text = await errorText { try await backend.stub(.get("/secret"), response: .fixture(name)) }
+            let text = await errorText { try await backend.stub(.get("/secret"), response: RemoteResponse(fixture: name)) }
             #expect(text.contains("the fixture \"\(name)\" is outside the app's fixtures folder"), "\(name): \(text)")
             #expect(text.contains(reason), "\(name): \(text)")
         }
-        try await backend.stub(.get("/inside"), response: .fixture("sub/inside.txt"))
+        try await backend.stub(.get("/inside"), response: RemoteResponse(fixture: "sub/inside.txt"))
         #expect(await fetch("https://app.test/inside", from: registry).body == "inside")
         #expect(await fetch("https://app.test/secret", from: registry).body != "secret")
     }

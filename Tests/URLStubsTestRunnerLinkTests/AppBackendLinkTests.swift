@@ -26,8 +26,8 @@ struct AppBackendLinkTests {
     @Test func declaredStubsAnswerTheFirstRequestAndLiveOnesTheNext() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
-        try await backend.stub(.get("/launch"), name: "launch", response: .text("from the test"))
-        try await backend.stub(RemoteMatcher(path: "/users"), response: .fixture("users.json"))
+        try await backend.stub(.get("/launch"), name: "launch", response: RemoteResponse(string: "from the test"))
+        try await backend.stub(RemoteMatcher(path: "/users"), response: RemoteResponse(fixture: "users.json"))
         let registry = StubRegistry()
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         #expect(link.isConnected)
@@ -38,7 +38,7 @@ struct AppBackendLinkTests {
 
         let cart = try await backend.stub(
             RemoteMatcher(method: "post", path: "/cart/:id", queryItems: ["dry": nil], jsonBody: ["sku": "tea"]),
-            response: RemoteResponse.json(["ok": true], status: 201))
+            response: RemoteResponse(json: ["ok": true], statusCode: 201))
         let posted = await fetch(
             request("https://app.test/cart/7?dry=1", method: "POST", body: Data(#"{"sku":"tea","n":2}"#.utf8)), from: registry)
         #expect(posted.statusCode == 201)
@@ -66,7 +66,7 @@ struct AppBackendLinkTests {
         try await backend.activateScenario("sold-out")
         #expect(await fetch("https://app.test/api/cart", from: registry).statusCode == 409)
         try await backend.setOffline(true)
-        try await backend.stub(.any, response: .text("online"))
+        try await backend.stub(.any, response: RemoteResponse(string: "online"))
         #expect(await fetch("https://app.test/api/cart", from: registry).urlError?.code == .notConnectedToInternet)
         try await backend.setOffline(false)
         #expect(await fetch("https://app.test/api/cart", from: registry).body == "online")
@@ -84,10 +84,10 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        try await backend.stub(.get("/slow"), response: RemoteResponse.data(Data("abc".utf8)).requestTime(0.3))
-        try await backend.stub(.get("/down"), response: .error(.timedOut))
+        try await backend.stub(.get("/slow"), response: RemoteResponse(data: Data("abc".utf8)).requestTime(0.3))
+        try await backend.stub(.get("/down"), response: RemoteResponse(error: URLError(.timedOut)))
         try await backend.stub(
-            .get("/flaky"), response: RemoteResponse.text("ok").networkProfile(NetworkProfile(failureRate: 1, failures: [.serverError], seed: 3)))
+            .get("/flaky"), response: RemoteResponse(string: "ok").networkProfile(NetworkProfile(failureRate: 1, failures: [.serverError], seed: 3)))
         let start = Date()
         #expect(await fetch("https://app.test/slow", from: registry).body == "abc")
         #expect(Date().timeIntervalSince(start) >= 0.25)
@@ -101,16 +101,16 @@ struct AppBackendLinkTests {
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let checkout = backend.makeGate(name: "checkout")
-        try await backend.stub(.post("/checkout"), response: RemoteResponse.text("paid").held(by: checkout))
+        try await backend.stub(.post("/checkout"), response: RemoteResponse(string: "paid").held(by: checkout))
         async let paid = fetch(request("https://app.test/checkout", method: "POST"), from: registry)
         let held = try await checkout.waitForRequest()
         #expect(held.description == "POST https://app.test/checkout", "a held request has no outcome yet")
-        #expect(try await checkout.release(with: .text("changed", status: 202)))
+        #expect(try await checkout.release(with: RemoteResponse(string: "changed", statusCode: 202)))
         #expect(await paid.statusCode == 202)
         #expect(try await !checkout.release(), "nothing is held now")
 
         let prices = backend.makeLiveStream(name: "prices")
-        try await backend.stub(.get("/prices"), response: .eventStream(prices))
+        try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
         async let streamed = fetch("https://app.test/prices", from: registry, using: .delegate)
         try await prices.waitForConnection()
         try await prices.send(event: ServerSentEvent(event: "price", data: "12"))
@@ -128,7 +128,7 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        try await backend.stub(.any, response: .status(204))
+        try await backend.stub(.any, response: RemoteResponse(statusCode: 204))
         async let waited = backend.waitForRequests(matching: .get("/analytics"), count: 2, timeout: 20)
         _ = await fetch("https://app.test/analytics", from: registry)
         _ = await fetch("https://app.test/other", from: registry)
@@ -146,7 +146,7 @@ struct AppBackendLinkTests {
         let environment = backend.launchEnvironment
         try await onItsOwnThread { _ = try TestRunnerLink.connectIfLaunchedByTest(into: registry, environment: environment) }
         try await Task.sleep(nanoseconds: 200_000_000)
-        try await backend.stub(.get("/later"), response: .text("still linked"))
+        try await backend.stub(.get("/later"), response: RemoteResponse(string: "still linked"))
         #expect(await fetch("https://app.test/later", from: registry).body == "still linked")
     }
 
@@ -154,13 +154,13 @@ struct AppBackendLinkTests {
         let backend = try AppBackend()
         defer { backend.close() }
         let first = try #require(try await connectApp(backend.launchEnvironment, registry: StubRegistry()))
-        let removed = try await backend.stub(.get("/gone"), response: .text("gone"))
-        try await backend.stub(.get("/kept"), response: .text("kept"))
+        let removed = try await backend.stub(.get("/gone"), response: RemoteResponse(string: "gone"))
+        try await backend.stub(.get("/kept"), response: RemoteResponse(string: "kept"))
         try await backend.remove(removed)
         try await backend.activateScenario("sold-out")
         try await onItsOwnThread { first.disconnect() }  // it waits for the link's thread
         while backend.isAppConnected { try await Task.sleep(nanoseconds: 20_000_000) }
-        try await backend.stub(.get("/while-away"), response: .text("queued"))
+        try await backend.stub(.get("/while-away"), response: RemoteResponse(string: "queued"))
 
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
@@ -181,7 +181,7 @@ struct AppBackendLinkTests {
         var delays: [Double] = []
         for index in 0..<40 {
             let start = Date()
-            try await backend.stub(.get("/item"), response: .text("\(index)"))
+            try await backend.stub(.get("/item"), response: RemoteResponse(string: "\(index)"))
             #expect(await fetch("https://app.test/item", from: registry).body == "\(index)")
             delays.append(Date().timeIntervalSince(start) * 1000)
         }
@@ -195,7 +195,7 @@ struct AppBackendLinkTests {
         let backend = try AppBackend(connectTimeout: 0.2)
         defer { backend.close() }
         let text = await errorText {
-            try await backend.stub(RemoteMatcher(path: "users", jsonBody: Date()), response: .json(Date(), status: 42))
+            try await backend.stub(RemoteMatcher(path: "users", jsonBody: Date()), response: RemoteResponse(json: NSObject(), statusCode: 42))
         }
         #expect(text.contains("this matcher or response cannot be sent to the app"))
         #expect(text.contains("matcher: jsonBody is not JSON"))
@@ -204,7 +204,7 @@ struct AppBackendLinkTests {
         #expect(text.contains("response: status 42 is not an HTTP status (100...599)"))
         let wait = await errorText { try await backend.waitForRequests(matching: RemoteMatcher(jsonBody: Date()), timeout: 0.2) }
         #expect(wait.contains("this matcher or response cannot be sent to the app: matcher: jsonBody is not JSON"), "\(wait)")
-        let release = await errorText { try await backend.makeGate(name: "g").release(with: .json(Date())) }
+        let release = await errorText { try await backend.makeGate(name: "g").release(with: RemoteResponse(json: NSObject())) }
         #expect(release.contains("the JSON body is not JSON"), "\(release)")
     }
 
@@ -213,22 +213,22 @@ struct AppBackendLinkTests {
         let json = try JSONEncoder().encode(matcher)
         #expect(try JSONDecoder().decode(WireMatcher.self, from: json) == matcher.wire)
         #expect(try JSONDecoder().decode(RemoteMatcher.self, from: json) == matcher)
-        let response = RemoteResponse.json(["id": 7], status: 201).requestTime(0.5)
+        let response = RemoteResponse(json: ["id": 7], statusCode: 201).requestTime(0.5)
         #expect(try JSONDecoder().decode(RemoteResponse.self, from: JSONEncoder().encode(response)) == response)
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(RemoteMatcher(jsonBody: Date())) }
-        #expect(throws: EncodingError.self) { try JSONEncoder().encode(RemoteResponse.json(Date())) }
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(RemoteResponse(json: NSObject())) }
     }
 
     @Test func aMissingFixtureIsReportedWithTheClosestNames() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
-        try await backend.stub(.get("/early"), response: .fixture("user.json"))
+        try await backend.stub(.get("/early"), response: RemoteResponse(fixture: "user.json"))
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let early = await errorText { try await backend.waitForApp() }
         #expect(early.contains("could not apply what the test declared before it connected: addStub:"), "\(early)")
         #expect(early.contains("users.json"), "the closest name: \(early)")
-        let live = await errorText { try await backend.stub(.get("/late"), response: .fixture("users.jsn")) }
+        let live = await errorText { try await backend.stub(.get("/late"), response: RemoteResponse(fixture: "users.jsn")) }
         #expect(live.contains("could not add the stub method is GET and path is \"/late\""), "\(live)")
         #expect(live.contains("users.json"))
     }
@@ -240,7 +240,7 @@ struct AppBackendLinkTests {
         let registry = StubRegistry()
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let gate = backend.makeGate(name: "held")
-        try await backend.stub(.get("/held"), response: RemoteResponse.text("never").held(by: gate))
+        try await backend.stub(.get("/held"), response: RemoteResponse(string: "never").held(by: gate))
         async let held = fetch("https://app.test/held", from: registry)
         try await gate.waitForRequest()
         backend.close()
@@ -265,7 +265,7 @@ struct AppBackendLinkTests {
         }
         #expect(text.contains("the app disconnected from this AppBackend"), "\(text)")
         #expect(Date().timeIntervalSince(start) < 5)
-        let stub = await errorText { try await backend.stub(.any, response: .status(200)) }
+        let stub = await errorText { try await backend.stub(.any, response: RemoteResponse(statusCode: 200)) }
         #expect(stub.isEmpty, "declarations wait for a relaunched app")
     }
 

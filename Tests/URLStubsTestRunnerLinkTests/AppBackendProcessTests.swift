@@ -17,16 +17,16 @@ struct AppBackendProcessTests {
     @Test func theLaunchRequestIsStubbedAndLaterStubsReachTheRunningApp() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
-        try await backend.stub(.get("/launch"), name: "launch", response: .text("stubbed at launch"))
+        try await backend.stub(.get("/launch"), name: "launch", response: RemoteResponse(string: "stubbed at launch"))
         let app = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { app.kill() }
         #expect(try await app.line(startingWith: "link:") == "link: connected")
         #expect(try await app.line(startingWith: "launch") == "launch: 200 stubbed at launch")
 
-        try await backend.stub(.get("/api/users"), response: .fixture("users.json"))
+        try await backend.stub(.get("/api/users"), response: RemoteResponse(fixture: "users.json"))
         app.send("get users https://api.shop.test/api/users")
         #expect(try await app.line(startingWith: "users").contains(#""name""#), "the app found the fixture in its folder")
-        let cart = try await backend.stub(RemoteMatcher(path: "/api/cart"), response: .json(["items": []]))
+        let cart = try await backend.stub(RemoteMatcher(path: "/api/cart"), response: RemoteResponse(json: ["items": []]))
         app.send("get cart https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "cart") == #"cart: 200 {"items":[]}"#)
         try await backend.remove(cart)
@@ -51,7 +51,7 @@ struct AppBackendProcessTests {
         _ = try await app.line(startingWith: "launch")
 
         let checkout = backend.makeGate(name: "checkout")
-        try await backend.stub(.get("/checkout"), response: RemoteResponse.text("paid").held(by: checkout))
+        try await backend.stub(.get("/checkout"), response: RemoteResponse(string: "paid").held(by: checkout))
         app.send("get pay https://api.shop.test/checkout")
         let held = try await checkout.waitForRequest()
         #expect(held.url == "https://api.shop.test/checkout")
@@ -65,7 +65,7 @@ struct AppBackendProcessTests {
         #expect(try await app.line(startingWith: "again").hasPrefix("again failed: -1005"))
 
         let prices = backend.makeLiveStream(name: "prices")
-        try await backend.stub(.get("/prices"), response: .eventStream(prices))
+        try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
         app.send("stream prices https://api.shop.test/prices")
         try await prices.waitForConnection()
         try await prices.send(event: ServerSentEvent(event: "price", data: "12"))
@@ -161,7 +161,7 @@ struct AppBackendProcessTests {
         defer { backend.close() }
         for index in 0..<60 {
             let body = Data(repeating: UInt8(ascii: "A") + UInt8(index % 26), count: 1_200_000)
-            try await backend.stub(.get("/big/\(index)"), response: .data(body))
+            try await backend.stub(.get("/big/\(index)"), response: RemoteResponse(data: body))
         }
         let app = try await AppProbe.start(environment: backend.launchEnvironment.merging(["URLSTUBS_PROBE_TIMEOUT": "120"]) { $1 })
         defer { app.kill() }
@@ -194,11 +194,11 @@ struct AppBackendProcessTests {
                 group.addTask {
                     let backend = try AppBackend()
                     defer { backend.close() }
-                    try await backend.stub(.get("/launch"), response: .text("app \(index)"))
+                    try await backend.stub(.get("/launch"), response: RemoteResponse(string: "app \(index)"))
                     let app = try await AppProbe.start(environment: backend.launchEnvironment)
                     defer { app.kill() }
                     let launch = try await app.line(startingWith: "launch")
-                    try await backend.stub(.get("/later"), response: .text("later \(index)"))
+                    try await backend.stub(.get("/later"), response: RemoteResponse(string: "later \(index)"))
                     app.send("get later https://api.shop.test/later")
                     let later = try await app.line(startingWith: "later")
                     let journal = try await backend.journal().count

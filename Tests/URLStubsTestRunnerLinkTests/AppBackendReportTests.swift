@@ -20,8 +20,8 @@ struct AppBackendReportTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let checkout = backend.makeGate(name: "checkout")
         let gateLine = #line - 1
-        try await backend.stub(.post("/api/orders"), response: RemoteResponse.text("placed").held(by: checkout))
-        try await backend.stub(.any, name: "everything else", response: .status(204))
+        try await backend.stub(.post("/api/orders"), response: RemoteResponse(string: "placed").held(by: checkout))
+        try await backend.stub(.any, name: "everything else", response: RemoteResponse(statusCode: 204))
         _ = await fetch(request("https://app.test/api/order", method: "POST"), from: registry)
         _ = await fetch("https://app.test/api/orders", from: registry)
         let text = await errorText { try await checkout.waitForRequest(timeout: 0.5) }
@@ -41,8 +41,8 @@ struct AppBackendReportTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let prices = backend.makeLiveStream(name: "prices")
         let streamLine = #line - 1
-        try await backend.stub(.get("/prices"), response: .eventStream(prices))
-        try await backend.stub(.any, response: .status(204))
+        try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
+        try await backend.stub(.any, response: RemoteResponse(statusCode: 204))
         _ = await fetch("https://app.test/price", from: registry)
         let text = await errorText { try await prices.waitForConnection(timeout: 0.5) }
         #expect(text.contains("The registry saw 1 other request; closest first:"), "\(text)")
@@ -69,11 +69,11 @@ struct AppBackendReportTests {
         let backend = try AppBackend()
         defer { backend.close() }
         // Declared before launch, and after.
-        try await backend.stub(.get("/launch"), name: "launch", response: .status(204)).expect(.exactly(2))
+        try await backend.stub(.get("/launch"), name: "launch", response: RemoteResponse(statusCode: 204)).expect(.exactly(2))
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        let order = try await backend.stub(.post("/api/orders"), name: "order", response: .status(201)).expect(.once)
-        try await backend.stub(.delete("/api/account"), name: "delete account", response: .status(204)).expect(.never)
+        let order = try await backend.stub(.post("/api/orders"), name: "order", response: RemoteResponse(statusCode: 201)).expect(.once)
+        try await backend.stub(.delete("/api/account"), name: "delete account", response: RemoteResponse(statusCode: 204)).expect(.never)
         _ = await fetch("https://app.test/launch", from: registry)
         _ = await fetch(request("https://app.test/api/account", method: "DELETE"), from: registry)
         let report = try await backend.verify()
@@ -85,7 +85,7 @@ struct AppBackendReportTests {
 
         try await order.expect(.never)
         _ = await fetch("https://app.test/launch", from: registry)
-        try await backend.stub(.delete("/api/account"), name: "delete account", response: .status(204)).expect(.atMost(1))
+        try await backend.stub(.delete("/api/account"), name: "delete account", response: RemoteResponse(statusCode: 204)).expect(.atMost(1))
         #expect(try await backend.verify().problems.count == 1, "only the first delete stub's expectation fails")
         try await backend.remove(order)
         let gone = await errorText { try await order.expect(.once) }

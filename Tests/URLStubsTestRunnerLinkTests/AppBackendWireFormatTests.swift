@@ -206,32 +206,38 @@ struct AppBackendWireFormatTests {
         let stream = RemoteLiveStream(id: "stream-2: prices", location: "PriceTests.swift:8", backend: backend)
         let profile = NetworkProfile(downloadSpeed: .kilobytesPerSecond(32), latency: 0.25, failureRate: 0.5, failures: [.offline], seed: 42)
         let cases: [(response: RemoteResponse, json: String)] = [
-            (.status(204), #"{"status": 204, "headers": {}}"#),
-            (.text("sold out", status: 409, headers: ["X-Trace": "1"]), #"{"status": 409, "headers": {"X-Trace": "1"}, "text": "sold out"}"#),
-            (.json(["ok": true, "ids": [1, 2]], status: 201), #"{"status": 201, "headers": {}, "json": {"ok": true, "ids": [1, 2]}}"#),
-            (.data(Data("abc".utf8)), #"{"status": 200, "headers": {}, "data": "YWJj"}"#),
-            (.fixture("users.json"), #"{"status": 200, "headers": {}, "fixture": "users.json"}"#),
-            (.error(.timedOut), #"{"status": 200, "headers": {}, "errorCode": -1001}"#),
+            (RemoteResponse(statusCode: 204), #"{"status": 204, "headers": {}}"#),
             (
-                RemoteResponse.text("slow").requestTime(0.5, responseTime: 1.5).downloadSpeed(.kilobytesPerSecond(64)),
+                RemoteResponse(string: "sold out", statusCode: 409, headers: ["X-Trace": "1"]),
+                #"{"status": 409, "headers": {"X-Trace": "1"}, "text": "sold out"}"#
+            ),
+            (
+                RemoteResponse(json: ["ok": true, "ids": [1, 2]], statusCode: 201),
+                #"{"status": 201, "headers": {}, "json": {"ok": true, "ids": [1, 2]}}"#
+            ),
+            (RemoteResponse(data: Data("abc".utf8)), #"{"status": 200, "headers": {}, "data": "YWJj"}"#),
+            (RemoteResponse(fixture: "users.json"), #"{"status": 200, "headers": {}, "fixture": "users.json"}"#),
+            (RemoteResponse(error: URLError(.timedOut)), #"{"status": 200, "headers": {}, "errorCode": -1001}"#),
+            (
+                RemoteResponse(string: "slow").requestTime(0.5, responseTime: 1.5).downloadSpeed(.kilobytesPerSecond(64)),
                 #"{"status": 200, "headers": {}, "text": "slow", "requestTime": 0.5, "responseTime": 1.5, "downloadSpeed": 64}"#
             ),
             (
-                RemoteResponse.status(200).networkProfile(profile),
+                RemoteResponse(statusCode: 200).networkProfile(profile),
                 #"""
                 {"status": 200, "headers": {}, "networkProfile": {
                   "downloadSpeed": 32, "latency": 0.25, "jitter": 0, "failureRate": 0.5, "failures": ["offline"], "seed": "42"}}
                 """#
             ),
             (
-                RemoteResponse.text("paid").held(by: gate),
+                RemoteResponse(string: "paid").held(by: gate),
                 #"{"status": 200, "headers": {}, "text": "paid", "gateID": "gate-1: checkout", "gateLocation": "CheckoutTests.swift:12"}"#
             ),
             (
-                .eventStream(stream),
+                .stream(stream, headers: ["Content-Type": "text/event-stream"]),
                 #"""
-                {"status": 200, "headers": {}, "streamID": "stream-2: prices", "streamLocation": "PriceTests.swift:8",
-                 "streamKind": "eventStream"}
+                {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "streamID": "stream-2: prices",
+                 "streamLocation": "PriceTests.swift:8", "streamKind": "stream"}
                 """#
             ),
             (
@@ -246,6 +252,55 @@ struct AppBackendWireFormatTests {
             let encoded = try encodes(response, as: json)
             #expect(encoded.matches, "expected \(json), encoded \(encoded.encoded)")
         }
+    }
+
+    /// The builders are StubResponse's (names and labels); what crosses is the same JSON the
+    /// earlier spellings sent, which still compile and send it.
+    @Test func remoteResponseBuildersMirrorStubResponseAndSendTheSameJSON() throws {
+        struct Account: Encodable { let displayName: String }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let cases: [(response: RemoteResponse, json: String)] = [
+            (RemoteResponse(), #"{"status": 200, "headers": {}}"#),
+            (RemoteResponse(data: Data(), statusCode: 204, headers: ["X-A": "1"]), #"{"status": 204, "headers": {"X-A": "1"}}"#),
+            (
+                RemoteResponse(json: Account(displayName: "Ada"), encoder: encoder),
+                #"{"status": 200, "headers": {}, "json": {"display_name": "Ada"}}"#
+            ),
+            (RemoteResponse(json: ["id": 1, "name": "Ada"]), #"{"status": 200, "headers": {}, "json": {"id": 1, "name": "Ada"}}"#),
+        ]
+        for (response, json) in cases {
+            let encoded = try encodes(response, as: json)
+            #expect(encoded.matches, "expected \(json), encoded \(encoded.encoded)")
+        }
+        let cookies = RemoteResponse(headers: HTTPHeaders([(name: "Set-Cookie", value: "a=1"), (name: "set-cookie", value: "b=2")]))
+        #expect(cookies.problems.contains { $0.contains(#"carries one value per header name, and "Set-Cookie" is given more than once"#) })
+        #expect(throws: EncodingError.self) { try JSONEncoder().encode(cookies) }
+    }
+
+    @available(*, deprecated, message: "exercises URLStubsTesting's earlier spellings")
+    @Test func earlierRemoteResponseSpellingsSendWhatTheyDid() throws {
+        let backend = try AppBackend(connectTimeout: 0.2)
+        defer { backend.close() }
+        let stream = RemoteLiveStream(id: "stream-2: prices", location: "PriceTests.swift:8", backend: backend)
+        let pairs: [(old: RemoteResponse, new: RemoteResponse)] = [
+            (.status(204, headers: ["X-A": "1"]), RemoteResponse(statusCode: 204, headers: ["X-A": "1"])),
+            (.text("sold out", status: 409), RemoteResponse(string: "sold out", statusCode: 409)),
+            (.json(["ok": true], status: 201), RemoteResponse(json: ["ok": true], statusCode: 201)),
+            (.data(Data("abc".utf8)), RemoteResponse(data: Data("abc".utf8))),
+            (.fixture("users.json", status: 202), RemoteResponse(fixture: "users.json", statusCode: 202)),
+            (.error(.timedOut), RemoteResponse(error: URLError(.timedOut))),
+            (.stream(stream, status: 201), .stream(stream, statusCode: 201)),
+        ]
+        for (old, new) in pairs {
+            #expect(try canonical(JSONEncoder().encode(old)) == canonical(JSONEncoder().encode(new)))
+        }
+        let events = try encodes(
+            RemoteResponse.eventStream(stream),
+            as:
+                #"{"status": 200, "headers": {}, "streamID": "stream-2: prices", "streamLocation": "PriceTests.swift:8", "streamKind": "eventStream"}"#
+        )
+        #expect(events.matches, "\(events.encoded)")
     }
 
     // MARK: What the test receives

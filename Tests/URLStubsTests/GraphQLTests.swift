@@ -154,13 +154,13 @@ struct GraphQLTests {
     func matchersSeePostedOperationsHoweverTheBodyIsSent(transport: BodyTransport) async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": 1]), name: "user 1") { _ in
-            StubResponse(graphQLData: ["user": ["id": "1"]])
+            try StubResponse(json: ["data": ["user": ["id": "1"]]])
         }
         registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": 2]), name: "user 2") { _ in
-            StubResponse(graphQLData: ["user": ["id": "2"]])
+            try StubResponse(json: ["data": ["user": ["id": "2"]]])
         }
         registry.stub(isPath("/graphql") && isGraphQLQuery(containing: "posts(first: 10) { title"), name: "posts") { _ in
-            StubResponse(graphQLData: ["posts": []])
+            try StubResponse(json: ["data": ["posts": []]])
         }
         let base = request(Self.endpoint, method: "POST", headers: ["Content-Type": "application/json"])
         func body(_ object: Any) -> Data { try! JSONSerialization.data(withJSONObject: object) }
@@ -187,7 +187,7 @@ struct GraphQLTests {
     func getRequestsAndPersistedQueriesMatchByOperation(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(isMethod(.get) && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": "7"])) { _ in
-            StubResponse(graphQLData: ["user": ["id": "7"]])
+            try StubResponse(json: ["data": ["user": ["id": "7"]]])
         }
         let persisted = await fetch(
             get([
@@ -202,7 +202,7 @@ struct GraphQLTests {
     @Test func nearMissReportNamesTheOperationAndTheVariables() async {
         let registry = StubRegistry()
         registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser") && hasGraphQLVariables(["id": 1]), name: "user") { _ in
-            StubResponse(graphQLData: [:])
+            try StubResponse(json: ["data": [:]])
         }
         let result = await fetch(
             post([
@@ -216,7 +216,7 @@ struct GraphQLTests {
         #expect(report.contains("$.variables.id: expected 1, got 2"))
         #expect(report.contains(#"isGraphQLOperation("GetUsers")"#))
         #expect(report.contains(#"hasGraphQLVariables(["id": 2, "page": ["size": 10] as [String: Any]] as [String: Any])"#))
-        #expect(report.contains("StubResponse(graphQLData: [:])"))
+        #expect(report.contains(#"try StubResponse(json: ["data": [:]])"#))
         #expect(!report.contains("hasJSONBody("), "a GraphQL request is stubbed with the GraphQL matchers")
 
         let persisted = await fetch(
@@ -239,11 +239,11 @@ struct GraphQLTests {
     @Test func graphQLResponsesHaveTheSpecShape() async throws {
         let registry = StubRegistry()
         registry.stub(isGraphQLOperation("Ok")) { _ in
-            StubResponse(graphQLData: ["user": ["id": "1"]], extensions: ["cost": 3])
+            StubResponse(graphQLResponseData: ["user": ["id": "1"]], extensions: ["cost": 3])
         }
         registry.stub(isGraphQLOperation("Partial")) { _ in
             StubResponse(
-                graphQLData: ["user": NSNull()],
+                graphQLResponseData: ["user": NSNull()],
                 errors: [
                     [
                         "message": "Not found", "path": ["user", 0], "locations": [["line": 2, "column": 3]],
@@ -251,9 +251,9 @@ struct GraphQLTests {
                     ]
                 ])
         }
-        registry.stub(isGraphQLOperation("Failed")) { _ in StubResponse(graphQLData: nil, errors: [["message": "boom"]]) }
-        registry.stub(isGraphQLOperation("NoMessage")) { _ in StubResponse(graphQLData: nil, errors: [["path": ["x"]]]) }
-        registry.stub(isGraphQLOperation("NotJSON")) { _ in StubResponse(graphQLData: ["when": Date()]) }
+        registry.stub(isGraphQLOperation("Failed")) { _ in StubResponse(graphQLResponseData: nil, errors: [["message": "boom"]]) }
+        registry.stub(isGraphQLOperation("NoMessage")) { _ in StubResponse(graphQLResponseData: nil, errors: [["path": ["x"]]]) }
+        registry.stub(isGraphQLOperation("NotJSON")) { _ in StubResponse(graphQLResponseData: ["when": Date()]) }
 
         func run(_ name: String) async -> FetchResult { await fetch(post(["query": "query \(name) { x }"]), from: registry) }
         let ok = await run("Ok")
@@ -280,9 +280,9 @@ struct GraphQLTests {
         let registry = StubRegistry()
         let user = registry.stub(isGraphQLOperation("GetUser"), name: "user") { request in
             let id = GraphQLRequest.read(request).operations.first?.variables?["id"] ?? .null
-            return StubResponse(graphQLData: ["user": ["id": id.foundationObject]], headers: ["X-Answered-By": "user"])
+            return StubResponse(graphQLResponseData: ["user": ["id": id.foundationObject]], headers: ["X-Answered-By": "user"])
         }
-        registry.stub(isGraphQLOperation("ListPosts"), name: "posts") { _ in StubResponse(graphQLData: ["posts": []]) }
+        registry.stub(isGraphQLOperation("ListPosts"), name: "posts") { _ in StubResponse(graphQLResponseData: ["posts": []]) }
         let batch = post([
             ["operationName": "GetUser", "query": Self.getUser, "variables": ["id": 1]],
             ["operationName": "ListPosts", "query": "query ListPosts { posts { id } }"],
@@ -334,20 +334,21 @@ struct GraphQLTests {
         let like = ApolloStyleClient.operation("Like", "mutation Like($id: ID!) { like(id: $id) { likes } }", variables: ["id": "p1"])
 
         registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser")) { _ in
-            StubResponse(graphQLData: ["user": ["id": "1", "name": "Ada"]])
+            try StubResponse(json: ["data": ["user": ["id": "1", "name": "Ada"]]])
         }
         // Feed: the server does not know the hash yet, then receives the document.
         registry.stub(isMethod(.get) && isGraphQLOperation("Feed")) { _ in
-            StubResponse(graphQLData: nil, errors: [["message": "PersistedQueryNotFound", "extensions": ["code": "PERSISTED_QUERY_NOT_FOUND"]]])
+            StubResponse(
+                graphQLResponseData: nil, errors: [["message": "PersistedQueryNotFound", "extensions": ["code": "PERSISTED_QUERY_NOT_FOUND"]]])
         }
         registry.stub(
             isMethod(.post) && isGraphQLOperation("Feed") && isGraphQLQuery(containing: "feed(first: $first)") && hasGraphQLVariables(["first": 2])
         ) { _ in
-            StubResponse(graphQLData: ["feed": [["id": "a"], ["id": "b"]]])
+            try StubResponse(json: ["data": ["feed": [["id": "a"], ["id": "b"]]]])
         }
         registry.stub(isGraphQLOperation("Like")) { request in
             let id = GraphQLRequest.read(request).operations.first?.variables?["id"]?.foundationObject as? String ?? "?"
-            return StubResponse(graphQLData: ["like": ["likes": id == "p1" ? 11 : 0]])
+            return try StubResponse(json: ["data": ["like": ["likes": id == "p1" ? 11 : 0]]])
         }
 
         let user = try await client.fetch(getUser)
@@ -371,11 +372,11 @@ struct GraphQLTests {
         let registry = StubRegistry()
         for index in 0..<2_000 {
             registry.stub(isPath("/graphql") && isGraphQLOperation("Operation\(index)"), name: "op \(index)") { _ in
-                StubResponse(graphQLData: ["index": index])
+                try StubResponse(json: ["data": ["index": index]])
             }
         }
         registry.stub(isPath("/graphql") && isGraphQLOperation("Operation7") && hasGraphQLVariables(["v": 2]), name: "newer") { _ in
-            StubResponse(graphQLData: ["index": "newer"])
+            try StubResponse(json: ["data": ["index": "newer"]])
         }
         #expect(await fetch(post(["query": "query Operation1234 { x }"]), from: registry).body == #"{"data":{"index":1234}}"#)
         #expect(await fetch(post(["query": "query Operation7 { x }", "variables": ["v": 2]]), from: registry).body == #"{"data":{"index":"newer"}}"#)

@@ -46,7 +46,7 @@ import FoundationNetworking
     /// When the request arrived.
     let arrival: Date
     /// The gate that holds the response until the test releases it (``StubResponse/held(by:)``
-    /// or ``StubDescriptor/held()``).
+    /// or ``StubDescriptor/held(by:)``).
     let gate: ResponseGate?
     /// What a failure of the real network is scrubbed of before the client sees it.
     let scrubbing: Scrubbing

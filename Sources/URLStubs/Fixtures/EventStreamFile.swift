@@ -38,7 +38,7 @@ extension StubResponse {
     ///   `: delay` whose duration cannot be read.
     init(eventStream contents: Data, path: String, statusCode: Int, headers: HTTPHeaders) throws {
         let steps = try EventStreamFile.steps(of: contents, path: path)
-        self = .eventStream(script: steps, statusCode: statusCode, headers: headers)
+        self = .stream(script: steps, statusCode: statusCode, headers: Self.eventStreamHeaders(headers))
     }
 }
 

@@ -200,7 +200,7 @@ extension StubResponse {
     /// - Throws: ``FixtureError`` for a missing, unreadable or malformed file.
     @_spi(AddOns) public init(fixtureAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
         if url.pathExtension.lowercased() == "response" {
-            try self.init(httpMessage: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
+            try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
             return
         }
         if url.pathExtension.lowercased() == "sse" {
@@ -212,6 +212,6 @@ extension StubResponse {
         if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = Fixture.mediaType(forExtension: url.pathExtension)
         }
-        self.init(fileAt: url, statusCode: statusCode, headers: headers)
+        self.init(bodyFileAt: url, statusCode: statusCode, headers: headers)
     }
 }

@@ -7,8 +7,7 @@ import Foundation
 /// folders, unreadable (a folder, a FIFO or a file this process may not read) or malformed
 /// (``StubResponse/init(fixture:in:subdirectory:statusCode:headers:)``,
 /// ``StubResponse/init(fixture:statusCode:headers:)``, ``Fixture/url(_:in:subdirectory:)``,
-/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. ``StubResponse/init(httpMessage:source:)``
-/// throws it for malformed bytes. A HAR file (`HAR.read(contentsOf:)`,
+/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. A HAR file (`HAR.read(contentsOf:)`,
 /// `StubRegistry.stubs(fromHAR:options:fileID:filePath:line:)`, `Scenario.har(_:name:profile:options:fileID:filePath:line:)`,
 /// a recorder's cassette) throws it when it is unreadable or malformed; a HAR file that does
 /// not exist is ``StubError/fileNotFound(path:)``, as in 0.1. ``kind`` says which problem it

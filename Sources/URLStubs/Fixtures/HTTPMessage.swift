@@ -251,13 +251,15 @@ extension StubResponse {
     /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
     ///   for the path; ``FixtureError`` naming the file, the line and what was expected.
     @_spi(AddOns) public init(httpMessageFileAt url: URL) throws {
-        try self.init(httpMessage: try StubErrorFileCheck.contents(of: url), source: url.lastPathComponent)
+        try self.init(httpMessageData: try StubErrorFileCheck.contents(of: url), source: url.lastPathComponent)
     }
 
-    /// A response parsed from HTTP message bytes; `source` names them in errors.
+    /// A response parsed from HTTP message bytes; `source` names them in errors. The public
+    /// spelling is a `.response` file read by ``init(fixture:statusCode:headers:)``;
+    /// URLStubsMigration's `init(httpMessage:source:)` comes here.
     /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming `source`, the line,
     ///   what was expected there and what was found.
-    public init(httpMessage data: Data, source: String = "HTTP message") throws {
+    @_spi(AddOns) public init(httpMessageData data: Data, source: String = "HTTP message") throws {
         self = try HTTPMessage.parse(data, source: source).stubResponse
     }
 }

@@ -5,15 +5,10 @@ import FoundationNetworking
 
 extension StubResponse {
     /// A GraphQL response in the shape the GraphQL spec gives it:
-    /// `{"data": …, "errors": [...], "extensions": {...}}`, as `application/json`.
-    ///
-    /// ```swift
-    /// StubResponse(graphQLData: ["user": ["id": "1", "name": "Ada"]])
-    /// StubResponse(graphQLData: ["user": NSNull()],
-    ///              errors: [["message": "Not found", "path": ["user"],
-    ///                        "locations": [["line": 2, "column": 3]],
-    ///                        "extensions": ["code": "NOT_FOUND"]]])
-    /// ```
+    /// `{"data": …, "errors": [...], "extensions": {...}}`, as `application/json`, its errors'
+    /// shape checked. The public spelling is the document itself,
+    /// `StubResponse(json: ["data": ["user": ["id": "1"]]])`; URLStubsMigration's
+    /// `init(graphQLData:errors:extensions:statusCode:headers:)` comes here.
     ///
     /// - Parameters:
     ///   - graphQLData: The `data` member; `nil` writes `"data": null` (an error during
@@ -27,8 +22,8 @@ extension StubResponse {
     /// - Important: Values that are not JSON, or an error without a `message` or with a
     ///   malformed `path` or `locations`, do not crash the test: the request fails with
     ///   ``StubError/invalidGraphQLResponse(reason:)`` saying which member is wrong.
-    public init(
-        graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
+    @_spi(AddOns) public init(
+        graphQLResponseData graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
         statusCode: Int = 200, headers: HTTPHeaders = [:]
     ) {
         GraphQLStrategy.register()

@@ -68,7 +68,7 @@ import FoundationNetworking
         if let variables = operation.variables, !variables.isEmpty {
             matchers.append("hasGraphQLVariables(\(swiftLiteral(.object(variables))))")
         }
-        return StubSuggestion(matchers: matchers, coveredQueryParameters: Self.parameters, response: "StubResponse(graphQLData: [:])")
+        return StubSuggestion(matchers: matchers, coveredQueryParameters: Self.parameters, response: #"try StubResponse(json: ["data": [:]])"#)
     }
 
     /// Whether `operation` is recognisably GraphQL (a `?query=tea` search parameter is not).

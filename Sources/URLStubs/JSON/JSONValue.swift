@@ -57,7 +57,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
         case Optional<Any>.none:
             self = .null
         default:
-            throw JSONValueError.unsupported(String(describing: type(of: value)))
+            throw StubError.notJSON(type: String(describing: type(of: value)))
         }
     }
 
@@ -215,18 +215,6 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
             }
         default:
             return self == actual ? [] : ["\(path): expected \(self), got \(actual)"]
-        }
-    }
-}
-
-/// A value that cannot be represented as JSON.
-public enum JSONValueError: Error, Sendable, CustomStringConvertible {
-    case unsupported(String)
-
-    /// Which type could not be represented.
-    public var description: String {
-        switch self {
-        case .unsupported(let type): return "a value of type \(type) cannot be represented as JSON"
         }
     }
 }

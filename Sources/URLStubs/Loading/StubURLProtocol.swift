@@ -10,7 +10,7 @@ import FoundationNetworking
 /// in a configuration, and adding a stub to ``StubRegistry/shared`` registers this class for
 /// `URLSession.shared`. Each registry has its own subclass, which is how a session is tied to
 /// exactly one registry.
-open class StubURLProtocol: URLProtocol {
+public class StubURLProtocol: URLProtocol {
     /// Marks requests that a passthrough sends to the real network, so they are never
     /// intercepted again.
     static let passthroughKey = "URLStubs.passthrough"
@@ -30,13 +30,13 @@ open class StubURLProtocol: URLProtocol {
     // MARK: Claiming
 
     /// corelibs asks once per task, with the request only.
-    override open class func canInit(with request: URLRequest) -> Bool {
+    override public class func canInit(with request: URLRequest) -> Bool {
         decide(request, task: nil)
     }
 
     /// Apple's loading system asks with the task, possibly several times per task: the task is
     /// what lets an unmatched request be reported once.
-    override open class func canInit(with task: URLSessionTask) -> Bool {
+    override public class func canInit(with task: URLSessionTask) -> Bool {
         guard let request = task.currentRequest else { return false }
         return decide(request, task: task)
     }
@@ -75,17 +75,17 @@ open class StubURLProtocol: URLProtocol {
         }
     }
 
-    override open class func canonicalRequest(for request: URLRequest) -> URLRequest {
+    override public class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
     }
 
-    override open class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool {
+    override public class func requestIsCacheEquivalent(_ a: URLRequest, to b: URLRequest) -> Bool {
         false
     }
 
     // MARK: Loading
 
-    override open func startLoading() {
+    override public func startLoading() {
         stopped = false
         let registry: StubRegistry?
         if case .registry(let found) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
@@ -123,7 +123,7 @@ open class StubURLProtocol: URLProtocol {
         player.start(seen, uploadBody: environment.uploadBody, hidesUploadBody: environment.hidesUploadBody)
     }
 
-    override open func stopLoading() {
+    override public func stopLoading() {
         stopped = true
         player?.cancel()
         player = nil

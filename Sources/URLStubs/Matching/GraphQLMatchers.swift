@@ -15,7 +15,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// registry.stub(isPath("/graphql") && isGraphQLOperation("GetUser")) { _ in
-///     StubResponse(graphQLData: ["user": ["id": "1", "name": "Ada"]])
+///     try StubResponse(json: ["data": ["user": ["id": "1", "name": "Ada"]]])
 /// }
 /// ```
 ///

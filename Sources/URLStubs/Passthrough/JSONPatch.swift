@@ -3,28 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A JSON patch that could not be applied.
-public enum JSONPatchError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The response body is not JSON, so a JSON patch cannot apply (it is never silently skipped).
-    case bodyIsNotJSON(url: String, contentType: String?, preview: String)
-    /// The patch itself is not a JSON value.
-    case patchIsNotJSON(String)
-
-    /// What went wrong and on which response.
-    public var description: String {
-        switch self {
-        case .bodyIsNotJSON(let url, let contentType, let preview):
-            return "URLStubs: a JSON patch was asked for the response of \(url), but its body is not JSON "
-                + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
-        case .patchIsNotJSON(let detail):
-            return "URLStubs: the patch is not a JSON value: \(detail)"
-        }
-    }
-
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
-}
-
 extension JSONValue {
     /// RFC 7396 JSON Merge Patch: objects merge recursively, `null` deletes a member, anything
     /// else (arrays included) replaces.
@@ -74,7 +52,7 @@ extension ResponseTransform {
     ///     .passthrough(.jsonMergePatch(["plan": "premium", "legacyId": NSNull()]))
     /// }
     /// ```
-    /// A body that is not JSON fails the request with ``JSONPatchError/bodyIsNotJSON(url:contentType:preview:)``.
+    /// A body that is not JSON fails the request with ``StubError/bodyIsNotJSON(url:contentType:preview:)``.
     public static func jsonMergePatch(_ patch: Any) -> ResponseTransform {
         jsonTransform("JSON merge patch", patch) { $0.mergePatch($1) }
     }
@@ -100,11 +78,11 @@ extension ResponseTransform {
             let patch: JSONValue
             switch parsed {
             case .success(let value): patch = value
-            case .failure(let failure): throw JSONPatchError.patchIsNotJSON("\(failure.error)")
+            case .failure(let failure): throw StubError.patchIsNotJSON("\(failure.error)")
             }
             guard let document = try? JSONValue(data: body) else {
                 let preview = String(decoding: body.prefix(40), as: UTF8.self).debugDescription
-                throw JSONPatchError.bodyIsNotJSON(
+                throw StubError.bodyIsNotJSON(
                     url: response.url?.absoluteString ?? "?",
                     contentType: response.value(forHTTPHeaderField: "Content-Type"), preview: preview)
             }

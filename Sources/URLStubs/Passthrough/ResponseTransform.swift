@@ -101,12 +101,16 @@ extension StubResponse {
     /// them, never intercepted again) and answers with the server's response, changed by
     /// `transforms`. The stub's timing still applies: the request time passes before the
     /// request is sent, and the body is paced like any other.
+    ///
+    /// ```swift
+    /// registry.stub(isPath("/feed")) { _ in .passthrough() }
+    /// ```
     public static func passthrough(_ transforms: ResponseTransform...) -> StubResponse {
-        passthrough(transforms)
+        passthrough(transforms: transforms)
     }
 
-    /// ``passthrough(_:)-(ResponseTransform...)`` with an array.
-    public static func passthrough(_ transforms: [ResponseTransform]) -> StubResponse {
+    /// ``passthrough(_:)`` with an array, for URLStubsMigration's array spelling.
+    @_spi(AddOns) public static func passthrough(transforms: [ResponseTransform]) -> StubResponse {
         var response = StubResponse(data: Data())
         response.action = .passThrough(transforms: transforms)
         return response

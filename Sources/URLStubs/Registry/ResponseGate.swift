@@ -6,7 +6,8 @@ import Foundation
 /// loading state meanwhile.
 ///
 /// ```swift
-/// let gate = registry.stub(isPath("/feed")) { _ in try StubResponse(jsonObject: ["items": []]) }.held()
+/// let gate = ResponseGate()
+/// registry.stub(isPath("/feed")) { _ in try StubResponse(json: ["items": []]) }.held(by: gate)
 /// model.refresh()                                  // the app sends GET /feed
 /// let request = try await gate.waitForRequest()    // it has arrived, and is held
 /// #expect(model.isLoading)
@@ -28,8 +29,11 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// The gate's name, for a gate made with ``init(name:fileID:filePath:line:)``: shown in
     /// ``description`` and in errors.
     let name: String?
+    /// The first stub that holds every response by this gate (``StubDescriptor/held(by:)``):
+    /// an unnamed gate is described by it, and a wait that times out lists why its matcher
+    /// refused the registry's requests.
     private weak var stub: StubDescriptor?
-    private let stubDescription: String?
+    private var stubDescription: String?
     private let location: StubLocation?
 
     private let lock = NSLock()
@@ -37,8 +41,8 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// Every request that reached the gate, for ``waitForRequest(timeout:)``.
     private let arrivals = ArrivalLine<StubRequest>()
 
-    /// A gate of its own, for holding chosen responses with ``StubResponse/held(by:)``
-    /// (``StubDescriptor/held()`` makes one for every response of a stub).
+    /// A gate, for holding every response of a stub (``StubDescriptor/held(by:)``) or chosen
+    /// responses (``StubResponse/held(by:)``).
     /// - Parameters:
     ///   - name: Shown in errors and in ``description``.
     ///   - fileID: Where the gate is created; leave the default.
@@ -51,16 +55,23 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
     }
 
-    init(stub: StubDescriptor) {
-        self.name = nil
+    /// Binds the gate to `stub`, which holds every response by it, unless it holds another
+    /// stub's already.
+    func bind(to stub: StubDescriptor) {
+        let description = stub.description
+        lock.lock(); defer { lock.unlock() }
+        guard stubDescription == nil else { return }
         self.stub = stub
-        self.stubDescription = stub.description
-        self.location = nil
+        stubDescription = description
     }
 
-    /// `gate of "feed" (MyAppTests/FeedTests.swift:12)`.
+    /// `gate of "feed"` for an unnamed gate that holds a stub's responses, else
+    /// `gate "second page" (MyAppTests/FeedTests.swift:12)`.
     public var description: String {
-        if let stubDescription { return "gate of \(stubDescription)" }
+        lock.lock()
+        let stubDescription = stubDescription
+        lock.unlock()
+        if name == nil, let stubDescription { return "gate of \(stubDescription)" }
         let place = location.map { " (\($0))" } ?? ""
         return name.map { "gate \"\($0)\"\(place)" } ?? "gate\(place)"
     }
@@ -163,6 +174,9 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     private func timeoutError(after timeout: TimeInterval) -> RequestWaitTimeout {
         let earlier = arrivals.all.count
+        lock.lock()
+        let stub = stub
+        lock.unlock()
         let registry = stub?.registry
         let matcher = stub?.matcher
         let journal = registry?.journal ?? []
@@ -198,11 +212,13 @@ final class HeldRequest: Sendable {
 }
 
 extension StubDescriptor {
-    /// Holds every response of this stub until the test releases it, and returns the gate that
-    /// does (the same gate on every call).
+    /// Holds every response of this stub by `gate` until the test releases it. An unnamed
+    /// gate is then described by this stub, and a wait for it that times out lists why this
+    /// stub refused the registry's requests.
     ///
     /// ```swift
-    /// let gate = registry.stub(isPath("/checkout")) { _ in StubResponse(statusCode: 201) }.held()
+    /// let gate = ResponseGate()
+    /// registry.stub(isPath("/checkout")) { _ in StubResponse(statusCode: 201) }.held(by: gate)
     /// app.placeOrder()
     /// try await gate.waitForRequest()
     /// #expect(app.state == .placingOrder)
@@ -211,14 +227,18 @@ extension StubDescriptor {
     ///
     /// - Important: Every request this stub answers is held, from now on: release each one
     ///   (``ResponseGate/releaseAll()``), or it waits for its timeout.
-    public func held() -> ResponseGate {
-        makeGate()
+    @discardableResult
+    public func held(by gate: ResponseGate) -> StubDescriptor {
+        gate.bind(to: self)
+        self.gate = gate
+        return self
     }
 }
 
 extension StubResponse {
     /// This response, held by `gate` until the test releases it: for holding only some
-    /// responses of a stub (the second page, the retry).
+    /// responses of a stub (the second page, the retry); ``StubDescriptor/held(by:)`` holds
+    /// every response of a stub.
     ///
     /// ```swift
     /// let gate = ResponseGate(name: "second page")

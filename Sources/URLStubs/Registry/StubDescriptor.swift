@@ -103,16 +103,18 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         set { lock.lock(); owner = newValue; lock.unlock() }
     }
 
-    /// The gate that holds this stub's responses (``held()``), made on first use.
+    /// The gate that holds this stub's responses (``held(by:)``).
     var gate: ResponseGate? {
-        lock.lock(); defer { lock.unlock() }
-        return heldBy
+        get { lock.lock(); defer { lock.unlock() }; return heldBy }
+        set { lock.lock(); heldBy = newValue; lock.unlock() }
     }
 
-    func makeGate() -> ResponseGate {
+    /// The stub's gate, made on first use: URLStubsMigration's `held()`.
+    @_spi(AddOns) public func makeGate() -> ResponseGate {
         lock.lock(); defer { lock.unlock() }
         if let heldBy { return heldBy }
-        let gate = ResponseGate(stub: self)
+        let gate = ResponseGate()
+        gate.bind(to: self)
         heldBy = gate
         return gate
     }

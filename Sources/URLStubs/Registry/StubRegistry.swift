@@ -33,7 +33,7 @@ public enum SequenceEnd: Sendable {
 /// ```swift
 /// let registry = StubRegistry()
 /// registry.stub(isHost("api.example.com") && isPath("/users")) { _ in
-///     try StubResponse(jsonObject: ["users": []])
+///     try StubResponse(json: ["users": []])
 /// }
 /// let (data, _) = try await registry.makeSession().data(from: URL(string: "https://api.example.com/users")!)
 /// ```

@@ -6,7 +6,7 @@ import Foundation
 /// `.gprs` 7, `.edge` 16, `.threeG` 400, `.threeGPlus` 900 and `.wifi` 1,500 KB/s.
 ///
 /// ```swift
-/// StubResponse(fileAt: imageURL).downloadSpeed(.threeG)
+/// try StubResponse(fixture: imageURL).downloadSpeed(.threeG)
 /// StubResponse(data: body).downloadSpeed(.kilobytesPerSecond(64))
 /// ```
 public struct DownloadSpeed: Sendable, Hashable, CustomStringConvertible {

@@ -4,22 +4,22 @@ import Foundation
 extension LiveStream {
 
     /// Sends `data` as it is.
-    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
-    ///   ``LiveStreamError/bufferFull(stream:limit:unsent:)`` past the stream's `bufferLimit`;
-    ///   ``LiveStreamError/notConnected(stream:reason:)`` after the connected request went away.
+    /// - Throws: ``StubError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
+    ///   ``StubError/bufferFull(stream:limit:unsent:)`` past the stream's `bufferLimit`;
+    ///   ``StubError/notConnected(stream:reason:)`` after the connected request went away.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
     }
 
     /// Sends `text` as UTF-8.
-    /// - Throws: ``LiveStreamError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    /// - Throws: ``StubError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
     public func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
 
     /// Sends one server-sent event, framed for `text/event-stream` (see ``ServerSentEvent``).
-    /// - Throws: ``LiveStreamError/invalidEvent(_:reason:)`` for a field that cannot be framed;
-    ///   ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
+    /// - Throws: ``StubError/invalidEvent(_:reason:)`` for a field that cannot be framed;
+    ///   ``StubError/writeAfterEnd(stream:ended:)`` after the end.
     public func send(event: ServerSentEvent) throws {
         try send(try event.encoded())
     }
@@ -35,9 +35,9 @@ extension LiveStream {
     /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder() writes
     /// try lines.sendJSONLine(Price(teapot: 12), encoder: snakeCase)
     /// ```
-    /// - Throws: ``LiveStreamError/invalidJSONLine(stream:reason:)`` when `value` is neither,
+    /// - Throws: ``StubError/invalidJSONLine(stream:reason:)`` when `value` is neither,
     ///   or the encoder writes several lines (`.prettyPrinted`); the encoder's error;
-    ///   ``LiveStreamError/writeAfterEnd(stream:ended:)`` after the end.
+    ///   ``StubError/writeAfterEnd(stream:ended:)`` after the end.
     public func sendJSONLine(_ value: Any, encoder: JSONEncoder? = nil) throws {
         let json: Data
         if let encoder, let encodable = value as? any Encodable {
@@ -47,7 +47,7 @@ extension LiveStream {
         } else if let encodable = value as? any Encodable {
             json = try encodedLine(encodable, encoder: JSONEncoder())
         } else {
-            throw LiveStreamError.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value")
+            throw StubError.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value")
         }
         try send(json + Data("\n".utf8))
     }
@@ -56,7 +56,7 @@ extension LiveStream {
     private func encodedLine(_ value: any Encodable, encoder: JSONEncoder) throws -> Data {
         let json = try encoder.encode(value)
         if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
-            throw LiveStreamError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+            throw StubError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
         }
         return json
     }
@@ -65,7 +65,7 @@ extension LiveStream {
     /// - Parameters:
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
+    /// - Throws: ``StubError/endedTwice(stream:ended:)`` when the stream already ended.
     public func finish(fileID: String = #fileID, line: Int = #line) throws {
         try write(.finish, ending: "finished at \(fileID):\(line)")
     }
@@ -76,7 +76,7 @@ extension LiveStream {
     ///   - error: What the request fails with.
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: ``LiveStreamError/endedTwice(stream:ended:)`` when the stream already ended.
+    /// - Throws: ``StubError/endedTwice(stream:ended:)`` when the stream already ended.
     public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
         try write(.failure(SendableError(error: error)), ending: "failed at \(fileID):\(line)")
     }

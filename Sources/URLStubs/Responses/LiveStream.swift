@@ -3,13 +3,13 @@ import Foundation
 /// A response body the test writes while the app reads it: a live feed, server-sent events,
 /// NDJSON, a chat's token stream.
 ///
-/// A stub answers with it (``StubResponse/eventStream(_:statusCode:headers:)`` for
-/// `text/event-stream`, ``StubResponse/stream(_:statusCode:headers:)`` for anything else); the
-/// response head goes out at once, and then each write reaches the app when it is made:
+/// A stub answers with it (``StubResponse/stream(_:statusCode:headers:)``, with the
+/// `Content-Type` it sends: `text/event-stream` for server-sent events); the response head goes
+/// out at once, and then each write reaches the app when it is made:
 ///
 /// ```swift
 /// let prices = LiveStream(name: "prices")
-/// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
+/// registry.stub(isPath("/prices")) { _ in .stream(prices, headers: ["Content-Type": "text/event-stream"]) }
 /// feed.connect()                                          // the app opens the stream
 /// try await prices.waitForConnection()
 /// try prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":12}"#))
@@ -22,14 +22,14 @@ import Foundation
 /// waits for them), one `didReceive data` each. A write made before any request connected is
 /// kept for the first one to connect, so a test may write before the app connects. Once a
 /// connected request has gone away without the stream's end (the app cancelled it, it timed
-/// out), a write throws ``LiveStreamError/notConnected(stream:reason:)`` until another request
+/// out), a write throws ``StubError/notConnected(stream:reason:)`` until another request
 /// connects, and what the departed request had not received is dropped: nothing meant for one
 /// request is ever sent to another (``finish(fileID:line:)`` then simply ends the stream). A
 /// stream serves one request at a time: a second request
 /// while one is connected fails with
 /// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
 /// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
-/// connection, for example `registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])`.
+/// connection, for example `registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
 /// receive everything at ``finish(fileID:line:)``; delegates receive each write as it is sent. On Apple
@@ -46,7 +46,7 @@ import Foundation
 /// **Memory:** at most `bufferLimit` bytes (an argument of ``init(name:bufferLimit:fileID:filePath:line:)``, 16 MiB by default) are written and not yet taken
 /// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
 /// consumer that gets the body whole holds every write until the end. A write past the limit
-/// throws ``LiveStreamError/bufferFull(stream:limit:unsent:)``; a test that streams more than
+/// throws ``StubError/bufferFull(stream:limit:unsent:)``; a test that streams more than
 /// the limit to a slow reader waits for room first:
 ///
 /// ```swift
@@ -57,7 +57,7 @@ import Foundation
 /// ```
 ///
 /// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
-///   ``fail(_:fileID:line:)``, or ending twice, throws a ``LiveStreamError`` saying where the stream ended.
+///   ``fail(_:fileID:line:)``, or ending twice, throws a ``StubError`` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// The name given at creation, shown in errors.
     let name: String?
@@ -116,7 +116,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called: the test's
-    /// own call, which a later write reports (``LiveStreamError/writeAfterEnd(stream:ended:)``).
+    /// own call, which a later write reports (``StubError/writeAfterEnd(stream:ended:)``).
     var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
@@ -135,7 +135,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         return try await connections.next(timeout: timeout) {
             RequestWaitTimeout(
                 awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
-                hint: "Check that a stub answers with .eventStream(stream) or .stream(stream), and that the app sends its request.")
+                hint: "Check that a stub answers with .stream(stream), and that the app sends its request.")
         }
     }
 
@@ -144,7 +144,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
     /// - Throws: ``RequestWaitTimeout`` when the app reads too slowly;
-    ///   ``LiveStreamError/notConnected(stream:reason:)`` when the connected request goes away
+    ///   ``StubError/notConnected(stream:reason:)`` when the connected request goes away
     ///   meanwhile; `CancellationError` when the waiting task is cancelled.
     public func waitForRoom(timeout: TimeInterval = 30) async throws {
         let stream = description
@@ -172,7 +172,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// What a wait for room comes to now: room, a departed request, or `nil` (wait on).
     private func roomOutcomeLocked() -> Result<Void, any Error>? {
-        if let departure, connection == nil { return .failure(LiveStreamError.notConnected(stream: description, reason: departure)) }
+        if let departure, connection == nil { return .failure(StubError.notConnected(stream: description, reason: departure)) }
         return unsent <= bufferLimit / 2 ? .success(()) : nil
     }
 
@@ -193,14 +193,14 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         lock.lock()
         if let ending {
             lock.unlock()
-            if newEnding == nil { throw LiveStreamError.writeAfterEnd(stream: description, ended: ending) }
-            throw LiveStreamError.endedTwice(stream: description, ended: ending)
+            if newEnding == nil { throw StubError.writeAfterEnd(stream: description, ended: ending) }
+            throw StubError.endedTwice(stream: description, ended: ending)
         }
         if departure != nil, connection == nil {
             guard let newEnding else {
                 let reason = departure ?? ""
                 lock.unlock()
-                throw LiveStreamError.notConnected(stream: description, reason: reason)
+                throw StubError.notConnected(stream: description, reason: reason)
             }
             // The end of a stream no one reads: it is over, and no later request gets it.
             ending = newEnding
@@ -212,7 +212,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
             guard unsent + data.count <= bufferLimit else {
                 let current = unsent
                 lock.unlock()
-                throw LiveStreamError.bufferFull(stream: description, limit: bufferLimit, unsent: current)
+                throw StubError.bufferFull(stream: description, limit: bufferLimit, unsent: current)
             }
             unsent += data.count
             peakUnsent = max(peakUnsent, unsent)

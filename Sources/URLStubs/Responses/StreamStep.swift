@@ -7,11 +7,11 @@ import Foundation
 ///
 /// ```swift
 /// registry.stub(isPath("/progress")) { _ in
-///     .eventStream(script: [
+///     .stream(script: [
 ///         .event(ServerSentEvent(event: "progress", data: "10")),
 ///         .wait(0.5),
 ///         .event(ServerSentEvent(event: "progress", data: "100")),
-///     ])
+///     ], headers: ["Content-Type": "text/event-stream"])
 /// }
 /// ```
 ///
@@ -45,39 +45,28 @@ public struct StreamStep: Sendable {
 extension StubResponse {
     /// A response whose body the test writes while the app reads it (see ``LiveStream``). The
     /// head goes out at once, without `Content-Length`; give a `Content-Type` in `headers`
-    /// (`application/x-ndjson` for ``LiveStream/sendJSONLine(_:encoder:)``).
+    /// (`application/x-ndjson` for ``LiveStream/sendJSONLine(_:encoder:)``, `text/event-stream`
+    /// for server-sent events).
     ///
     /// ```swift
     /// let lines = LiveStream()
     /// registry.stub(isPath("/export")) { _ in .stream(lines, headers: ["Content-Type": "application/x-ndjson"]) }
+    /// let prices = LiveStream(name: "prices")
+    /// registry.stub(isPath("/prices")) { _ in .stream(prices, headers: ["Content-Type": "text/event-stream"]) }
     /// ```
     public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: headers)
     }
 
-    /// A `text/event-stream` response (server-sent events) whose events the test sends while the
-    /// app reads them (see ``LiveStream``): `Content-Type: text/event-stream` and
-    /// `Cache-Control: no-cache` unless `headers` gives them.
-    ///
-    /// ```swift
-    /// let prices = LiveStream(name: "prices")
-    /// registry.stub(isPath("/prices")) { _ in .eventStream(prices) }
-    /// ```
-    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
-        StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: eventStreamHeaders(headers))
-    }
-
-    /// A response whose body is written step by step on a schedule (see ``StreamStep``).
+    /// A response whose body is written step by step on a schedule (see ``StreamStep``); give
+    /// a `Content-Type` in `headers` (`text/event-stream` for ``StreamStep/event(_:)`` steps).
     public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
         StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: headers)
     }
 
-    /// A `text/event-stream` response written step by step on a schedule (see ``StreamStep``).
-    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
-        StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: eventStreamHeaders(headers))
-    }
-
-    private static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    /// `headers` with `text/event-stream`'s `Content-Type` and `Cache-Control: no-cache` unless
+    /// given: what an `.sse` fixture and URLStubsMigration's `eventStream` spellings answer with.
+    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
         var headers = headers
         if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = "text/event-stream"

@@ -1,9 +1,9 @@
 import Foundation
 
 /// The body of a ``StubResponse``, as its ``StubResponse/body``: the response's initializers
-/// and factories say where it comes from (`data:`, `string:`, `json:`, `fileAt:`, `fixture:`,
-/// ``StubResponse/stream(length:statusCode:headers:_:)`` for an `InputStream` of your own,
-/// ``StubResponse/stream(_:statusCode:headers:)`` for a live stream), and ``data`` reads the
+/// and factories say where it comes from (`data:`, `string:`, `json:`, `fixture:`,
+/// ``StubResponse/stream(_:statusCode:headers:)`` for a live stream,
+/// ``StubResponse/stream(script:statusCode:headers:)`` for a scripted one), and ``data`` reads the
 /// bytes of one held in memory:
 ///
 /// ```swift
@@ -12,8 +12,8 @@ import Foundation
 /// ```
 ///
 /// Bodies are opened as an `InputStream` only when the
-/// response is played, and read chunk by chunk as they are delivered, so a large file or a
-/// generated stream never has to fit in memory.
+/// response is played, and read chunk by chunk as they are delivered, so a large file never
+/// has to fit in memory.
 public struct StubBody: Sendable {
     enum Source: Sendable {
         case data(Data)
@@ -37,7 +37,7 @@ public struct StubBody: Sendable {
     }
 
     /// The in-memory bytes, when the body is data (`StubResponse(data:)`, `string:`, `json:`,
-    /// `jsonObject:`, a `.response` fixture, a HAR entry); `nil` for a file, a stream or a
+    /// a `.response` fixture, a HAR entry); `nil` for a file, a stream or a
     /// live body.
     public var data: Data? {
         if case .data(let data) = source { return data }

@@ -23,7 +23,8 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 }
 
-/// A mistake in a stub or a fixture, delivered as the failing task's error.
+/// A mistake in a stub, a response, a live stream or a JSON value: delivered as the failing
+/// task's error, or thrown by the call that made it (a ``LiveStream`` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
 /// The task's error is this value itself, so a test can `catch let error as StubError`.
@@ -91,6 +92,34 @@ public enum StubError: Error, Sendable, Equatable {
     /// in HTTP: no client would receive it.
     case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
 
+    // JSON that is not: thrown by the call given it, or failing the request it was for.
+
+    /// A value of `type` given as JSON (``JSONValue/init(any:)``, `StubResponse(json:)`, the
+    /// JSON matchers) that is neither `JSONSerialization` objects nor, where taken, `Encodable`.
+    case notJSON(type: String)
+    /// A passthrough's JSON patch was asked for a response whose body is not JSON (it is never
+    /// silently skipped).
+    case bodyIsNotJSON(url: String, contentType: String?, preview: String)
+    /// A passthrough's JSON patch is itself not a JSON value.
+    case patchIsNotJSON(String)
+
+    // A ``LiveStream`` misused, thrown by the call that made it.
+
+    /// A write after ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)``;
+    /// `ended` says which, and where.
+    case writeAfterEnd(stream: String, ended: String)
+    /// ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)`` on a stream
+    /// that had already ended.
+    case endedTwice(stream: String, ended: String)
+    /// A server-sent event with a field that cannot be framed.
+    case invalidEvent(ServerSentEvent, reason: String)
+    /// An NDJSON line that is not one line of JSON.
+    case invalidJSONLine(stream: String, reason: String)
+    /// A write that would leave more than the stream's `bufferLimit` bytes unsent.
+    case bufferFull(stream: String, limit: Int, unsent: Int)
+    /// A write after the connected request went away (`reason`), before another connected.
+    case notConnected(stream: String, reason: String)
+
     /// `true` for a mistake in the stub's response itself (a status, header, length or speed
     /// no client can receive): ``StubRegistry/verify(includePassedThrough:)`` reports its stub.
     var isInvalidResponse: Bool {
@@ -144,10 +173,10 @@ public enum StubError: Error, Sendable, Equatable {
         case .liveStreamBusy(let stream, let stub):
             return "URLStubs: stub \(stub) answered with the \(stream), but another request is connected to it; "
                 + "a live stream serves one request at a time. Give each connection its own LiveStream "
-                + "(registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+                + "(registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .liveStreamEnded(let stream, let stub):
             return "URLStubs: stub \(stub) answered with the \(stream), which has ended and was already played to a request. "
-                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.eventStream(first), .eventStream(second)]))."
+                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .invalidStreamStep(let stub, let reason):
             return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
         case .backgroundSessionUnsupported(let identifier):
@@ -179,6 +208,28 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
                 + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
                 + "Once the server can be reached, record again with:\n    \(command)"
+        case .notJSON(let type):
+            return "a value of type \(type) cannot be represented as JSON"
+        case .bodyIsNotJSON(let url, let contentType, let preview):
+            return "URLStubs: a JSON patch was asked for the response of \(url), but its body is not JSON "
+                + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
+        case .patchIsNotJSON(let detail):
+            return "URLStubs: the patch is not a JSON value: \(detail)"
+        case .writeAfterEnd(let stream, let ended):
+            return "URLStubs: cannot write to the \(stream): it was \(ended), and nothing more reaches the app. "
+                + "Write everything before finish(), or answer with a new LiveStream for a new connection."
+        case .endedTwice(let stream, let ended):
+            return "URLStubs: the \(stream) was already \(ended); a stream ends once (finish() or fail(_:))."
+        case .invalidEvent(_, let reason):
+            return "URLStubs: this server-sent event cannot be framed for text/event-stream: \(reason)."
+        case .invalidJSONLine(let stream, let reason):
+            return "URLStubs: cannot send an NDJSON line to the \(stream): \(reason)."
+        case .bufferFull(let stream, let limit, let unsent):
+            return "URLStubs: the \(stream) already holds \(unsent) bytes the app has not read (its bufferLimit is \(limit)). "
+                + "Call `try await stream.waitForRoom()` before writing more, or make the stream with a larger bufferLimit."
+        case .notConnected(let stream, let reason):
+            return "URLStubs: nothing reads the \(stream) now: \(reason), and what it had not received was dropped. "
+                + "Wait for the next request with `try await stream.waitForConnection()` before writing again."
         }
     }
 }
@@ -218,6 +269,15 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .invalidDownloadSpeed: return 23
         case .recordingFailed: return 24
         case .bodyNotAllowed: return 25
+        case .writeAfterEnd: return 26
+        case .endedTwice: return 27
+        case .invalidEvent: return 28
+        case .invalidJSONLine: return 29
+        case .bufferFull: return 30
+        case .notConnected: return 31
+        case .notJSON: return 32
+        case .bodyIsNotJSON: return 33
+        case .patchIsNotJSON: return 34
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

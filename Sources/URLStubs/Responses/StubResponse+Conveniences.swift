@@ -4,16 +4,6 @@ import FoundationNetworking
 #endif
 
 extension StubResponse {
-    /// A response with no body: a status and, optionally, headers.
-    ///
-    /// ```swift
-    /// registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
-    /// registry.stub(isMethod(.delete)) { _ in StubResponse(statusCode: 204) }
-    /// ```
-    public init(statusCode: Int, headers: HTTPHeaders = [:]) {
-        self.init(data: Data(), statusCode: statusCode, headers: headers)
-    }
-
     /// A text response: `string` as UTF-8, `Content-Type: text/plain; charset=utf-8` unless
     /// `headers` gives one.
     ///

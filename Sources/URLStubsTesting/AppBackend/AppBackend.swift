@@ -9,11 +9,11 @@ import URLStubsScenarios
 ///
 /// ```swift
 /// let backend = try AppBackend()
-/// try await backend.stub(.get("/api/cart"), response: .fixture("cart.json"))   // before launch
+/// try await backend.stub(.get("/api/cart"), response: RemoteResponse(fixture: "cart.json"))   // before launch
 /// app.launchEnvironment.merge(backend.launchEnvironment) { $1 }
 /// app.launch()                                   // the app's launch requests get cart.json
 /// let checkout = backend.makeGate(name: "checkout")
-/// try await backend.stub(.post("/api/orders"), response: RemoteResponse.json(["id": 7]).held(by: checkout))
+/// try await backend.stub(.post("/api/orders"), response: RemoteResponse(json: ["id": 7]).held(by: checkout))
 /// app.buttons["Pay"].tap()
 /// try await checkout.waitForRequest()
 /// XCTAssert(app.activityIndicators["Paying"].exists)
@@ -77,7 +77,7 @@ public final class AppBackend: @unchecked Sendable {
     /// Adds a stub to the app, above every stub it has (the most recent matching stub answers).
     ///
     /// ```swift
-    /// try await backend.stub(.get("/api/cart"), name: "cart", response: .json(["items": []]))
+    /// try await backend.stub(.get("/api/cart"), name: "cart", response: RemoteResponse(json: ["items": []]))
     /// ```
     /// - Parameters:
     ///   - matcher: Which requests it answers.
@@ -209,7 +209,7 @@ public final class AppBackend: @unchecked Sendable {
         RemoteGate(id: "gate-\(counter.next()): \(name)", location: "\(fileID):\(line)", backend: self)
     }
 
-    /// A live stream a stub answers with (``RemoteResponse/eventStream(_:status:headers:)``),
+    /// A live stream a stub answers with (``RemoteResponse/stream(_:statusCode:headers:)``),
     /// that the test writes while the app reads.
     /// - Parameters:
     ///   - name: Shown in the app's reports.
@@ -292,8 +292,8 @@ public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
     /// it when the app used it more or less often, as `StubDescriptor.expect(_:)` does in process.
     ///
     /// ```swift
-    /// try await backend.stub(.post("/api/orders"), response: .status(201)).expect(.once)
-    /// try await backend.stub(.delete("/api/account"), response: .status(204)).expect(.never)
+    /// try await backend.stub(.post("/api/orders"), response: RemoteResponse(statusCode: 201)).expect(.once)
+    /// try await backend.stub(.delete("/api/account"), response: RemoteResponse(statusCode: 204)).expect(.never)
     /// ```
     /// - Returns: This stub.
     /// - Throws: ``AppBackendError/appFailed(command:message:)`` when the app no longer has the stub.

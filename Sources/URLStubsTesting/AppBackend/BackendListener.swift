@@ -304,7 +304,7 @@ final class BackendListener: @unchecked Sendable {
         let megabytes = String(format: "%.1f", Double(error.size) / Double(1 << 20))
         return "it is \(megabytes) MiB as the link sends it (bytes cross as base64, 4 for every 3), more than the "
             + "\(WireFrameTooLarge.describe(error.limit)) the link carries in one message: serve a body this large from a fixture "
-            + "file the app reads (RemoteResponse.fixture), or write a live stream in smaller parts"
+            + "file the app reads (RemoteResponse(fixture:)), or write a live stream in smaller parts"
     }
 
     private func send(_ frame: Data, id: Int, type: String, on socket: LoopbackSocket, timeout: TimeInterval) async throws -> WireMessage {

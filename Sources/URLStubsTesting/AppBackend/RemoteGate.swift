@@ -11,7 +11,7 @@ import URLStubs
 ///
 /// ```swift
 /// let checkout = backend.makeGate(name: "checkout")
-/// try await backend.stub(.post("/api/orders"), response: RemoteResponse.json(["id": 7]).held(by: checkout))
+/// try await backend.stub(.post("/api/orders"), response: RemoteResponse(json: ["id": 7]).held(by: checkout))
 /// app.buttons["Pay"].tap()
 /// try await checkout.waitForRequest()
 /// XCTAssert(app.activityIndicators["Paying"].exists)

@@ -11,7 +11,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let prices = backend.makeLiveStream(name: "prices")
-/// try await backend.stub(.get("/prices"), response: .eventStream(prices))
+/// try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
 /// try await prices.waitForConnection()
 /// try await prices.send(event: ServerSentEvent(event: "price", data: #"{"teapot":12}"#))
 /// try await prices.finish()
@@ -93,21 +93,22 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
 }
 
 extension RemoteResponse {
-    /// A `text/event-stream` response whose body is `stream`.
-    public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse.status(status, headers: headers)
-        response.wire.streamID = stream.id
-        response.wire.streamLocation = stream.location
-        response.wire.streamKind = .eventStream
-        return response
-    }
-
-    /// A response whose body is `stream`, as written (NDJSON, bytes); give its `Content-Type`.
-    public static func stream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse.status(status, headers: headers)
+    /// A response whose body is `stream`, as written; give its `Content-Type`
+    /// (`text/event-stream` for server-sent events), as with `StubResponse.stream(_:statusCode:headers:)`.
+    public static func stream(_ stream: RemoteLiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> RemoteResponse {
+        var response = RemoteResponse(statusCode: statusCode, headers: headers)
         response.wire.streamID = stream.id
         response.wire.streamLocation = stream.location
         response.wire.streamKind = .stream
+        return response
+    }
+
+    /// `stream` as a live body of `kind`, for URLStubsTesting's earlier spellings.
+    static func stream(_ stream: RemoteLiveStream, kind: WireStreamKind, statusCode: Int, wireHeaders: [String: String]) -> RemoteResponse {
+        var response = RemoteResponse(statusCode: statusCode, wireHeaders: wireHeaders)
+        response.wire.streamID = stream.id
+        response.wire.streamLocation = stream.location
+        response.wire.streamKind = kind
         return response
     }
 }

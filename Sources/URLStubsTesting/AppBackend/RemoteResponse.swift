@@ -8,72 +8,92 @@ import URLStubsScenarios
 
 /// What a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``):
 /// a status, headers and a body (text, JSON, bytes, or a fixture file the app finds in its own
-/// bundle or fixtures folder), or an error, with timing.
+/// bundle or fixtures folder), or an error, with timing. Its builders are `StubResponse`'s, with
+/// the same names and labels:
 ///
 /// ```swift
-/// RemoteResponse.json(["items": []])
-/// RemoteResponse.fixture("cart.json")                    // resolved by the app
-/// RemoteResponse.text("sold out", status: 409).requestTime(0.5)
-/// RemoteResponse.error(.timedOut)
+/// RemoteResponse(json: ["items": []])
+/// RemoteResponse(fixture: "cart.json")                    // resolved by the app
+/// RemoteResponse(string: "sold out", statusCode: 409).requestTime(0.5)
+/// RemoteResponse(statusCode: 204)
+/// RemoteResponse(error: URLError(.timedOut))
 /// ```
 ///
-/// ``held(by:)`` holds it until the test releases it; ``eventStream(_:status:headers:)`` and
-/// ``stream(_:status:headers:)`` answer with a live stream the test writes.
+/// ``held(by:)`` holds it until the test releases it; ``stream(_:statusCode:headers:)`` answers
+/// with a live stream the test writes.
 public struct RemoteResponse: Codable, Sendable, Equatable {
     /// What crosses to the app.
     var wire: WireResponse
-    /// Why a value given to a factory cannot be sent (an object that is not JSON).
+    /// Why a value given to a builder cannot be sent (an object that is not JSON, a header
+    /// name given twice).
     private var conversionProblem: String?
 
-    private init(status: Int, headers: [String: String]) {
-        wire = WireResponse(status: status, headers: headers)
+    init(statusCode: Int, wireHeaders headers: [String: String]) {
+        wire = WireResponse(status: statusCode, headers: headers)
     }
 
-    /// No body.
-    public static func status(_ status: Int, headers: [String: String] = [:]) -> RemoteResponse {
-        RemoteResponse(status: status, headers: headers)
-    }
-
-    /// A UTF-8 text body, `text/plain` unless `headers` say otherwise.
-    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse(status: status, headers: headers)
-        response.wire.text = text
-        return response
-    }
-
-    /// A JSON body from `JSONSerialization` values, `application/json` unless `headers` say otherwise.
-    public static func json(_ object: Any, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse(status: status, headers: headers)
-        do {
-            response.wire.json = WireJSON(try JSONValue(any: object))
-        } catch {
-            response.conversionProblem = "the JSON body is not JSON: \(error)"
+    /// `headers` as the link carries them: one value per name (protocol version 2). A name
+    /// given twice is refused when the response is sent rather than joined, since joined
+    /// `Set-Cookie` lines would be one broken cookie.
+    private init(statusCode: Int, fields headers: HTTPHeaders) {
+        var fields: [String: String] = [:]
+        var repeated: [String] = []
+        for (name, value) in headers {
+            if let key = fields.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+                if !repeated.contains(key) { repeated.append(key) }
+                continue
+            }
+            fields[name] = value
         }
-        return response
+        self.init(statusCode: statusCode, wireHeaders: fields)
+        if !repeated.isEmpty {
+            conversionProblem =
+                "the UI-test link carries one value per header name, and \(repeated.map { "\"\($0)\"" }.joined(separator: ", ")) "
+                + "is given more than once: join the values with \", \" or set one cookie per response"
+        }
     }
 
-    /// A body of bytes (sent as base64).
-    public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse(status: status, headers: headers)
-        response.wire.data = data
-        return response
+    /// A body of bytes (sent as base64); without `data`, a response with no body.
+    public init(data: Data = Data(), statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+        self.init(statusCode: statusCode, fields: headers)
+        if !data.isEmpty { wire.data = data }
+    }
+
+    /// A UTF-8 text body, `text/plain; charset=utf-8` unless `headers` say otherwise.
+    public init(string: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+        self.init(statusCode: statusCode, fields: headers)
+        wire.text = string
+    }
+
+    /// A JSON body, `application/json` unless `headers` say otherwise: an `Encodable` value
+    /// written by `encoder`, or `JSONSerialization` objects. A value that is neither fails the
+    /// `stub` or `release(with:)` call that sends it, naming its type.
+    public init(json value: Any, statusCode: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()) {
+        self.init(statusCode: statusCode, fields: headers)
+        do {
+            if let encodable = value as? any Encodable {
+                wire.json = WireJSON(try JSONValue(data: try encoder.encode(encodable)))
+            } else {
+                wire.json = WireJSON(try JSONValue(any: value))
+            }
+        } catch {
+            conversionProblem = (conversionProblem.map { $0 + "; " } ?? "") + "the JSON body is not JSON: \(error)"
+        }
     }
 
     /// A fixture file the app finds where it said when it connected (its bundle by default, see
     /// `AppFixtures`), with a `Content-Type` from its extension; `.response` and `.sse` files
     /// are read as `StubResponse(fixture:in:subdirectory:statusCode:headers:)` reads them. A
     /// missing fixture fails the test's `stub` call with the closest names the app has.
-    public static func fixture(_ name: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse(status: status, headers: headers)
-        response.wire.fixture = name
-        return response
+    public init(fixture name: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+        self.init(statusCode: statusCode, fields: headers)
+        wire.fixture = name
     }
 
-    /// The request fails with `URLError(code)`.
-    public static func error(_ code: URLError.Code) -> RemoteResponse {
-        var response = RemoteResponse(status: 200, headers: [:])
-        response.wire.errorCode = code.rawValue
-        return response
+    /// The request fails with `error` (its code crosses to the app).
+    public init(error: URLError) {
+        self.init(statusCode: 200, wireHeaders: [:])
+        wire.errorCode = error.code.rawValue
     }
 
     /// Waits `requestTime` seconds before the head, then spreads the body over `responseTime`

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import TestSupport
 import URLStubsRecording
 
@@ -108,7 +108,7 @@ struct FixtureTests {
         // `curl -is --compressed` prints the decoded body under the compressed Content-Length.
         let json = #"{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}"#
         let file = "HTTP/2 200\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: 61\r\n\r\n" + json
-        let response = try StubResponse(httpMessage: Data(file.utf8), source: "users-compressed.response")
+        let response = try StubResponse(httpMessageData: Data(file.utf8), source: "users-compressed.response")
         let registry = StubRegistry()
         registry.stub(isPath("/users")) { _ in response }
         let result = await fetch("https://api.test/users", from: registry, using: api)
@@ -122,7 +122,7 @@ struct FixtureTests {
         var file = Data("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n".utf8)
         file.append(contentsOf: [0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0, 0x03, 0x03, 0x00])
         #expect {
-            try StubResponse(httpMessage: file, source: "gzip.response")
+            try StubResponse(httpMessageData: file, source: "gzip.response")
         } throws: { error in
             guard let error = error as? FixtureError else { return false }
             return error.source == "gzip.response" && error.line == 5 && error.expected.contains("--compressed")
@@ -132,12 +132,12 @@ struct FixtureTests {
 
     @Test func rawChunkedBodyIsDecoded() throws {
         let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;name=value\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n"
-        let response = try StubResponse(httpMessage: Data(raw.utf8), source: "raw.response")
+        let response = try StubResponse(httpMessageData: Data(raw.utf8), source: "raw.response")
         #expect(response.body.data == Data("hello world".utf8))
         #expect(response.value(forHeader: "Transfer-Encoding") == nil)
         // curl's usual output: the header stays, the body is already decoded and kept as it is.
         let decoded = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nnot really chunks"
-        #expect(try StubResponse(httpMessage: Data(decoded.utf8)).body.data == Data("5\r\nnot really chunks".utf8))
+        #expect(try StubResponse(httpMessageData: Data(decoded.utf8)).body.data == Data("5\r\nnot really chunks".utf8))
     }
 
     /// Found by fuzzing: a signed chunk size (`-5`) made an inverted range and trapped. A body
@@ -145,14 +145,14 @@ struct FixtureTests {
     @Test func signedChunkSizeIsNotAChunk() throws {
         for size in ["-5", "+5"] {
             let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nhello\r\n0\r\n\r\n"
-            let response = try StubResponse(httpMessage: Data(raw.utf8), source: "signed.response")
+            let response = try StubResponse(httpMessageData: Data(raw.utf8), source: "signed.response")
             #expect(response.body.data == Data("\(size)\r\nhello\r\n0\r\n\r\n".utf8))
         }
     }
 
     @Test func emptyResponseFileIsAnError() {
         #expect {
-            try StubResponse(httpMessage: Data(), source: "x")
+            try StubResponse(httpMessageData: Data(), source: "x")
         } throws: { error in
             (error as? FixtureError)?.description == #"x:1: expected a status line like "HTTP/1.1 200 OK", found an empty file"#
         }

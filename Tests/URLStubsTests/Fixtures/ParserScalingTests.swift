@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import SyntheticFixtures
 import Testing
-@testable import URLStubs
+@testable @_spi(AddOns) import URLStubs
 @testable import TestSupport
 @testable import URLStubsRecording
 
@@ -43,7 +43,7 @@ struct ParserScalingTests {
 
     @Test func responseFileWith100kHeadersLoadsAndServes() async throws {
         let file = SyntheticFixtures.responseFile(headers: 100_000)
-        let (response, seconds) = try await Self.timed { try StubResponse(httpMessage: file, source: "big.response") }
+        let (response, seconds) = try await Self.timed { try StubResponse(httpMessageData: file, source: "big.response") }
         // About 2 s in a debug build on an idle machine; the suite runs beside it.
         #expect(seconds < 20, "100,000 headers took \(seconds) s to parse")
         // Every field is kept, repeated ones too: the 100,000 written plus Content-Type and
@@ -72,8 +72,8 @@ struct ParserScalingTests {
 
     @Test func responseParsingTimeGrowsLinearly() async throws {
         let small = SyntheticFixtures.responseFile(headers: 10_000), large = SyntheticFixtures.responseFile(headers: 100_000)
-        let smallSeconds = try await Self.fastest { _ = try StubResponse(httpMessage: small) }
-        let largeSeconds = try await Self.fastest { _ = try StubResponse(httpMessage: large) }
+        let smallSeconds = try await Self.fastest { _ = try StubResponse(httpMessageData: small) }
+        let largeSeconds = try await Self.fastest { _ = try StubResponse(httpMessageData: large) }
         // Linear: about 10 times; quadratic: about 100 times.
         #expect(largeSeconds / smallSeconds < 30, "10k headers: \(smallSeconds) s, 100k: \(largeSeconds) s")
     }
@@ -82,7 +82,7 @@ struct ParserScalingTests {
         var text = "HTTP/1.1 204 No Content\n"
         for index in 0..<100_000 { text += "Vary: v\(index)\n" }
         let message = Data((text + "\n").utf8)
-        let (response, seconds) = try await Self.timed { try StubResponse(httpMessage: message) }
+        let (response, seconds) = try await Self.timed { try StubResponse(httpMessageData: message) }
         #expect(seconds < 20, "took \(seconds) s")
         // Each field is kept (HTTPHeaders keeps repeated fields); reading the name joins them,
         // and so does the head the app receives, each in one pass.

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) @testable import URLStubs
+@_spi(AddOns) @_spi(Transport) @testable import URLStubs
 @testable import TestSupport
 
 /// One test's slow code must not freeze another test's networking: user code and body reads
@@ -75,7 +75,7 @@ struct NothingStallsTests {
         let stall = StallControl()
         defer { stall.unblock() }
         registry.stub(isPath("/stall")) { _ in
-            StubResponse.stream(length: 100_000) { StallingInputStream(prefix: Data(repeating: 7, count: 1_000), control: stall) }
+            StubResponse(streamLength: 100_000) { StallingInputStream(prefix: Data(repeating: 7, count: 1_000), control: stall) }
         }
         let result = await fetch(request("https://api.test/stall"), from: registry, using: api) { $0.timeoutIntervalForRequest = 0.5 }
         #expect(result.urlError?.code == .timedOut, "\(String(describing: result.error))")
@@ -92,7 +92,7 @@ struct NothingStallsTests {
         let stall = StallControl()
         defer { stall.unblock() }
         registry.stub(.any) { _ in
-            StubResponse.stream(length: 10_000) { StallingInputStream(prefix: Data(repeating: 1, count: 500), control: stall) }
+            StubResponse(streamLength: 10_000) { StallingInputStream(prefix: Data(repeating: 1, count: 500), control: stall) }
         }
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
@@ -116,7 +116,7 @@ struct NothingStallsTests {
         let registry = StubRegistry()
         registry.stub(.any, name: "shrinking file") { _ in
             // The file is measured (its Content-Length) before it shrinks.
-            let response = StubResponse(fileAt: file).requestTime(0.05, responseTime: 0)
+            let response = StubResponse(bodyFileAt: file).requestTime(0.05, responseTime: 0)
             return response
         }
         registry.onActivation { _, _, _ in

@@ -179,7 +179,7 @@ struct PassthroughTests {
         let registry = StubRegistry()
         registry.stub(isPath("/text")) { _ in .passthrough(.jsonMergePatch(["a": 1])) }
         let result = await fetch(URLRequest(url: server.url("/text")), from: registry, using: api)
-        guard case .bodyIsNotJSON(let url, let contentType, let preview)? = result.error as? JSONPatchError else {
+        guard case .bodyIsNotJSON(let url, let contentType, let preview)? = result.error.flatMap(StubError.from) else {
             Issue.record("expected bodyIsNotJSON, got \(String(describing: result.error))")
             return
         }

@@ -14,7 +14,8 @@ struct HeldResponseTests {
     func aHeldRequestWaitsForItsRelease(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let log = EventLog()
-        let gate = registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "fresh") }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "fresh") }.held(by: gate)
         registry.onActivation { _, _, _ in log.append("activation") }
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch("https://api.test/feed", from: registry, using: api)) }
@@ -38,7 +39,8 @@ struct HeldResponseTests {
     @Test(arguments: FetchAPI.allCases)
     func releaseWithAnotherResponseOrAnError(api: FetchAPI) async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/order")) { _ in StubResponse(statusCode: 201) }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/order")) { _ in StubResponse(statusCode: 201) }.held(by: gate)
         let replaced = Outcome(), failed = Outcome()
         let first = Task { replaced.set(await fetch("https://api.test/order", from: registry, using: api)) }
         try await gate.waitForRequest(timeout: patientWait)
@@ -60,9 +62,10 @@ struct HeldResponseTests {
 
     @Test func heldRequestsQueueUpAndAreReleasedOldestFirst() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/items")) { request in
+        let gate = ResponseGate()
+        registry.stub(isPath("/items")) { request in
             StubResponse(string: request.url?.query ?? "")
-        }.held()
+        }.held(by: gate)
         let session = registry.makeSession()
         defer { session.finishTasksAndInvalidate() }
         let outcomes = (0..<4).map { _ in Outcome() }
@@ -91,7 +94,8 @@ struct HeldResponseTests {
     @Test(arguments: FetchAPI.allCases)
     func aHeldRequestStillTimesOut(api: FetchAPI) async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late") }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late") }.held(by: gate)
         var slow = request("https://api.test/slow")
         slow.timeoutInterval = 0.3
         let result = await fetch(slow, from: registry, using: api)
@@ -106,7 +110,8 @@ struct HeldResponseTests {
     @Test func aCancelledHeldRequestGetsNoCallbackAfterStopLoading() async throws {
         let registry = StubRegistry()
         let log = EventLog()
-        let gate = registry.stub(.any) { _ in StubResponse(string: "never") }.held()
+        let gate = ResponseGate()
+        registry.stub(.any) { _ in StubResponse(string: "never") }.held(by: gate)
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
@@ -127,7 +132,8 @@ struct HeldResponseTests {
     #if !URLSTUBS_APPLE_LOADING
     @Test func appleModelCancelAndReleaseKeepTheContract() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(.any) { _ in StubResponse(string: "held") }.held()
+        let gate = ResponseGate()
+        registry.stub(.any) { _ in StubResponse(string: "held") }.held(by: gate)
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
         let task = model.dataTask(with: request("https://api.test/cancel"))
@@ -151,7 +157,8 @@ struct HeldResponseTests {
 
     @Test func heldRequestsStallNothingElse() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/held")) { _ in StubResponse(string: "held") }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/held")) { _ in StubResponse(string: "held") }.held(by: gate)
         registry.stub(isPath("/free")) { _ in StubResponse(string: "free") }
         let held = (0..<40).map { _ in Outcome() }
         var heldTasks: [Task<Void, Never>] = []
@@ -189,7 +196,8 @@ struct HeldResponseTests {
 
     @Test func requestTimeCountsFromTheRelease() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(.any) { _ in StubResponse(string: "slow").requestTime(0.3, responseTime: 0) }.held()
+        let gate = ResponseGate()
+        registry.stub(.any) { _ in StubResponse(string: "slow").requestTime(0.3, responseTime: 0) }.held(by: gate)
         let outcome = Outcome()
         let task = Task { outcome.set(await fetch("https://api.test/slow", from: registry)) }
         try await gate.waitForRequest(timeout: patientWait)
@@ -201,9 +209,22 @@ struct HeldResponseTests {
         #expect(Date().timeIntervalSince(released) >= 0.3)
     }
 
+    @Test func aNamedGateHoldingAStubKeepsItsNameAndExplainsByTheStub() async throws {
+        let registry = StubRegistry()
+        let gate = ResponseGate(name: "feed gate")
+        registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "x") }.held(by: gate)
+        _ = await fetch("https://api.test/feeds", from: registry)
+        #expect(gate.description.hasPrefix("gate \"feed gate\" (URLStubsTests/HeldResponseTests.swift:"))
+        let error = await #expect(throws: RequestWaitTimeout.self) { try await gate.waitForRequest(timeout: 0.2) }
+        #expect(error?.awaited.contains("a new request held by the gate \"feed gate\"") == true)
+        #expect(error?.others.map(\.request.description) == ["GET https://api.test/feeds"])
+        #expect(error?.description.contains("expected path \"/feed\", got \"/feeds\"") == true, "\(String(describing: error))")
+    }
+
     @Test func waitingForARequestThatNeverComesExplainsWhy() async throws {
         let registry = StubRegistry()
-        let gate = registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "x") }.held()
+        let gate = ResponseGate()
+        registry.stub(isPath("/feed"), name: "feed") { _ in StubResponse(string: "x") }.held(by: gate)
         _ = await fetch("https://api.test/feeds", from: registry)
         do {
             try await gate.waitForRequest(timeout: 0.2)

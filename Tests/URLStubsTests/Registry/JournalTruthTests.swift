@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@testable @_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 /// The journal says what the app received, not what the stub meant to send: each entry is
@@ -76,7 +76,7 @@ struct JournalTruthTests {
     func aMissingFileHasNoStatusAndTheFileError(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let missing = URL(fileURLWithPath: "/nonexistent/URLStubs/missing.json")
-        registry.stub(isPath("/file"), name: "file") { _ in StubResponse(fileAt: missing) }
+        registry.stub(isPath("/file"), name: "file") { _ in StubResponse(bodyFileAt: missing) }
         let result = await fetch(request("https://api.test/file"), from: registry, using: api)
         #expect(result.response == nil)
         let entry = try await endedEntry(of: registry)

@@ -38,10 +38,10 @@ struct LiveStreamBackpressureTests {
     @Test func aWritePastTheLimitThrowsAndSaysWhatToDo() throws {
         let stream = LiveStream(name: "small", bufferLimit: 1_000)
         try stream.send(Data(count: 600))
-        #expect(throws: LiveStreamError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600)) {
+        #expect(throws: StubError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600)) {
             try stream.send(Data(count: 600))
         }
-        let message = LiveStreamError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600).description
+        let message = StubError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600).description
         #expect(message.contains("waitForRoom()"))
         #expect(message.contains("bufferLimit is 1000"))
     }
@@ -50,7 +50,7 @@ struct LiveStreamBackpressureTests {
     func writesAfterTheReaderLeftAreNeverQueuedForTheNextRequest(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "feed")
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         // The first reader: one event, then the app cancels.
         let recorder = DelegateRecorder()
         let cancel: @Sendable () -> Void
@@ -81,7 +81,7 @@ struct LiveStreamBackpressureTests {
         try await waitUntil(timeout: patientWait) { recorder.chunkCount == 1 }
         cancel()
         try await waitUntil(timeout: patientWait) { !stream.isConnected }
-        let refused = #expect(throws: LiveStreamError.self) { try stream.send("data: meant for the first reader\n\n") }
+        let refused = #expect(throws: StubError.self) { try stream.send("data: meant for the first reader\n\n") }
         #expect(refused.map { "\($0)" }?.contains("the app cancelled the request") == true)
 
         // The next reader gets only what is written for it.

@@ -19,7 +19,9 @@ struct LiveStreamTests {
     func anEventSourceClientReadsEachEventAsItIsSent(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let prices = LiveStream(name: "prices")
-        registry.stub(isPath("/prices"), name: "price feed") { _ in .eventStream(prices) }
+        registry.stub(isPath("/prices"), name: "price feed") { _ in
+            .stream(prices, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"])
+        }
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/prices"), registry: registry, api: api, delegate: client)
         defer { connection.close() }
@@ -112,29 +114,29 @@ struct LiveStreamTests {
         do {
             try stream.send("b")
             Issue.record("a write after finish() must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             guard case .writeAfterEnd(let name, let ended) = error else { throw error }
             #expect(name.contains("live stream \"feed\" (URLStubsTests/LiveStreamTests.swift:"))
             #expect(ended == "finished at URLStubsTests/LiveStreamTests.swift:\(finishLine)")
             #expect("\(error)".contains("cannot write to the live stream \"feed\""))
         }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "late")) }
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["late": true]) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "late")) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["late": true]) }
         do {
             try stream.finish()
             Issue.record("finishing twice must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             guard case .endedTwice = error else { throw error }
             #expect("\(error)".contains("was already finished at"))
         }
-        #expect(throws: LiveStreamError.self) { try stream.fail(URLError(.networkConnectionLost)) }
+        #expect(throws: StubError.self) { try stream.fail(URLError(.networkConnectionLost)) }
 
         let failed = LiveStream()
         try failed.fail(URLError(.networkConnectionLost))
         do {
             try failed.finish()
             Issue.record("finish after fail must throw")
-        } catch let error as LiveStreamError {
+        } catch let error as StubError {
             #expect("\(error)".contains("was already failed at"))
         }
     }
@@ -166,7 +168,7 @@ struct LiveStreamTests {
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
         // The encoder is used, not set aside for JSONSerialization: its several lines are refused.
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["a": 1, "b": 2], encoder: pretty) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["a": 1, "b": 2], encoder: pretty) }
         // A value that is not Encodable is still written by JSONSerialization.
         try stream.sendJSONLine(["n": 1] as [String: Any], encoder: pretty)
         try stream.finish()
@@ -178,14 +180,14 @@ struct LiveStreamTests {
 
     @Test func invalidContentThrowsAndSendsNothing() throws {
         let stream = LiveStream()
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(id: "a\0b", data: "x")) }
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "x", retry: -1)) }
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(["when": Date()] as [String: Any]) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(event: "two\nlines", data: "x")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(id: "a\0b", data: "x")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "x", retry: -1)) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(["when": Date()] as [String: Any]) }
         struct Pretty: Encodable { let a = 1, b = 2 }
         let pretty = JSONEncoder()
         pretty.outputFormatting = .prettyPrinted
-        #expect(throws: LiveStreamError.self) { try stream.sendJSONLine(Pretty(), encoder: pretty) }
+        #expect(throws: StubError.self) { try stream.sendJSONLine(Pretty(), encoder: pretty) }
         #expect(!stream.isEnded, "a refused write leaves the stream open")
     }
 
@@ -224,7 +226,7 @@ struct LiveStreamTests {
     func theTimeoutBoundsTheGapBetweenWrites(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         var slow = request("https://api.test/quiet")
         slow.timeoutInterval = 1.5
         let outcome = Outcome()
@@ -241,7 +243,7 @@ struct LiveStreamTests {
             last = Date()
             do {
                 try stream.send(event: ServerSentEvent(data: "tick"))
-            } catch LiveStreamError.notConnected {
+            } catch StubError.notConnected {
                 // This task was kept waiting past the timeout (the gap below says so), and the
                 // request timed out: a write then throws rather than waiting for another request.
                 #expect(longestGap >= 1.5, "the request left only after a gap as long as its timeout")
@@ -270,7 +272,7 @@ struct LiveStreamTests {
         let registry = StubRegistry()
         let stream = LiveStream()
         let log = EventLog()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
@@ -286,7 +288,7 @@ struct LiveStreamTests {
         try await waitUntil(timeout: patientWait) { !stream.isConnected }
         #expect(!stream.isConnected)
         // A write no request can read is an error, never kept for another request.
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(recorder.chunkCount == 1, "no callback after stopLoading")
         try await waitUntil(timeout: patientWait) { !log.events.isEmpty }
@@ -297,7 +299,7 @@ struct LiveStreamTests {
     @Test func aCancelledAppleModelTaskGetsNothingAfterStopLoading() async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let client = EventSourceClient()
         let model = appleModel(for: registry, delegate: client)
         let task = model.dataTask(with: request("https://api.test/cancel"))
@@ -310,7 +312,7 @@ struct LiveStreamTests {
         #expect((client.error as? URLError)?.code == .cancelled)
         // Writes after the cancel reach no one (they throw); the model records any callback
         // after stopLoading.
-        #expect(throws: LiveStreamError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
+        #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "two")) }
         try stream.finish()
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(client.events.count == 1)
@@ -320,7 +322,7 @@ struct LiveStreamTests {
     @Test func appleModelCompletionHandlersAccumulateEveryWrite() async throws {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let model = appleModel(for: registry)
         let outcome = Outcome()
         let task = Task {
@@ -343,7 +345,7 @@ struct LiveStreamTests {
     @Test func aStreamServesOneConnectionAtATime() async throws {
         let registry = StubRegistry()
         let stream = LiveStream(name: "solo")
-        registry.stub(isPath("/solo"), name: "solo feed") { _ in .eventStream(stream) }
+        registry.stub(isPath("/solo"), name: "solo feed") { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let outcome = Outcome()
         let first = Task { outcome.set(await fetch(request("https://api.test/solo"), from: registry, using: .delegate)) }
         try await stream.waitForConnection(timeout: patientWait)
@@ -370,7 +372,7 @@ struct LiveStreamTests {
     @Test func eachConnectionItsOwnStream() async throws {
         let registry = StubRegistry()
         let first = LiveStream(), second = LiveStream()
-        registry.stub(isPath("/events"), responses: [.eventStream(first), .eventStream(second)])
+        registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])
         try first.send(event: ServerSentEvent(id: "1", data: "a"))
         try first.finish()
         try second.send(event: ServerSentEvent(id: "2", data: "b"))
@@ -383,7 +385,7 @@ struct LiveStreamTests {
     func headGetsTheHeadWithoutConnecting(api: FetchAPI) async {
         let registry = StubRegistry()
         let stream = LiveStream()
-        registry.stub(.any) { _ in .eventStream(stream) }
+        registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let result = await fetch(request("https://api.test/events", method: "HEAD"), from: registry, using: api)
         #expect(result.error == nil)
         #expect(result.statusCode == 200)
@@ -398,7 +400,7 @@ struct LiveStreamTests {
             Issue.record("expected a timeout")
         } catch let error as RequestWaitTimeout {
             #expect(error.description.contains("a request connected to the live stream \"lonely\""))
-            #expect(error.description.contains(".eventStream(stream)"))
+            #expect(error.description.contains(".stream(stream)"))
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
 @testable import TestSupport
 
 @Suite("Responses through a real URLSession")
@@ -27,11 +27,35 @@ struct ResponseTests {
     @Test(arguments: FetchAPI.allCases)
     func jsonObjectResponseSetsContentType(api: FetchAPI) async throws {
         let registry = StubRegistry()
-        registry.stub(isPath("/users")) { _ in try StubResponse(jsonObject: ["users": [["id": 1]]]) }
+        registry.stub(isPath("/users")) { _ in try StubResponse(json: ["users": [["id": 1]]]) }
         let result = await fetch("https://api.example.com/users", from: registry, using: api)
         #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         let decoded = try JSONValue(data: #require(result.data))
         #expect(decoded == .object(["users": .array([.object(["id": .number(1)])])]))
+    }
+
+    @Test func jsonTakesJSONSerializationObjectsAndEncodableValuesAlike() throws {
+        // Mixed values: `JSONSerialization` objects, written with sorted keys.
+        let mixed = try StubResponse(json: ["name": "Ada", "id": 1, "manager": NSNull(), "tags": ["a"]])
+        #expect(mixed.body.data == Data(#"{"id":1,"manager":null,"name":"Ada","tags":["a"]}"#.utf8))
+        #expect(mixed.value(forHeader: "Content-Type") == "application/json")
+        // An Encodable value goes through the encoder it is given.
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        struct Account: Encodable { let displayName: String }
+        let encoded = try StubResponse(json: Account(displayName: "Ada"), headers: ["Content-Type": "application/vnd.api+json"], encoder: encoder)
+        #expect(encoded.body.data == Data(#"{"display_name":"Ada"}"#.utf8))
+        #expect(encoded.value(forHeader: "Content-Type") == "application/vnd.api+json")
+        #expect(try StubResponse(json: "fragment").body.data == Data(#""fragment""#.utf8))
+        // Neither: an error naming the type, not a crash.
+        #expect(throws: StubError.notJSON(type: "Date")) { try StubResponse(json: ["when": Date() as Any]) }
+        #expect(StubError.notJSON(type: "Date").description == "a value of type Date cannot be represented as JSON")
+    }
+
+    @Test func dataIsOptionalSoAStatusAloneIsAResponseWithoutBody() {
+        let notFound = StubResponse(statusCode: 404, headers: ["X-Reason": "gone"])
+        #expect(notFound.statusCode == 404 && notFound.body.data == Data() && notFound.value(forHeader: "X-Reason") == "gone")
+        #expect(StubResponse().statusCode == 200 && StubResponse().body.data == Data())
     }
 
     @Test func jsonValueKeepsLargeIntegersExactAndComparesNumbersByValue() throws {
@@ -68,7 +92,7 @@ struct ResponseTests {
         try bytes.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let registry = StubRegistry()
-        registry.stub(isExtension("bin")) { _ in StubResponse(fileAt: url, headers: ["Content-Type": "application/octet-stream"]) }
+        registry.stub(isExtension("bin")) { _ in try StubResponse(fixture: url, headers: ["Content-Type": "application/octet-stream"]) }
         let result = await fetch("https://cdn.example.com/blob.bin", from: registry, using: api)
         #expect(result.data == bytes)
         #expect(result.response?.expectedContentLength == 300_001)
@@ -77,7 +101,7 @@ struct ResponseTests {
     @Test(arguments: FetchAPI.allCases)
     func missingFileFailsNamingThePath(api: FetchAPI) async {
         let registry = StubRegistry()
-        registry.stub(isPath("/missing")) { _ in StubResponse(fileAt: URL(fileURLWithPath: "/nonexistent/users.json")) }
+        registry.stub(isPath("/missing")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/users.json")) }
         let result = await fetch("https://api.example.com/missing", from: registry, using: api)
         #expect(result.stubError == .fileNotFound(path: "/nonexistent/users.json"))
         #expect("\(result.error.map { "\($0)" } ?? "")".contains("/nonexistent/users.json"))
@@ -86,7 +110,7 @@ struct ResponseTests {
     @Test func unreadableFileFailsNamingThePath() async {
         let directory = FileManager.default.temporaryDirectory.path
         let registry = StubRegistry()
-        registry.stub(.any) { _ in StubResponse(fileAt: URL(fileURLWithPath: directory)) }
+        registry.stub(.any) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: directory)) }
         let result = await fetch("https://api.example.com/dir", from: registry)
         guard case .fileUnreadable(let path, let reason)? = result.stubError else {
             Issue.record("expected fileUnreadable, got \(String(describing: result.error))")

@@ -15,7 +15,9 @@ struct ScriptedStreamTests {
         let registry = StubRegistry()
         let events = (1...3).map { ServerSentEvent(event: "tick", data: "\($0)") }
         registry.stub(isPath("/ticks")) { _ in
-            .eventStream(script: [.event(events[0]), .wait(0.25), .event(events[1]), .wait(0.25), .event(events[2])])
+            .stream(
+                script: [.event(events[0]), .wait(0.25), .event(events[1]), .wait(0.25), .event(events[2])],
+                headers: ["Content-Type": "text/event-stream"])
         }
         let start = Date()
         let result = await fetch("https://api.test/ticks", from: registry, using: api)
@@ -31,7 +33,9 @@ struct ScriptedStreamTests {
     @Test func aDelegateSeesEachEventAtItsMoment() async throws {
         let registry = StubRegistry()
         registry.stub(.any) { _ in
-            .eventStream(script: [.event(ServerSentEvent(data: "now")), .wait(0.4), .event(ServerSentEvent(data: "later"))])
+            .stream(
+                script: [.event(ServerSentEvent(data: "now")), .wait(0.4), .event(ServerSentEvent(data: "later"))],
+                headers: ["Content-Type": "text/event-stream"])
         }
         let client = EventSourceClient()
         let connection = StreamConnection(request("https://api.test/script"), registry: registry, api: .delegate, delegate: client)
@@ -78,7 +82,9 @@ struct ScriptedStreamTests {
 
     @Test func anInvalidEventInAScriptFailsTheRequestClearly() async {
         let registry = StubRegistry()
-        registry.stub(.any, name: "bad script") { _ in .eventStream(script: [.event(ServerSentEvent(event: "a\nb", data: "x"))]) }
+        registry.stub(.any, name: "bad script") { _ in
+            .stream(script: [.event(ServerSentEvent(event: "a\nb", data: "x"))], headers: ["Content-Type": "text/event-stream"])
+        }
         let result = await fetch("https://api.test/bad", from: registry, using: .delegate)
         guard case .invalidStreamStep(let stub, let reason)? = result.stubError else {
             Issue.record("expected invalidStreamStep, got \(String(describing: result.error))")

@@ -187,7 +187,7 @@ struct SimulationTests {
         nonisolated(unsafe) let stream = TrackingInputStream(data: patternData(2_000_000))
         let log = EventLog()
         registry.stub(.any) { _ in
-            StubResponse.stream(length: 2_000_000) { stream }.downloadSpeed(.kilobytesPerSecond(20))
+            StubResponse(streamLength: 2_000_000) { stream }.downloadSpeed(.kilobytesPerSecond(20))
         }
         registry.afterFinish { _, _, _, error in log.append("finish \((error as? URLError)?.code == .cancelled)") }
         let recorder = DelegateRecorder()
@@ -220,7 +220,7 @@ struct SimulationTests {
     @Test func streamErrorMidReadFailsClearly() async {
         let registry = StubRegistry()
         registry.stub(.any, name: "flaky stream") { _ in
-            StubResponse.stream(length: 1_000) { FailingInputStream(failAfter: 300) }
+            StubResponse(streamLength: 1_000) { FailingInputStream(failAfter: 300) }
         }
         let result = await fetch("https://api.test/flaky", from: registry, using: .delegate)
         guard case .bodyStreamFailed(let stub, let bytes, _)? = result.stubError else {
@@ -260,8 +260,8 @@ struct SimulationTests {
         try body.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let registry = StubRegistry()
-        registry.stub(isPath("/unlimited")) { _ in StubResponse(fileAt: url) }
-        registry.stub(isPath("/paced")) { _ in StubResponse(fileAt: url).downloadSpeed(.kilobytesPerSecond(256_000)) }
+        registry.stub(isPath("/unlimited")) { _ in try StubResponse(fixture: url) }
+        registry.stub(isPath("/paced")) { _ in try StubResponse(fixture: url).downloadSpeed(.kilobytesPerSecond(256_000)) }
         for path in ["/unlimited", "/paced"] {
             let result = await fetch("https://api.test\(path)", from: registry, using: api)
             #expect(result.data?.count == size, "\(path)")

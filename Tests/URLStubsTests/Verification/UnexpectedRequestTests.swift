@@ -24,7 +24,7 @@ struct UnexpectedRequestTests {
         let registry = StubRegistry()
         let line = #line + 1
         registry.stub(isHost("api.myapp.test") && isPath("/users") && containsQueryParams(["page": "1"]), name: "first page") { _ in
-            try StubResponse(jsonObject: ["Ada"])
+            try StubResponse(json: ["Ada"])
         }
         #expect(await loadUsersSwallowingErrors("https://api.myapp.test/users?page=1", from: registry) == ["Ada"])
         #expect(await loadUsersSwallowingErrors("https://api.myapp.test/users?page=2", from: registry).isEmpty)

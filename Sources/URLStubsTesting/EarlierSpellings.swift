@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLStubs
+@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+
+// URLStubsTesting's earlier spellings of a UI test's responses, each forwarding to the
+// builder that mirrors `StubResponse`. They stay in this module, the one place outside
+// URLStubsMigration that may declare deprecated API (Tests/API/public_api.py): moving them
+// would make URLStubsMigration import the test frameworks URLStubsTesting links.
+
+extension RemoteResponse {
+    /// No body: `RemoteResponse(statusCode:headers:)`.
+    @available(*, deprecated, renamed: "init(statusCode:headers:)")
+    public static func status(_ status: Int, headers: [String: String] = [:]) -> RemoteResponse {
+        RemoteResponse(statusCode: status, headers: HTTPHeaders(headers))
+    }
+
+    /// A UTF-8 text body: `RemoteResponse(string:statusCode:headers:)`.
+    @available(*, deprecated, renamed: "init(string:statusCode:headers:)")
+    public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        RemoteResponse(string: text, statusCode: status, headers: HTTPHeaders(headers))
+    }
+
+    /// A JSON body from `JSONSerialization` values: `RemoteResponse(json:statusCode:headers:)`.
+    @available(*, deprecated, renamed: "init(json:statusCode:headers:)")
+    public static func json(_ object: Any, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        RemoteResponse(json: object, statusCode: status, headers: HTTPHeaders(headers))
+    }
+
+    /// A body of bytes: `RemoteResponse(data:statusCode:headers:)`.
+    @available(*, deprecated, renamed: "init(data:statusCode:headers:)")
+    public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        var response = RemoteResponse(statusCode: status, wireHeaders: headers)
+        response.wire.data = data
+        return response
+    }
+
+    /// A fixture file the app finds: `RemoteResponse(fixture:statusCode:headers:)`.
+    @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)")
+    public static func fixture(_ name: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        RemoteResponse(fixture: name, statusCode: status, headers: HTTPHeaders(headers))
+    }
+
+    /// The request fails with `URLError(code)`: `RemoteResponse(error: URLError(code))`.
+    @available(*, deprecated, message: "use RemoteResponse(error: URLError(code))")
+    public static func error(_ code: URLError.Code) -> RemoteResponse {
+        RemoteResponse(error: URLError(code))
+    }
+
+    /// A `text/event-stream` live body: `stream(_:statusCode:headers:)` with that
+    /// `Content-Type` (this spelling also adds `Cache-Control: no-cache` unless given).
+    @available(*, deprecated, message: "use .stream(liveStream, headers: [\"Content-Type\": \"text/event-stream\"])")
+    public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
+        .stream(stream, kind: .eventStream, statusCode: status, wireHeaders: headers)
+    }
+
+    /// A live body as written: `stream(_:statusCode:headers:)`. (`status` has no default
+    /// here: a call without it is the current spelling, which sends the same.)
+    @available(*, deprecated, renamed: "stream(_:statusCode:headers:)")
+    public static func stream(_ stream: RemoteLiveStream, status: Int, headers: [String: String] = [:]) -> RemoteResponse {
+        .stream(stream, kind: .stream, statusCode: status, wireHeaders: headers)
+    }
+}
