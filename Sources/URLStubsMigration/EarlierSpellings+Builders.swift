@@ -80,3 +80,19 @@ extension StubResponse {
         passthrough(transforms: transforms)
     }
 }
+
+extension StubResponse {
+    /// Each `Set-Cookie` line of ``headers``; setting it replaces them. `headers` keeps repeated
+    /// fields, so cookies need no second place.
+    @available(
+        *, deprecated,
+        message: "write headers: [\"Set-Cookie\": \"a=1\", \"Set-Cookie\": \"b=2\"]; read headers.values(for: \"Set-Cookie\")"
+    )
+    public var setCookieHeaders: [String] {
+        get { headers.values(for: "Set-Cookie") }
+        set {
+            headers.removeAll(named: "Set-Cookie")
+            for line in newValue { headers.append(name: "Set-Cookie", value: line) }
+        }
+    }
+}

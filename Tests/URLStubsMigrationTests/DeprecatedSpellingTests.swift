@@ -19,6 +19,23 @@ struct DeprecatedSpellingTests {
         return StubRequest(request, body: body)
     }
 
+    @available(*, deprecated, message: "exercises deprecated spellings")
+    @Test(arguments: FetchAPI.allCases)
+    func setCookieHeadersAreTheSetCookieFieldsOfHeaders(api: FetchAPI) async {
+        var response = StubResponse(string: "in", headers: ["Set-Cookie": "old=1", "Vary": "Accept"])
+        response.setCookieHeaders = ["session=s1; Path=/", "theme=dark; Path=/"]
+        #expect(response.headers.values(for: "Set-Cookie") == ["session=s1; Path=/", "theme=dark; Path=/"])
+        #expect(response.setCookieHeaders == ["session=s1; Path=/", "theme=dark; Path=/"])
+        #expect(response.headers["Vary"] == "Accept")
+        let registry = StubRegistry()
+        let stubbed = response
+        registry.stub(isPath("/login")) { _ in stubbed }
+        let configuration = URLSessionConfiguration.ephemeral
+        _ = await fetch(request("https://api.test/login"), from: registry, using: api, configuration: configuration)
+        let cookies = configuration.httpCookieStorage?.cookies(for: URL(string: "https://api.test/")!) ?? []
+        #expect(Set(cookies.map(\.name)) == ["session", "theme"])
+    }
+
     // MARK: OHHTTPStubs' vocabulary
 
     @available(*, deprecated, message: "exercises deprecated spellings")

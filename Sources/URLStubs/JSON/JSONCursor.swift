@@ -340,13 +340,4 @@ struct JSONCursor {
         while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
         return index - start
     }
-
-    // MARK: Depth
-
-    /// How deep the arrays and objects of the text nest at most, counting from `offset` (the
-    /// bracket that went past the limit, at ``JSONSyntaxError/maximumDepth`` open ones): for a
-    /// message saying how deep the text goes. Strings are skipped; nothing else is checked.
-    func depthOfNesting(from offset: Int) -> Int? {
-        JSONNesting.deepest(in: bytes, from: offset, startingAt: JSONSyntaxError.maximumDepth)
-    }
 }

@@ -42,3 +42,12 @@ enum JSONNesting {
         }
     }
 }
+
+extension JSONCursor {
+    /// How deep the arrays and objects of the text nest at most, counting from `offset` (the
+    /// bracket that went past the limit, at ``JSONSyntaxError/maximumDepth`` open ones): for a
+    /// message saying how deep the text goes. Strings are skipped; nothing else is checked.
+    func depthOfNesting(from offset: Int) -> Int? {
+        JSONNesting.deepest(in: bytes, from: offset, startingAt: JSONSyntaxError.maximumDepth)
+    }
+}

@@ -168,10 +168,7 @@ extension StubRegistry {
 
 extension StubRegistry {
     /// An error's description without the library's `URLStubs: ` prefix, for a report line.
-    static func withoutPrefix(_ error: any Error) -> String {
-        let text = "\(error)"
-        return text.hasPrefix("URLStubs: ") ? String(text.dropFirst("URLStubs: ".count)) : text
-    }
+    static func withoutPrefix(_ error: any Error) -> String { ReportText.withoutLibraryPrefix("\(error)") }
 }
 
 /// A short, readable description of an error for the journal.

@@ -155,15 +155,6 @@ public struct StubResponse: Sendable {
     /// Every `Set-Cookie` line this response sends.
     var cookieLines: [String] { headers.values(for: "Set-Cookie") }
 
-    /// Each `Set-Cookie` line: ``headers``' `Set-Cookie` fields. Setting it replaces them.
-    public var setCookieHeaders: [String] {
-        get { headers.values(for: "Set-Cookie") }
-        set {
-            headers.removeAll(named: "Set-Cookie")
-            for line in newValue { headers.append(name: "Set-Cookie", value: line) }
-        }
-    }
-
     /// `true` when the response is likely played in the step that starts it: a whole body in
     /// memory, at once, and no redirect. The journal records such a request when it ends
     /// instead of when it arrives, which no one could tell apart.

@@ -12,6 +12,13 @@ import Foundation
     /// The most bytes of one line a report prints.
     @_spi(AddOns) public static let lineLimit = 1_024
 
+    /// `text` without the "URLStubs: " an error's description starts with, for a report line or
+    /// a problem's summary, which test frameworks print after a prefix of their own.
+    static func withoutLibraryPrefix(_ text: String) -> String {
+        let prefix = "URLStubs: "
+        return text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+    }
+
     /// A count of times as reports say it: "once", "twice", "3 times".
     static func times(_ count: Int) -> String {
         count == 1 ? "once" : count == 2 ? "twice" : "\(count) times"
