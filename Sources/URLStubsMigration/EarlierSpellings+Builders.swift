@@ -82,7 +82,7 @@ extension StubResponse {
 }
 
 extension StubResponse {
-    /// Each `Set-Cookie` line of ``headers``; setting it replaces them. `headers` keeps repeated
+    /// Each `Set-Cookie` line of `headers`; setting it replaces them. `headers` keeps repeated
     /// fields, so cookies need no second place.
     @available(
         *, deprecated,
