@@ -46,3 +46,16 @@ extension Scrubbing {
         return secrets
     }
 }
+
+/// Multipart bodies scrubbed part by part.
+@_spi(AddOns) extension MultipartStrategy: ScrubbingStrategy {
+    /// A multipart body with its listed parts scrubbed.
+    @_spi(AddOns) public func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? {
+        scrubbing.scrubMultipart(body, contentType: mimeType)
+    }
+
+    /// The secrets of a multipart body's parts.
+    @_spi(AddOns) public func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? {
+        scrubbing.multipartSecrets(body, contentType: mimeType)
+    }
+}
