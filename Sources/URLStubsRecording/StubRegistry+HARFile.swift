@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 extension StubRegistry {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsRecording
 

@@ -89,7 +89,7 @@ public struct VolatileFields: Sendable, Equatable {
     }
 
     /// `json` without the members and elements the paths name.
-    func removingPaths(from json: JSONValue) -> JSONValue {
+    @_spi(AddOns) public func removingPaths(from json: JSONValue) -> JSONValue {
         paths.reduce(json) { $1.removing(from: $0) }
     }
 }

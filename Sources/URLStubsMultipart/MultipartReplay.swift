@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Multipart bodies as HAR replay compares them: part by part (name, file name, type and
 /// content), never by the boundary, which changes on every run.
@@ -32,12 +33,12 @@ import FoundationNetworking
             if parts == actual { return [] }
             func names(_ parts: [PartKey]) -> String { parts.map(\.displayName).joined(separator: ", ") }
             guard parts.count == actual.count else { return ["expected the recorded multipart parts \(names(parts)), got \(names(actual))"] }
-            return zip(parts, actual).enumerated().compactMap { index, pair in
-                pair.0 == pair.1
-                    ? nil
-                    : "multipart part \(index + 1) differs from the recorded one: "
-                        + "expected \(pair.0.displayName) with \(describeBody(pair.0.body)), "
-                        + "got \(pair.1.displayName) with \(describeBody(pair.1.body))"
+            return zip(parts, actual).enumerated().compactMap { index, pair -> String? in
+                let (expected, got) = pair
+                guard expected != got else { return nil }
+                let wanted = "expected \(expected.displayName) with \(describeBody(expected.body))"
+                let sent = "got \(got.displayName) with \(describeBody(got.body))"
+                return "multipart part \(index + 1) differs from the recorded one: \(wanted), \(sent)"
             }
         }
     }

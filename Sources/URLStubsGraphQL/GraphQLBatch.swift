@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 // A batch (a JSON array of operations, as apollo-link-batch-http and Apollo Kotlin send) is
 // answered operation by operation: each element is looked up as a request of its own, so the
@@ -15,7 +17,7 @@ extension StubRequest {
         single.httpBodyStream = nil
         single.httpBody = operation.body
         single.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        return StubRequest(single, body: operation.body, pathParameters: [:], isBodyKnown: true)
+        return StubRequest(single, body: operation.body)
     }
 }
 
@@ -46,7 +48,7 @@ enum GraphQLBatch {
             }
             bodies.append(json)
             if first == nil { first = response }
-            cookies += response.cookieLines
+            cookies += response.headers.values(for: "Set-Cookie")
             requestTime = max(requestTime, response.pacing.requestTime)
         }
         guard let first else { return StubResponse(data: Data("[]".utf8)) }

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 /// GraphQL requests as HAR replay compares them: by operation and variables rather than the raw
 /// body or query string, so entries for `GetUser` and `GetUsers` sent to one `/graphql` URL

@@ -1,4 +1,6 @@
 import Foundation
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 /// GraphQL documents: an argument or an input field written inline whose name
 /// ``Scrubbing/jsonFields`` lists (`login(password: "…")`, `input: {token: "…"}`, names

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsGraphQL
+import URLStubsMultipart
 @testable import TestSupport
 
 /// HAR replay and scenario folders for GraphQL, multipart uploads and volatile fields: a

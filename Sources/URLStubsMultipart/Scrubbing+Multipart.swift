@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Multipart bodies (`multipart/form-data` uploads): a part whose field name
 /// ``Scrubbing/queryParameters`` lists (the names of form fields, as for an
