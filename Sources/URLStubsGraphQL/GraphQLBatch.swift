@@ -41,9 +41,9 @@ enum GraphQLBatch {
                 data = RequestBodyReader.readAll(try response.body.open().stream)
             }
             guard let json = try? JSONValue(data: data) else {
-                throw StubError.invalidGraphQLResponse(
+                throw StubError.invalidResponse(
                     reason:
-                        "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
+                        "GraphQL response: stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
                 )
             }
             bodies.append(json)

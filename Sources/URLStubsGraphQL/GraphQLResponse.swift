@@ -28,7 +28,7 @@ extension StubResponse {
     ///
     /// - Important: Values that are not JSON, or an error without a `message` or with a
     ///   malformed `path` or `locations`, do not crash the test: the request fails with
-    ///   ``StubError/invalidGraphQLResponse(reason:)`` saying which member is wrong.
+    ///   `StubError.invalidResponse(reason:)` saying which member is wrong.
     public init(
         graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
         statusCode: Int = 200, headers: HTTPHeaders = [:]
@@ -54,7 +54,7 @@ extension StubResponse {
             }
             self.init(data: JSONValue.object(document).serialized(), statusCode: statusCode, headers: fields)
         } catch {
-            self.init(error: StubError.invalidGraphQLResponse(reason: "\(error)"))
+            self.init(error: StubError.invalidResponse(reason: "GraphQL response: \(error)"))
         }
     }
 
