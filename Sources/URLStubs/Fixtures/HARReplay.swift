@@ -42,11 +42,12 @@ extension StubRegistry {
     /// Adds one stub per distinct request of HAR entries (method, URL with its query in any
     /// order, and the body for methods that carry one) and returns them.
     ///
-    /// A GraphQL request is identified by its operation and variables rather than its raw
-    /// body or query string, so entries for `GetUser` and `GetUsers` sent to one `/graphql`
-    /// URL replay apart, and a differently formatted document still matches. A multipart body
-    /// is compared part by part (its boundary changes on every run). Fields listed in
-    /// ``HARReplayOptions/volatileFields`` are left out of every comparison.
+    /// A request of a format module in use is identified as that module reads it, rather than
+    /// by its raw body or query string: with `URLStubsGraphQL`, by its operation and variables
+    /// (entries for `GetUser` and `GetUsers` sent to one URL replay apart, and a differently
+    /// formatted document still matches); with `URLStubsMultipart`, part by part (the boundary
+    /// changes on every run). Fields listed in ``HARReplayOptions/volatileFields`` are left out
+    /// of every comparison.
     ///
     /// When several entries share a request, the one sharing the most request headers with
     /// the incoming request answers; identical entries answer in archive order (a poll that
@@ -95,8 +96,8 @@ extension StubRegistry {
         return groups.map { group in
             let first = group.entries[0]
             let candidates = group.entries
-            // A format may tell entries of one request apart (a GraphQL operation sent by its
-            // hash first and with its document after a miss): the entry that agrees answers.
+            // A format may tell entries of one request apart (an operation sent by its hash
+            // first and with its document after a miss): the entry that agrees answers.
             let tags = candidates.map { HARRequestIdentity.replayTag(of: HARRequestIdentity.request(of: $0)) }
             let identity = group.identity
             var name = "\(archive): \(first.method) \(first.url.absoluteString)"

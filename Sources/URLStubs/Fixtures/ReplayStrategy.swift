@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// A request strategy that also tells HAR replay when a live request is a recorded one in its
 /// format: by what the format means (an operation and its variables) rather than by the raw
-/// bytes (a document's spacing, a multipart boundary that changes on every run).
+/// bytes (a document's spacing, a boundary that changes on every run).
 ///
 /// It plugs in as its strategy does, by ``RequestStrategies/register(_:)``; replay asks every
 /// registered strategy of this kind, by precedence, and the first identity wins. A request no
@@ -36,7 +36,7 @@ import FoundationNetworking
     @_spi(AddOns) public let format: String
     /// The text two requests of this format share exactly when they are the same request.
     @_spi(AddOns) public let key: String
-    /// The identity in a few words, for stub names and reports (`GraphQL GetUser`).
+    /// The identity in a few words, for stub names and reports (`pin text hello`).
     @_spi(AddOns) public let summary: String
     /// Query parameters this identity compares (a GET's `query`): left out of the URL.
     @_spi(AddOns) public let queryParameters: Set<String>

@@ -20,9 +20,10 @@ import FoundationNetworking
 /// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without
 /// regard to case. Requests and responses are scrubbed alike: headers, query and bodies.
 ///
-/// The same lists reach the other places a secret travels: a `multipart/form-data` field named
-/// in ``queryParameters`` (its whole content, a file's too), a GraphQL argument or input field
-/// named in ``jsonFields`` and written inline in the document (`login(password: "…")` becomes
+/// The same lists reach the other places a secret travels: the formats of the modules in use
+/// (with `URLStubsMultipart`, a form part named in ``queryParameters``, its whole content, a
+/// file's too; with `URLStubsGraphQL`, an argument or input field named in ``jsonFields`` and
+/// written inline in a document: `login(password: "…")` becomes
 /// `login(password: "<scrubbed>")`), and the user and password of a URL
 /// (`https://user:password@host/` becomes `https://<scrubbed>:<scrubbed>@host/`), which are
 /// the `Authorization` header's other spelling and scrubbed while ``headers`` lists it.
