@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "URLStubsOpenAPITesting", targets: ["URLStubsOpenAPITesting"]),
         .library(name: "URLStubsServer", targets: ["URLStubsServer"]),
         .library(name: "URLStubsMigration", targets: ["URLStubsMigration"]),
+        .library(name: "URLStubsGraphQL", targets: ["URLStubsGraphQL"]),
+        .library(name: "URLStubsMultipart", targets: ["URLStubsMultipart"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -33,26 +35,38 @@ let package = Package(
         // Swift Testing traits and XCTest helpers; link only from test targets.
         .target(
             name: "URLStubsTesting",
-            dependencies: ["URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording"],
+            dependencies: [
+                "URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL",
+                "URLStubsMultipart",
+            ],
             swiftSettings: swiftSettings),
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
         // spelling of its idea: imported while migrating, so the engine carries none of them.
         .target(
-            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
+            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
         // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
         // test's end and re-exports it.
-        .target(name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios"], swiftSettings: swiftSettings),
+        .target(
+            name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL"], swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.
-        .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording"], swiftSettings: swiftSettings),
-        // HAR reading and writing, HAR replay, and recording real traffic into cassettes.
-        .target(name: "URLStubsRecording", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsGraphQL"], swiftSettings: swiftSettings),
+        // HAR reading and writing, HAR replay, and recording real traffic into cassettes (which
+        // scrubs GraphQL documents and multipart forms, so it registers both formats).
+        .target(name: "URLStubsRecording", dependencies: ["URLStubs", "URLStubsGraphQL"], swiftSettings: swiftSettings),
+        // Multipart bodies: the `hasMultipartPart` matchers, their report lines, replay and scrubbing.
+        .target(name: "URLStubsMultipart", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        // GraphQL: operation matchers and responses, batches, report lines, replay and scrubbing;
+        // uploads are read through URLStubsMultipart.
+        .target(name: "URLStubsGraphQL", dependencies: ["URLStubs", "URLStubsMultipart"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
-        .target(name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
+        .target(
+            name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsMultipart"],
+            swiftSettings: swiftSettings),
         // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
         // never imports Testing.
         .target(
@@ -61,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "urlstubs-bench",
             dependencies: [
-                "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "SyntheticFixtures",
+                "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsGraphQL",
+                "SyntheticFixtures",
             ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
@@ -78,13 +93,14 @@ let package = Package(
         .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
         // The helpers every test target shares (see Tests/TestSupport/TestSupport.swift).
         .target(
-            name: "TestSupport", dependencies: ["URLStubs", "URLStubsTestRunnerLink", "LoopbackTestServer"], path: "Tests/TestSupport",
+            name: "TestSupport", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTestRunnerLink", "LoopbackTestServer"],
+            path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsTests",
             dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer",
-                "TestSupport",
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsGraphQL", "URLStubsMultipart",
+                "SyntheticFixtures", "LoopbackTestServer", "TestSupport",
             ],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
@@ -101,6 +117,15 @@ let package = Package(
         .testTarget(
             name: "URLStubsMigrationTests",
             dependencies: ["URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsMultipartTests", dependencies: ["URLStubs", "URLStubsMultipart", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsGraphQLTests",
+            dependencies: [
+                "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],

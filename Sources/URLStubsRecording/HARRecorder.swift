@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 /// Records real traffic to a HAR file, or replays a recording, VCR style.
@@ -76,6 +77,10 @@ public final class HARRecorder: @unchecked Sendable {
         registry: StubRegistry, file: URL, mode inCode: RecordMode, scrubbing: Scrubbing, volatileFields: VolatileFields, reportsUnusedEntries: Bool,
         environment: [String: String], testName: String, fileID: String, filePath: String, line: Int
     ) throws {
+        // The formats the package scrubs (a GraphQL document's inline arguments, a multipart
+        // form's fields) are known before the first exchange is scrubbed, also in an app that
+        // never names their APIs; replay reads its requests through them too.
+        GraphQLStrategy.register()
         let (mode, reason) = try RecordMode.inForce(inCode: inCode, environment: environment)
         self.cassette = file
         self.mode = mode

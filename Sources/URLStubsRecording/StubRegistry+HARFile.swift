@@ -1,5 +1,6 @@
 import Foundation
-import URLStubs
+@_spi(AddOns) import URLStubsGraphQL
+@_spi(AddOns) import URLStubs
 
 extension StubRegistry {
     /// Adds one stub per distinct request of a HAR archive (method, URL with its query in any
@@ -26,7 +27,9 @@ extension StubRegistry {
         fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> [StubDescriptor] {
-        stubs(
+        // Replay reads GraphQL and multipart requests by meaning once their strategies are known.
+        GraphQLStrategy.register()
+        return stubs(
             fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
             fileID: fileID, filePath: filePath, line: line)
     }

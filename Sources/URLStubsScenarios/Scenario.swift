@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsRecording
 
@@ -70,6 +71,8 @@ public struct Scenario: Sendable {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> Scenario {
         let entries = try HAR.read(contentsOf: url)
+        // Replay reads GraphQL and multipart requests by meaning once their strategies are known.
+        GraphQLStrategy.register()
         let specs = StubRegistry.harSpecs(
             entries, archive: url.lastPathComponent, options: options,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line))

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 /// The scenario folder convention for GraphQL: inside a folder named `graphql`, a file named
@@ -51,13 +52,12 @@ extension Scenario {
         let sorted = variables.sorted { $0.key < $1.key }
         let words = sorted.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
         return RequestMatcher(description: "GraphQL variables \(words)") { request -> MatcherVerdict in
-            let operation: GraphQLOperationRequest
-            switch GraphQLRequest.read(request) {
+            let actual: [String: JSONValue]
+            switch GraphQLVariablesReading(request) {
             case .bodyUnknown: return .bodyUnknown
-            case .single(let single): operation = single
-            default: return .failed("expected GraphQL variables \(words), got a request that is not one GraphQL operation")
+            case .variables(let variables): actual = variables
+            case .notOneOperation: return .failed("expected GraphQL variables \(words), got a request that is not one GraphQL operation")
             }
-            let actual = operation.variables ?? [:]
             var reasons: [String] = []
             for (name, text) in sorted {
                 guard let value = actual[name] else {

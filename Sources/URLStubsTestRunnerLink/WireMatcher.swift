@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 /// Which requests a stub the test adds to the app answers, as it crosses the test-runner link:

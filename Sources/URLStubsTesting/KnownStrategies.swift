@@ -1,3 +1,4 @@
+@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 /// Every request strategy the package ships, registered when a test's registry is made, so a

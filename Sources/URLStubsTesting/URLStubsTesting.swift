@@ -2,6 +2,8 @@
 @_exported import URLStubsRecording
 @_exported import URLStubsScenarios
 @_exported import URLStubsTestRunnerLink
+@_exported import URLStubsGraphQL
+@_exported import URLStubsMultipart
 
 /// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).
 public enum StubScope {

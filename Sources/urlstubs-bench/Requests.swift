@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import URLStubsGraphQL
 import URLStubs
 
 /// The body every per-request scenario answers with.

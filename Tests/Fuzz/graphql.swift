@@ -1,4 +1,5 @@
 // Fuzz target: the GraphQL document reader, and GraphQL requests read from any body or query.
+// fuzz-also-compiles: Sources/URLStubsGraphQL Sources/URLStubsMultipart
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

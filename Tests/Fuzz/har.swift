@@ -1,5 +1,5 @@
 // Fuzz target: the HAR reader and the replay stubs built from what it accepts.
-// fuzz-also-compiles: Sources/URLStubsRecording
+// fuzz-also-compiles: Sources/URLStubsRecording Sources/URLStubsGraphQL Sources/URLStubsMultipart
 import Foundation
 
 /// libFuzzer's entry point: called once per generated input.

@@ -1,5 +1,6 @@
 // Fuzz target: the multipart body parser. The first line of the input is the Content-Type,
 // the rest is the body.
+// fuzz-also-compiles: Sources/URLStubsMultipart Sources/URLStubsGraphQL
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -52,8 +52,8 @@ struct RetiredSpellingTests {
         let registry = StubRegistry()
         registry.stub(isPath("/bad")) { _ in StubResponse(graphQLData: nil, errors: [["path": ["x"]]]) }
         let result = await fetch("https://api.test/bad", from: registry)
-        guard case .invalidGraphQLResponse(let reason)? = result.error.flatMap(StubError.from) else {
-            Issue.record("expected invalidGraphQLResponse, got \(String(describing: result.error))")
+        guard case .invalidResponse(let reason)? = result.error.flatMap(StubError.from) else {
+            Issue.record("expected invalidResponse, got \(String(describing: result.error))")
             return
         }
         #expect(reason.contains(#"errors[0] has no string "message""#), "\(reason)")

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) @testable import URLStubs
+import URLStubsGraphQL
 @testable import TestSupport
 
 /// The seams a wing's request strategy plugs into: its index keys, its lines and suggestion in

@@ -13,10 +13,16 @@ import Foundation
 
 extension RequestMatcher {
     /// A matcher an add-on builds from its own reading of a request (a scenario folder's
-    /// GraphQL variables): unlike the public closure initializers, it may answer "maybe" for a
+    /// operation's variables): unlike the public closure initializers, it may answer "maybe" for a
     /// body it cannot see yet, and it runs on the loading context (it must not block).
-    @_spi(AddOns) public init(description: String, verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict) {
-        self.init(description: description, runsUserCode: false) { (request: StubRequest) -> MatchResult in
+    ///
+    /// - Parameter indexKey: The exact value of a strategy's ``IndexKind`` every request this
+    ///   matcher accepts carries (an operation name): the stub index files the stub under it.
+    @_spi(AddOns) public init(
+        description: String, indexKey: IndexKey? = nil, verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict
+    ) {
+        self.init(description: description, keys: MatchKeys(strategyKey: indexKey), runsUserCode: false) {
+            (request: StubRequest) -> MatchResult in
             switch verdict(request) {
             case .matched: return .matched
             case .failed(let reason): return .failed(reason)

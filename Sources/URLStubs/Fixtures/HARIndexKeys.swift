@@ -54,14 +54,15 @@ struct HARIndexKeys {
     }
 
     /// The recorded query items a matching request must carry as they are: with a value, not
-    /// volatile, not scrubbed, not GraphQL's own parameters (compared as an operation).
+    /// volatile, not scrubbed, not compared as part of a format's identity (a GET's operation
+    /// document).
     private static func indexableQueryItems(of entry: HAREntry, identity: HARRequestIdentity, options: HARReplayOptions) -> [URLQueryItem] {
         guard let items = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems else { return [] }
-        let isGraphQL: Bool
-        if case .graphQL = identity.body { isGraphQL = true } else { isGraphQL = false }
+        var formatParameters: Set<String> = []
+        if case .format(let format) = identity.body { formatParameters = format.queryParameters }
         return items.filter { item in
             guard let value = item.value, !options.volatileFields.queryParameters.contains(item.name) else { return false }
-            if isGraphQL, ["query", "operationName", "variables", "extensions"].contains(item.name) { return false }
+            if formatParameters.contains(item.name) { return false }
             guard let scrubbing = options.scrubbing else { return true }
             return !scrubbing.queryParameters.contains(item.name) && !item.name.contains(scrubbing.placeholder)
                 && !value.contains(scrubbing.placeholder)

@@ -42,11 +42,12 @@ extension StubRegistry {
     /// Adds one stub per distinct request of HAR entries (method, URL with its query in any
     /// order, and the body for methods that carry one) and returns them.
     ///
-    /// A GraphQL request is identified by its operation and variables rather than its raw
-    /// body or query string, so entries for `GetUser` and `GetUsers` sent to one `/graphql`
-    /// URL replay apart, and a differently formatted document still matches. A multipart body
-    /// is compared part by part (its boundary changes on every run). Fields listed in
-    /// ``HARReplayOptions/volatileFields`` are left out of every comparison.
+    /// A request of a format module in use is identified as that module reads it, rather than
+    /// by its raw body or query string: with `URLStubsGraphQL`, by its operation and variables
+    /// (entries for `GetUser` and `GetUsers` sent to one URL replay apart, and a differently
+    /// formatted document still matches); with `URLStubsMultipart`, part by part (the boundary
+    /// changes on every run). Fields listed in ``HARReplayOptions/volatileFields`` are left out
+    /// of every comparison.
     ///
     /// When several entries share a request, the one sharing the most request headers with
     /// the incoming request answers; identical entries answer in archive order (a poll that
@@ -95,24 +96,22 @@ extension StubRegistry {
         return groups.map { group in
             let first = group.entries[0]
             let candidates = group.entries
-            // Apollo's persisted queries send an operation by hash first and with its document
-            // after a miss: the entry that agrees on that answers.
-            let sentDocument = candidates.map { HARRequestIdentity.graphQLOperation(of: $0)?.document != nil }
+            // A format may tell entries of one request apart (an operation sent by its hash
+            // first and with its document after a miss): the entry that agrees answers.
+            let tags = candidates.map { HARRequestIdentity.replayTag(of: HARRequestIdentity.request(of: $0)) }
             let identity = group.identity
             var name = "\(archive): \(first.method) \(first.url.absoluteString)"
-            if case .graphQL(let operation, _) = identity.body {
-                name = "\(archive): \(first.method) \(first.url.absoluteString) (GraphQL \(operation))"
-            }
+            if case .format(let format) = identity.body { name += " (\(format.summary))" }
             return StubSpec(
                 matcher: harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys),
                 name: name, times: nil, location: location
             ) { request, activation in
-                let liveDocument = GraphQLRequest.read(request).operations.first.map { $0.document != nil }
-                let scored = zip(candidates, sentDocument).map { candidate, hasDocument -> Int in
+                let liveTag = HARRequestIdentity.replayTag(of: request)
+                let scored = zip(candidates, tags).map { candidate, tag -> Int in
                     let headers = candidate.requestHeaders.filter { header in
                         !ignored.contains(header.name.lowercased()) && request.value(forHTTPHeaderField: header.name) == header.value
                     }.count
-                    return headers + (liveDocument == hasDocument ? 1 : 0)
+                    return headers + (liveTag != nil && liveTag == tag ? 1 : 0)
                 }
                 let best = scored.max() ?? 0
                 let winners = zip(candidates, scored).filter { $0.1 == best }.map(\.0)
@@ -129,35 +128,27 @@ extension StubRegistry {
         let scrubbing = options.scrubbing
         var keys = MatchKeys(host: entry.url.host?.lowercased(), path: pathOf(entry.url), method: method)
         var description = "recorded \(entry.method) \(entry.url.absoluteString)"
-        if case .graphQL(let operation, _) = recorded.body {
-            description += " (GraphQL \(operation))"
-            if case .named(let name, _)? = HARRequestIdentity.graphQLOperation(of: entry)?.name { keys.graphQLOperation = name }
+        var format: ReplayIdentity?
+        if case .format(let identity) = recorded.body {
+            description += " (\(identity.summary))"
+            keys.strategyKey = identity.indexKey
+            format = identity
         }
+        let dropped = format?.queryParameters ?? []
         keys = indexKeys.adding(to: keys, for: entry, identity: recorded)
         return RequestMatcher(description: description, keys: keys, problems: volatile.problems) { request in
             guard request.method == method else { return .failed("expected method \(method), got \(request.method)") }
             guard let url = request.url else { return .failed("expected a URL") }
             // The live request scrubbed as the recording was, so the placeholders line up.
             let live = scrubbing.map { $0.scrubRequest(of: request) } ?? (url: url, body: request.body)
-            let isGraphQL: Bool
-            if case .graphQL = recorded.body { isGraphQL = true } else { isGraphQL = false }
-            let liveURL = HARRequestIdentity.normalizedURL(live.url, volatile: volatile, droppingGraphQLParameters: isGraphQL)
+            let liveURL = HARRequestIdentity.normalizedURL(live.url, volatile: volatile, dropping: dropped)
             guard liveURL == recorded.url else { return .failed("expected URL \"\(recorded.url)\", got \"\(liveURL)\"") }
             if case .none = recorded.body { return .matched }
             guard request.isBodyKnown else { return .bodyUnknown }
             let contentType = request.value(forHTTPHeaderField: "Content-Type")
-            let scrubbed = HARRequestIdentity(method: method, url: live.url, contentType: contentType, body: live.body, volatile: volatile)
-            var liveBody = scrubbed.body
-            if isGraphQL, case .graphQL(_, let variables) = scrubbed.body {
-                // The operation's name as sent (the index files these stubs by it); its
-                // variables as scrubbed, so a scrubbed secret variable lines up. An anonymous
-                // operation is its document's tokens, compared as scrubbed (its inline secrets).
-                let sent = HARRequestIdentity(method: method, url: url, contentType: contentType, body: request.body, volatile: volatile)
-                if case .graphQL(let operation, _) = sent.body, !HARRequestIdentity.isAnonymousOperation(operation) {
-                    liveBody = .graphQL(operation: operation, variables: variables)
-                }
-            }
-            let reasons = recorded.body.differences(from: liveBody)
+            let scrubbed = HARRequestIdentity(
+                method: method, url: live.url, contentType: contentType, body: live.body, volatile: volatile, sent: request)
+            let reasons = recorded.body.differences(from: scrubbed.body)
             return reasons.isEmpty ? .matched : MatchResult(failures: reasons, passed: 1)
         }
     }
@@ -165,23 +156,13 @@ extension StubRegistry {
 
 /// What makes a recorded request and a live one "the same request" for replay: method, URL
 /// (query in any order) and, for methods that carry one, the body, each without the volatile
-/// fields. A GraphQL request is its operation and variables; a multipart body its parts.
+/// fields. A request a registered ``ReplayStrategy`` reads is the identity it gives.
 @_spi(AddOns) public struct HARRequestIdentity: Equatable, Sendable {
     enum Body: Equatable {
         case none
-        /// `operation` is the operation's name, or its document's tokens when anonymous.
-        case graphQL(operation: String, variables: JSONValue)
+        case format(ReplayIdentity)
         case json(JSONValue)
-        case multipart([PartKey])
         case bytes(Data)
-    }
-
-    /// A multipart part as replay compares it: never its boundary.
-    struct PartKey: Equatable {
-        let name: String?
-        let filename: String?
-        let contentType: String?
-        let body: Data
     }
 
     let method: String
@@ -193,28 +174,24 @@ extension StubRegistry {
         self.init(method: entry.method, url: entry.url, contentType: Self.contentType(of: entry), body: entry.requestBody, volatile: volatile)
     }
 
-    init(method: String, url: URL, contentType: String?, body: Data?, volatile: VolatileFields) {
+    /// The identity of a request; for a live one, `sent` is the request as the app sent it
+    /// and `url` and `body` are scrubbed as the recording was (see ``ReplayStrategy``).
+    init(method: String, url: URL, contentType: String?, body: Data?, volatile: VolatileFields, sent: StubRequest? = nil) {
         self.method = method
-        let operation = Self.graphQLOperation(method: method, url: url, contentType: contentType, body: body)
-        if let operation, let identity = Self.graphQLIdentity(operation, volatile: volatile) {
-            self.url = Self.normalizedURL(url, volatile: volatile, droppingGraphQLParameters: true)
-            self.body = identity
+        let request = Self.request(method: method, url: url, contentType: contentType, body: body)
+        for strategy in RequestStrategies.replaying {
+            guard let identity = strategy.replayIdentity(of: request, sent: sent, volatile: volatile) else { continue }
+            self.url = Self.normalizedURL(url, volatile: volatile, dropping: identity.queryParameters)
+            self.body = .format(identity)
             return
         }
-        self.url = Self.normalizedURL(url, volatile: volatile, droppingGraphQLParameters: false)
+        self.url = Self.normalizedURL(url, volatile: volatile, dropping: [])
         guard ["POST", "PUT", "PATCH"].contains(method) else {
             self.body = .none
             return
         }
         let data = body ?? Data()
-        if let contentType, MultipartBody.isMultipart(contentType: contentType),
-            let multipart = try? MultipartBody(data, contentType: contentType)
-        {
-            self.body = .multipart(
-                multipart.parts.map {
-                    PartKey(name: $0.name, filename: $0.filename, contentType: $0.contentType, body: $0.body)
-                })
-        } else if let json = try? JSONValue(data: data) {
+        if let json = try? JSONValue(data: data) {
             self.body = .json(volatile.removingPaths(from: json))
         } else {
             self.body = .bytes(data)
@@ -226,15 +203,8 @@ extension StubRegistry {
         let bodyKey: String
         switch body {
         case .none: bodyKey = ""
-        case .graphQL(let operation, let variables): bodyKey = "graphql \(operation) \(variables)"
+        case .format(let format): bodyKey = "\(format.format) \(format.key)"
         case .json(let json): bodyKey = "json \(json)"
-        case .multipart(let parts):
-            bodyKey =
-                "multipart "
-                + parts.map { part in
-                    [part.name ?? "", part.filename ?? "", part.contentType ?? "", part.body.base64EncodedString()]
-                        .map { "\($0.count):\($0)" }.joined()
-                }.joined(separator: ";")
         case .bytes(let data): bodyKey = "bytes \(data.base64EncodedString())"
         }
         return "\(method) \(url) \(bodyKey)"
@@ -244,49 +214,29 @@ extension StubRegistry {
         entry.requestHeaders.values(for: "Content-Type").first ?? entry.requestMimeType
     }
 
-    /// The recorded request's one GraphQL operation, when it is a GraphQL request.
-    static func graphQLOperation(of entry: HAREntry) -> GraphQLOperationRequest? {
-        graphQLOperation(method: entry.method, url: entry.url, contentType: contentType(of: entry), body: entry.requestBody)
+    /// `entry`'s request, as the strategies read it.
+    static func request(of entry: HAREntry) -> StubRequest {
+        request(method: entry.method, url: entry.url, contentType: contentType(of: entry), body: entry.requestBody)
     }
 
-    private static func graphQLOperation(method: String, url: URL, contentType: String?, body: Data?) -> GraphQLOperationRequest? {
+    private static func request(method: String, url: URL, contentType: String?, body: Data?) -> StubRequest {
         var request = URLRequest(url: url)
         request.httpMethod = method
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        guard case .single(let operation) = GraphQLRequest.read(StubRequest(request, body: body)) else { return nil }
-        return operation
+        return StubRequest(request, body: body)
     }
 
-    /// How an anonymous operation's identity starts: an operation's name never does.
-    private static let anonymousPrefix = "{ "
-
-    /// `true` when `operation`, a ``Body/graphQL(operation:variables:)`` identity, is an
-    /// anonymous operation's document rather than a name.
-    static func isAnonymousOperation(_ operation: String) -> Bool { operation.hasPrefix(anonymousPrefix) }
-
-    /// Operation and variables, with the volatile paths (relative to the operation object,
-    /// `$.variables.clientTime`) left out; `nil` for an operation whose name cannot be known.
-    private static func graphQLIdentity(_ operation: GraphQLOperationRequest, volatile: VolatileFields) -> Body? {
-        let name: String
-        switch operation.name {
-        case .named(let named, _): name = named
-        case .anonymous: name = anonymousPrefix + GraphQLLexer.tokenTexts(operation.document ?? "").joined(separator: " ") + " }"
-        case .unknown: return nil
-        }
-        let object = volatile.removingPaths(from: .object(operation.object))
-        var variables = JSONValue.object([:])
-        if case .object(let members) = object, let kept = members["variables"], kept != .null { variables = kept }
-        return .graphQL(operation: name, variables: variables)
+    /// The first tag a registered strategy gives `request` (see ``ReplayStrategy/replayTag(of:)``).
+    static func replayTag(of request: StubRequest) -> String? {
+        RequestStrategies.replaying.lazy.compactMap { $0.replayTag(of: request) }.first
     }
 
-    /// The URL with its query parameters sorted, volatile ones (and, for GraphQL, the
-    /// GraphQL parameters, compared as an operation instead) left out.
-    static func normalizedURL(_ url: URL, volatile: VolatileFields, droppingGraphQLParameters: Bool) -> String {
+    /// The URL with its query parameters sorted, volatile ones and `dropped` ones (compared as
+    /// part of a format's identity instead) left out.
+    static func normalizedURL(_ url: URL, volatile: VolatileFields, dropping dropped: Set<String>) -> String {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         var items = volatile.keptQueryItems(components?.queryItems ?? [])
-        if droppingGraphQLParameters {
-            items = items.filter { !["query", "operationName", "variables", "extensions"].contains($0.name) }
-        }
+        if !dropped.isEmpty { items = items.filter { !dropped.contains($0.name) } }
         components?.queryItems = items.isEmpty ? nil : items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
         return components?.string ?? url.absoluteString
     }
@@ -296,45 +246,27 @@ extension HARRequestIdentity.Body {
     /// Why a live request's body is not this recorded one, one reason per difference.
     func differences(from live: HARRequestIdentity.Body) -> [String] {
         switch (self, live) {
-        case let (.graphQL(expected, expectedVariables), .graphQL(actual, actualVariables)):
-            var reasons: [String] = []
-            if expected != actual { reasons.append("expected operation \"\(expected)\", got \"\(actual)\"") }
-            reasons += expectedVariables.differenceLines(from: actualVariables, path: "$.variables")
-            return reasons
-        case let (.graphQL(expected, _), _):
-            return ["expected GraphQL operation \"\(expected)\", got a request that is not GraphQL"]
+        case let (.format(expected), .format(actual)) where expected.format == actual.format:
+            if let reasons = expected.differences(actual) { return reasons }
+        case let (.format(expected), _):
+            if let reasons = expected.differences(nil) { return reasons }
         case let (.json(expected), .json(actual)):
             let diff = expected.differenceLines(from: actual)
             return diff.isEmpty ? [] : ["the body differs from the recorded one: " + diff.joined(separator: "; ")]
-        case let (.multipart(expected), .multipart(actual)):
-            if expected == actual { return [] }
-            func names(_ parts: [HARRequestIdentity.PartKey]) -> String {
-                parts.map { part in part.name.map { "\"\($0)\"" } ?? "(unnamed)" }.joined(separator: ", ")
-            }
-            guard expected.count == actual.count else {
-                return ["expected the recorded multipart parts \(names(expected)), got \(names(actual))"]
-            }
-            return zip(expected, actual).enumerated().compactMap { index, pair in
-                pair.0 == pair.1
-                    ? nil
-                    : "multipart part \(index + 1) differs from the recorded one: "
-                        + "expected \(pair.0.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.0.body)), "
-                        + "got \(pair.1.name.map { "\"\($0)\"" } ?? "(unnamed)") with \(describeBody(pair.1.body))"
-            }
         case (.none, _):
             return []
         default:
-            if self == live { return [] }
-            return ["expected the recorded body \(describe), got \(live.describe)"]
+            break
         }
+        if self == live { return [] }
+        return ["expected the recorded body \(describe), got \(live.describe)"]
     }
 
     private var describe: String {
         switch self {
         case .none: return "none"
-        case .graphQL(let operation, _): return "GraphQL \(operation)"
+        case .format(let format): return format.summary
         case .json(let json): return "JSON \(json)"
-        case .multipart(let parts): return "multipart with \(parts.count) part\(parts.count == 1 ? "" : "s")"
         case .bytes(let data): return describeBody(data)
         }
     }

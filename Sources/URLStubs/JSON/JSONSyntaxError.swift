@@ -81,7 +81,7 @@ extension JSONValue {
     /// cause: `a body that is not JSON (expected a value at line 1, column 1 (byte 0))`, or
     /// `a JSON body nested deeper than 512 levels (…); it is nested 600 levels deep` for a
     /// document only too deep.
-    static func unreadable(_ data: Data, as noun: String) -> String {
+    @_spi(AddOns) public static func unreadable(_ data: Data, as noun: String) -> String {
         do {
             _ = try parsing(data)
             return "\(noun) that is not JSON"

@@ -6,7 +6,8 @@ import FoundationNetworking
 // Every matcher explains a mismatch as "expected X, got Y", because that sentence is what a
 // developer reads in a near-miss report when a request went unanswered.
 
-func quoted(_ value: String?) -> String {
+/// `value` between double quotes, as a report quotes it; `none` for a missing value.
+@_spi(AddOns) public func quoted(_ value: String?) -> String {
     value.map { "\"\($0)\"" } ?? "none"
 }
 
@@ -282,7 +283,8 @@ private func normalizedURL(_ url: URL) -> String {
     return components.string ?? url.absoluteString
 }
 
-func describeBody(_ body: Data?) -> String {
+/// `body` in a few words for a report: its text (shortened past 200 characters), its size, or `empty`.
+@_spi(AddOns) public func describeBody(_ body: Data?) -> String {
     guard let body, !body.isEmpty else { return "empty" }
     if let text = String(data: body, encoding: .utf8) {
         return text.count > 200 ? "\"\(text.prefix(200))…\" (\(body.count) bytes)" : "\"\(text)\""

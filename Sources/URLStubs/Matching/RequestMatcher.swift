@@ -67,7 +67,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public static let any = RequestMatcher(description: "any request") { _ in .matched }
 
     /// A matcher that reports a construction problem and never accepts a request.
-    static func invalid(_ description: String, problem: String) -> RequestMatcher {
+    @_spi(AddOns) public static func invalid(_ description: String, problem: String) -> RequestMatcher {
         RequestMatcher(description: description, problems: [problem]) { _ in .failed(problem) }
     }
 }

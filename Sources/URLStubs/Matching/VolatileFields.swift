@@ -18,9 +18,10 @@ import FoundationNetworking
 /// ```
 ///
 /// JSON paths: `$` is the body, `.name` or `['name']` a member, `[2]` an array element,
-/// `[*]` or `.*` every element or member, `..name` a member at any depth. For a GraphQL
-/// request the paths apply to its `{"query", "operationName", "variables", "extensions"}`
-/// object, whether it was sent as a POST body or in a GET query: `$.variables.clientTime`.
+/// `[*]` or `.*` every element or member, `..name` a member at any depth. A format module
+/// that reads a request as a JSON object of its own applies the paths to that object (with
+/// `URLStubsGraphQL`, an operation's `{"query", "operationName", "variables", "extensions"}`,
+/// however it was sent: `$.variables.clientTime`).
 ///
 /// - Important: A path that cannot be parsed never silently ignores nothing: stubs built with
 ///   it fail every request that reaches them with ``StubError/invalidMatcher(stub:problems:)``
@@ -89,7 +90,7 @@ public struct VolatileFields: Sendable, Equatable {
     }
 
     /// `json` without the members and elements the paths name.
-    func removingPaths(from json: JSONValue) -> JSONValue {
+    @_spi(AddOns) public func removingPaths(from json: JSONValue) -> JSONValue {
         paths.reduce(json) { $1.removing(from: $0) }
     }
 }

@@ -16,7 +16,7 @@ import Foundation
     case passThrough(transforms: [ResponseTransform])
 
     /// `true` when the action sends the response's status, headers and body.
-    var sendsHead: Bool {
+    @_spi(AddOns) public var sendsHead: Bool {
         switch self {
         case .respond, .failAfterBytes: return true
         case .fail, .neverRespond, .passThrough: return false

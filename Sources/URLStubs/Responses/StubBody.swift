@@ -46,7 +46,7 @@ public struct StubBody: Sendable {
 
     /// Opens the body for reading and tells its length. A missing or unreadable file throws a
     /// ``StubError`` naming the path.
-    func open() throws -> (stream: InputStream, length: Int?) {
+    @_spi(AddOns) public func open() throws -> (stream: InputStream, length: Int?) {
         switch source {
         case .data(let data):
             return (InputStream(data: data), data.count)

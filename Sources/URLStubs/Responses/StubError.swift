@@ -62,9 +62,10 @@ public enum StubError: Error, Sendable, Equatable {
     case bodyLengthMismatch(stub: String, declared: Int, delivered: Int)
     /// A `Content-Length` header that is not a whole number of bytes.
     case invalidContentLength(value: String, stub: String)
-    /// A GraphQL response could not be built: values that are not JSON, an error without a
-    /// `message`, or a stub answering one operation of a batch with a body that is not JSON.
-    case invalidGraphQLResponse(reason: String)
+    /// A format's response could not be built from what a stub gave: `reason` names the format
+    /// and says what is wrong (values the format cannot encode, or one part of a joined
+    /// response that is not what the whole needs).
+    case invalidResponse(reason: String)
     /// A second request reached a ``LiveStream`` while another was connected to it.
     case liveStreamBusy(stream: String, stub: String)
     /// A request reached a ``LiveStream`` whose end an earlier request already received.
@@ -183,8 +184,8 @@ public enum StubError: Error, Sendable, Equatable {
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
                 + "Install into a .default or .ephemeral configuration in tests."
-        case .invalidGraphQLResponse(let reason):
-            return "URLStubs: invalid GraphQL response: \(reason)."
+        case .invalidResponse(let reason):
+            return "URLStubs: invalid \(reason)."
         case .recordingMissing(let path, let reason, let command):
             return "URLStubs: the recording \(path) does not exist, and the record mode is none (\(reason)), "
                 + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
@@ -259,7 +260,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .backgroundSessionUnsupported: return 12
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
-        case .invalidGraphQLResponse: return 15
+        case .invalidResponse: return 15
         case .liveStreamBusy: return 16
         case .liveStreamEnded: return 17
         case .invalidStreamStep: return 18

@@ -99,7 +99,7 @@ import Foundation
         return result
     }
 
-    /// A line of its own is a whole value too: a multipart field's value stands alone on its line.
+    /// A line of its own is a whole value too: a form part's value stands alone on its line.
     private static let valueStarts: Set<Character> = ["\"", "'", "=", "\n", "\r\n"]
     private static let valueEnds: Set<Character> = ["\"", "\\", "'", "&", ";", ",", "#", " ", "\n", "\r", "\r\n", "\t"]
 

@@ -31,10 +31,11 @@ extension Scrubbing {
                 }
             }
         }
+        let strategies = RequestStrategies.scrubbing
         for item in URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
             guard let value = item.value else { continue }
             if scrubsParameter(item.name) { secrets.insert(value) }
-            if item.name == "query" { secrets.formUnion(graphQLDocumentSecrets(value)) }
+            for strategy in strategies { secrets.formUnion(strategy.secrets(inQueryValue: value, named: item.name, with: self)) }
         }
         secrets.formUnion(urlCredentialSecrets(in: entry.url))
         if let body = entry.requestBody { secrets.formUnion(bodySecrets(body, mimeType: entry.requestMimeType)) }
@@ -42,23 +43,25 @@ extension Scrubbing {
         return secrets.filter { !$0.isEmpty && $0 != placeholder }
     }
 
-    /// The values this policy scrubs in a body of type `mimeType`: a form's or a multipart
-    /// body's listed fields, a JSON body's listed members, the listed arguments of a GraphQL
-    /// document.
-    func bodySecrets(_ body: Data, mimeType: String?) -> Set<String> {
+    /// The values this policy scrubs in a body of type `mimeType`: a form body's listed fields,
+    /// a JSON body's listed members, and what a registered format scrubs in it
+    /// (``ScrubbingStrategy``).
+    @_spi(AddOns) public func bodySecrets(_ body: Data, mimeType: String?) -> Set<String> {
         if Self.isForm(mimeType) {
             return Set(Self.formPairs(body).filter { scrubsParameter($0.0) }.map(\.1))
         }
-        if let secrets = multipartSecrets(body, contentType: mimeType) { return secrets }
+        let strategies = RequestStrategies.scrubbing
+        for strategy in strategies {
+            if let secrets = strategy.secrets(inBody: body, mimeType: mimeType, with: self) { return secrets }
+        }
         guard !jsonFields.isEmpty else { return [] }
-        if Self.isGraphQLDocument(mimeType) { return graphQLDocumentSecrets(String(decoding: body, as: UTF8.self)) }
         let names = fieldNames
         let holdsMember = Self.mayHoldMember(of: names, in: body)
-        let holdsDocument = mayHoldGraphQLArgument(body)
-        guard holdsMember || holdsDocument, let json = try? JSONValue(data: body) else { return [] }
+        let formats = strategies.filter { $0.mayHoldSecrets(inJSONBody: body, with: self) }
+        guard holdsMember || !formats.isEmpty, let json = try? JSONValue(data: body) else { return [] }
         var secrets: Set<String> = []
         if holdsMember { collectJSONSecrets(json, names: names, into: &secrets) }
-        if holdsDocument { secrets.formUnion(graphQLQuerySecrets(in: json)) }
+        for format in formats { secrets.formUnion(format.secrets(inJSON: json, with: self)) }
         return secrets
     }
 }

@@ -20,9 +20,10 @@ import FoundationNetworking
 /// `Scrubbing.default.headers`, `.queryParameters` and `.jsonFields`. Names compare without
 /// regard to case. Requests and responses are scrubbed alike: headers, query and bodies.
 ///
-/// The same lists reach the other places a secret travels: a `multipart/form-data` field named
-/// in ``queryParameters`` (its whole content, a file's too), a GraphQL argument or input field
-/// named in ``jsonFields`` and written inline in the document (`login(password: "…")` becomes
+/// The same lists reach the other places a secret travels: the formats of the modules in use
+/// (with `URLStubsMultipart`, a form part named in ``queryParameters``, its whole content, a
+/// file's too; with `URLStubsGraphQL`, an argument or input field named in ``jsonFields`` and
+/// written inline in a document: `login(password: "…")` becomes
 /// `login(password: "<scrubbed>")`), and the user and password of a URL
 /// (`https://user:password@host/` becomes `https://<scrubbed>:<scrubbed>@host/`), which are
 /// the `Authorization` header's other spelling and scrubbed while ``headers`` lists it.
@@ -128,7 +129,7 @@ public struct Scrubbing: Sendable {
     var fieldNames: Set<String> { Set(jsonFields.map { $0.lowercased() }) }
 
     /// `true` when `name` is a scrubbed query or form parameter.
-    func scrubsParameter(_ name: String) -> Bool {
+    @_spi(AddOns) public func scrubsParameter(_ name: String) -> Bool {
         !queryParameters.isEmpty && queryNames.contains(name.lowercased())
     }
 
@@ -164,8 +165,8 @@ public struct Scrubbing: Sendable {
         return value.split(separator: ";").map(scrubPair).joined(separator: "; ")
     }
 
-    /// `url` with its listed query parameters, the listed arguments of a GraphQL document in
-    /// its `query` parameter, and its credentials (`user:password@`) scrubbed.
+    /// `url` with its listed query parameters, what a registered format scrubs in a parameter's
+    /// value (``ScrubbingStrategy``), and its credentials (`user:password@`) scrubbed.
     func scrub(_ url: URL) -> URL {
         scrubbingCredentials(of: scrubbingQuery(of: url))
     }
@@ -173,43 +174,41 @@ public struct Scrubbing: Sendable {
     private func scrubbingQuery(of url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let items = components.queryItems else { return url }
         var changed = false
+        let strategies = RequestStrategies.scrubbing
         let scrubbed = items.map { item -> URLQueryItem in
             if scrubsParameter(item.name) {
                 changed = true
                 return URLQueryItem(name: item.name, value: placeholder)
             }
-            if item.name == "query", let document = item.value {
-                let kept = scrubGraphQLDocument(document)
-                if kept != document {
-                    changed = true
-                    return URLQueryItem(name: item.name, value: kept)
-                }
-            }
-            return item
+            guard let value = item.value else { return item }
+            var kept = value
+            for strategy in strategies { kept = strategy.scrub(queryValue: kept, named: item.name, with: self) ?? kept }
+            guard kept != value else { return item }
+            changed = true
+            return URLQueryItem(name: item.name, value: kept)
         }
         guard changed else { return url }
         components.queryItems = scrubbed
         return components.url ?? url
     }
 
-    /// The body with its secret JSON members (their shape kept), its listed GraphQL arguments,
-    /// or, for a form or multipart body, its listed fields replaced; byte for byte the same body
-    /// when it holds none (a replay then serves exactly what the server sent).
-    func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
+    /// The body with its secret JSON members (their shape kept), or, for a form body, its listed
+    /// fields replaced, and what a registered format scrubs in it (``ScrubbingStrategy``); byte
+    /// for byte the same body when it holds none (a replay then serves exactly what the server
+    /// sent).
+    @_spi(AddOns) public func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
         guard let body else { return nil }
         if Self.isForm(mimeType) { return scrubForm(body) }
-        if let multipart = scrubMultipart(body, contentType: mimeType) { return multipart }
-        if Self.isGraphQLDocument(mimeType) {
-            guard let document = String(data: body, encoding: .utf8) else { return body }
-            let kept = scrubGraphQLDocument(document)
-            return kept == document ? body : Data(kept.utf8)
+        let strategies = RequestStrategies.scrubbing
+        for strategy in strategies {
+            if let scrubbed = strategy.scrub(body: body, mimeType: mimeType, with: self) { return scrubbed }
         }
         let names = fieldNames
         let holdsMember = Self.mayHoldMember(of: names, in: body)
-        let holdsDocument = mayHoldGraphQLArgument(body)
-        guard holdsMember || holdsDocument, let json = try? JSONValue(data: body) else { return body }
+        let formats = strategies.filter { $0.mayHoldSecrets(inJSONBody: body, with: self) }
+        guard holdsMember || !formats.isEmpty, let json = try? JSONValue(data: body) else { return body }
         var scrubbed = holdsMember ? scrub(json, names: names) : json
-        if holdsDocument { scrubbed = scrubGraphQLQueries(in: scrubbed) }
+        for format in formats { scrubbed = format.scrub(json: scrubbed, with: self) }
         return scrubbed == json ? body : scrubbed.serialized()
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

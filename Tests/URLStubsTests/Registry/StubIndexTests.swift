@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+@_spi(AddOns) @testable import URLStubs
+import URLStubsGraphQL
 @testable import URLStubsScenarios
 @testable import TestSupport
 

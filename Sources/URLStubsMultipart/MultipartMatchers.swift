@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 // Multipart bodies are compared part by part: the boundary is read from the request's
 // `Content-Type` and never compared, since clients make a new one for every request.
@@ -27,7 +28,7 @@ import FoundationNetworking
 /// - Important: Works for `httpBody`, `httpBodyStream` and upload-task bodies alike. A body
 ///   that claims to be multipart but cannot be read (no boundary, truncated, a malformed part)
 ///   is refused with the reason, never silently treated as "no such part". A `json:` value
-///   that is not JSON fails every request with ``StubError/invalidMatcher(stub:problems:)``.
+///   that is not JSON fails every request with `StubError.invalidMatcher(stub:problems:)`.
 public func hasMultipartPart(
     named name: String, filename: String? = nil, contentType: String? = nil,
     data: Data? = nil, text: String? = nil, json: Any? = nil

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) @testable import URLStubs
+@_spi(AddOns) @testable import URLStubsGraphQL
+@_spi(AddOns) @testable import URLStubsMultipart
 @testable import TestSupport
 
 /// GraphQL: the document reader, requests read from every transport, the matchers through a
@@ -264,11 +266,11 @@ struct GraphQLTests {
                 == #"{"data":{"user":null},"errors":[{"extensions":{"code":"NOT_FOUND"},"locations":[{"column":3,"line":2}],"message":"Not found","path":["user",0]}]}"#
         )
         #expect(await run("Failed").body == #"{"data":null,"errors":[{"message":"boom"}]}"#)
-        guard case .invalidGraphQLResponse(let reason)? = await run("NoMessage").stubError else {
+        guard case .invalidResponse(let reason)? = await run("NoMessage").stubError else {
             Issue.record("an error without a message must be reported"); return
         }
         #expect(reason.contains("errors[0] has no string \"message\""))
-        guard case .invalidGraphQLResponse(let notJSON)? = await run("NotJSON").stubError else {
+        guard case .invalidResponse(let notJSON)? = await run("NotJSON").stubError else {
             Issue.record("data that is not JSON must be reported"); return
         }
         #expect(notJSON.contains("data: a value of type"))
@@ -315,8 +317,8 @@ struct GraphQLTests {
         let registry = StubRegistry()
         registry.stub(isGraphQLOperation("A"), name: "text answer") { _ in StubResponse(data: Data("plain".utf8)) }
         let result = await fetch(post([["query": "query A { a }"], ["query": "query A { a }"]]), from: registry)
-        guard case .invalidGraphQLResponse(let reason)? = result.stubError else {
-            Issue.record("expected invalidGraphQLResponse, got \(String(describing: result.error))"); return
+        guard case .invalidResponse(let reason)? = result.stubError else {
+            Issue.record("expected invalidResponse, got \(String(describing: result.error))"); return
         }
         #expect(reason.contains("\"text answer\""))
         #expect(reason.contains("operation 1 of a batch"))

@@ -3,7 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-import URLStubs
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsGraphQL
+import URLStubsMultipart
 @testable import TestSupport
 
 /// HAR replay and scenario folders for GraphQL, multipart uploads and volatile fields: a
@@ -12,6 +14,11 @@ import URLStubs
 @Suite("Protocol-aware replay")
 struct ProtocolReplayTests {
     private static let endpoint = URL(string: "https://api.test/graphql")!
+
+    /// These tests replay through the engine's `stubs(fromHAREntries:)`, which reads GraphQL and
+    /// multipart requests by meaning once their strategies are registered (recording, scenarios
+    /// and the test helpers register them; here nothing else does).
+    init() { GraphQLStrategy.register() }
 
     private static func graphQLEntry(_ body: [String: Any], answer: String, headers: HTTPHeaders = [:]) -> HAREntry {
         HAREntry(

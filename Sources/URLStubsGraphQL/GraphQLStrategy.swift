@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 /// GraphQL as the engine's registry sees it: operation names for the stub index, a request's
 /// operation and variables in the unmatched report with the stub to type, and a batch answered
@@ -27,7 +29,7 @@ import FoundationNetworking
     /// Operation names: the key ``isGraphQLOperation(_:)`` files its stubs under. Mirrors that
     /// matcher: a request with one named operation has its name; a batch, an anonymous or a
     /// non-GraphQL request has none; a body not visible yet is unknown.
-    static let operationKind = IndexKind("GraphQL operation") { request in
+    @_spi(AddOns) public static let operationKind = IndexKind("GraphQL operation") { request in
         let method = request.method
         if method == "GET" || method == "HEAD", request.parsedQueryItems == nil { request.parsedQueryItems = request.queryItems }
         switch GraphQLRequest.read(request, queryItems: request.parsedQueryItems) {

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 extension StubResponse {
     /// A GraphQL response in the shape the GraphQL spec gives it:
@@ -21,7 +23,7 @@ extension StubResponse {
     ///
     /// - Important: Values that are not JSON, or an error without a `message` or with a
     ///   malformed `path` or `locations`, do not crash the test: the request fails with
-    ///   ``StubError/invalidGraphQLResponse(reason:)`` saying which member is wrong.
+    ///   `StubError.invalidResponse(reason:)` saying which member is wrong.
     @_spi(AddOns) public init(
         graphQLResponseData graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
         statusCode: Int = 200, headers: HTTPHeaders = [:]
@@ -47,7 +49,7 @@ extension StubResponse {
             }
             self.init(data: JSONValue.object(document).serialized(), statusCode: statusCode, headers: fields)
         } catch {
-            self.init(error: StubError.invalidGraphQLResponse(reason: "\(error)"))
+            self.init(error: StubError.invalidResponse(reason: "GraphQL response: \(error)"))
         }
     }
 

@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
-@testable import TestSupport
 import URLStubsRecording
 
 /// Records `requests` into the cassette `file` (mode `.all`, each answered 200 by the

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// Multipart bodies, as far as an add-on reads them (the OpenAPI checker compares a request's
 /// part names with the schema's properties).

@@ -1,14 +1,16 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A `Content-Type` (or `Content-Disposition`) value split into its essence and parameters:
 /// `multipart/form-data; boundary="a b"` is `multipart/form-data` with `boundary` = `a b`.
-struct MediaType: Sendable, Equatable {
+@_spi(AddOns) public struct MediaType: Sendable, Equatable {
     /// The part before the first `;`, lower-cased and trimmed (`multipart/form-data`, `form-data`).
-    let essence: String
+    @_spi(AddOns) public let essence: String
     /// Parameters by lower-cased name, quotes removed and `\` escapes resolved.
-    let parameters: [String: String]
+    @_spi(AddOns) public let parameters: [String: String]
 
-    init(_ text: String) {
+    /// Reads `text`, a header value; never fails (what does not read as a parameter is skipped).
+    @_spi(AddOns) public init(_ text: String) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         func skipSpaces() {

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 /// One GraphQL operation as a request carries it: a POST body object, the parameters of a
 /// GET, an element of a batch, or the `operations` field of a multipart upload.
@@ -222,4 +224,24 @@ extension GraphQLOperationRequest {
 struct GraphQLRequestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// The variables of a request's one GraphQL operation, as an add-on reads them (a scenario
+/// folder's file name spells some).
+@_spi(AddOns) public enum GraphQLVariablesReading: Sendable {
+    /// The body cannot be read yet: "maybe", decided once it is.
+    case bodyUnknown
+    /// The request is not exactly one GraphQL operation.
+    case notOneOperation
+    /// The operation's variables; empty when it sends none.
+    case variables([String: JSONValue])
+
+    /// The variables of `request`'s one operation, or why there are none.
+    @_spi(AddOns) public init(_ request: StubRequest) {
+        switch GraphQLRequest.read(request) {
+        case .bodyUnknown: self = .bodyUnknown
+        case .single(let operation): self = .variables(operation.variables ?? [:])
+        default: self = .notOneOperation
+        }
+    }
 }

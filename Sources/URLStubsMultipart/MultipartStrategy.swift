@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// Multipart bodies as the engine's registry sees them: an unmatched request's parts (or why
 /// its body cannot be read) in the report, and a `hasMultipartPart` per named part in the

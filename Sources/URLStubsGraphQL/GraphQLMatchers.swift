@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 // GraphQL sends every operation to one URL, so these matchers read the operation itself:
 // from a POST JSON body, from the `query`, `operationName`, `variables` and `extensions`
@@ -28,7 +30,9 @@ import FoundationNetworking
 ///   ``isGraphQLQuery(containing:)``.
 public func isGraphQLOperation(_ name: String) -> RequestMatcher {
     GraphQLStrategy.register()
-    return RequestMatcher(description: "GraphQL operation \"\(name)\"", keys: MatchKeys(graphQLOperation: name)) { request in
+    return RequestMatcher(
+        description: "GraphQL operation \"\(name)\"", indexKey: IndexKey(GraphQLStrategy.operationKind, name)
+    ) { request in
         graphQLOperation(of: request, expecting: "operation \"\(name)\"") { operation in
             switch operation.name {
             case .named(let actual, _):
@@ -103,12 +107,12 @@ public func isGraphQLQuery(containing text: String) -> RequestMatcher {
 private func graphQLOperation(
     of request: StubRequest, expecting expected: String,
     _ check: (GraphQLOperationRequest) -> String?
-) -> MatchResult {
+) -> MatcherVerdict {
     switch GraphQLRequest.read(request) {
     case .bodyUnknown:
         return .bodyUnknown
     case .single(let operation):
-        return check(operation).map(MatchResult.failed) ?? .matched
+        return check(operation).map(MatcherVerdict.failed) ?? .matched
     case .batch(let operations):
         let names = operations.map { $0.resolvedName ?? "?" }.joined(separator: ", ")
         return .failed(
@@ -127,33 +131,4 @@ private func containsRun(_ needle: [String], in haystack: [String]) -> Bool {
         if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
     }
     return false
-}
-
-// MARK: - The index key
-
-extension MatchKeys {
-    /// Keys that require the GraphQL operation `graphQLOperation`, besides the others given.
-    init(
-        host: String? = nil, path: String? = nil, method: String? = nil, queryParameters: [QueryParameter] = [],
-        graphQLOperation: String, jsonBody: JSONValue? = nil, body: Data? = nil
-    ) {
-        self.init(
-            host: host, path: path, method: method, queryParameters: queryParameters,
-            strategyKey: IndexKey(GraphQLStrategy.operationKind, graphQLOperation), jsonBody: jsonBody, body: body)
-    }
-
-    /// The GraphQL operation name the keys require (`isGraphQLOperation`); setting one makes
-    /// sure the GraphQL strategy is registered, as building the matcher does.
-    var graphQLOperation: String? {
-        get { strategyKey?.kind == GraphQLStrategy.operationKind ? strategyKey?.value : nil }
-        set {
-            GraphQLStrategy.register()
-            strategyKey = newValue.map { IndexKey(GraphQLStrategy.operationKind, $0) }
-        }
-    }
-}
-
-extension IndexDimension {
-    /// The GraphQL operation name, as ``isGraphQLOperation(_:)`` files its stubs.
-    static var graphQLOperation: IndexDimension { .strategy(GraphQLStrategy.operationKind) }
 }

@@ -2,6 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsMultipart
 
 // A batch (a JSON array of operations, as apollo-link-batch-http and Apollo Kotlin send) is
 // answered operation by operation: each element is looked up as a request of its own, so the
@@ -15,7 +17,7 @@ extension StubRequest {
         single.httpBodyStream = nil
         single.httpBody = operation.body
         single.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        return StubRequest(single, body: operation.body, pathParameters: [:], isBodyKnown: true)
+        return StubRequest(single, body: operation.body)
     }
 }
 
@@ -39,14 +41,14 @@ enum GraphQLBatch {
                 data = RequestBodyReader.readAll(try response.body.open().stream)
             }
             guard let json = try? JSONValue(data: data) else {
-                throw StubError.invalidGraphQLResponse(
+                throw StubError.invalidResponse(
                     reason:
-                        "stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
+                        "GraphQL response: stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
                 )
             }
             bodies.append(json)
             if first == nil { first = response }
-            cookies += response.cookieLines
+            cookies += response.headers.values(for: "Set-Cookie")
             requestTime = max(requestTime, response.pacing.requestTime)
         }
         guard let first else { return StubResponse(data: Data("[]".utf8)) }

@@ -7,6 +7,8 @@ import URLStubs
 import LoopbackTestServer
 @testable import TestSupport
 import URLStubsRecording
+import URLStubsGraphQL
+import URLStubsMultipart
 
 // The server is a child process (TestServer): these tests run where Process exists.
 #if os(macOS) || os(Linux)
