@@ -139,7 +139,8 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     /// "Content-Type application/json"`, `session.har: $.log.entries[3].response.status:
     /// expected a number`, or, for a missing name, the folder searched and the closest names;
     /// a lookup in a bundle that holds no files or has no close name adds a hint to declare the
-    /// folder in the target's `resources:`.
+    /// folder in the target's `resources:`. A file not written says what the system said, what
+    /// was kept and what to do; a folder lists each of its problems on a line of its own.
     public var description: String {
         if let explanation { return explanation }
         switch kind {
