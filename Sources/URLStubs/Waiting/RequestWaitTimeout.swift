@@ -2,7 +2,7 @@ import Foundation
 
 /// Thrown when a test waited for requests that did not come in time
 /// (``StubRegistry/waitForRequests(matching:count:timeout:)``,
-/// ``ResponseGate/waitForRequest(timeout:)``, ``LiveStream/waitForConnection(timeout:)``).
+/// ``ResponseGate/waitForRequest(timeout:)``, `LiveStream.waitForConnection(timeout:)`).
 ///
 /// Its ``description`` says what was awaited, what did arrive, and, for every other request
 /// the registry saw, why the matcher refused it, closest first:

@@ -1,9 +1,10 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A response body the test writes while the app reads it: a live feed, server-sent events,
 /// NDJSON, a chat's token stream.
 ///
-/// A stub answers with it (``StubResponse/stream(_:statusCode:headers:)``, with the
+/// A stub answers with it (`StubResponse.stream(_:statusCode:headers:)`, with the
 /// `Content-Type` it sends: `text/event-stream` for server-sent events); the response head goes
 /// out at once, and then each write reaches the app when it is made:
 ///
@@ -68,7 +69,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     let bufferLimit: Int
 
     private let lock = NSLock()
-    private var pending: [LiveWrite] = []
+    private var pending: [StreamedWrite] = []
     /// Bytes written and not yet taken by the app: pending, or handed on and not yet read.
     private var unsent = 0
     /// The most ``unsent`` ever was, for tests of the bound.
@@ -189,7 +190,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         for wait in waiting { wait.resolve(outcome) }
     }
 
-    func write(_ write: LiveWrite, ending newEnding: String?) throws {
+    func write(_ write: StreamedWrite, ending newEnding: String?) throws {
         lock.lock()
         if let ending {
             lock.unlock()
@@ -226,31 +227,32 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: The player's side
 
-    enum ConnectRefusal: Error {
-        /// Another request is connected.
-        case busy
-        /// A request already received the stream's end.
-        case ended
-    }
-
-    /// Connects a request; `wake` is called (from any thread) when writes wait to be taken
-    /// with ``take(for:)``, once until they are taken.
-    func connect(_ request: StubRequest, wake: @escaping @Sendable () -> Void) -> Result<LiveConnection, ConnectRefusal> {
+    /// Connects a request of the stub described by `stub`; `wake` is called (from any thread)
+    /// when writes wait to be taken with ``take(for:)``, once until they are taken.
+    /// - Throws: ``StubError/liveStreamBusy(stream:stub:)`` while another request is connected;
+    ///   ``StubError/liveStreamEnded(stream:stub:)`` once a request received the stream's end.
+    func connect(_ request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void) throws -> LiveConnection {
         lock.lock()
-        if connection != nil { lock.unlock(); return .failure(.busy) }
-        if endDelivered { lock.unlock(); return .failure(.ended) }
-        let made = LiveConnection(request: request, wake: wake)
+        if connection != nil {
+            lock.unlock()
+            throw StubError.liveStreamBusy(stream: description, stub: stub)
+        }
+        if endDelivered {
+            lock.unlock()
+            throw StubError.liveStreamEnded(stream: description, stub: stub)
+        }
+        let made = LiveConnection(stream: self, request: request, wake: wake)
         connection = made
         departure = nil
         connections.arrive(request)
         let wakeNow = pending.isEmpty ? nil : made.takeWake()
         lock.unlock()
         wakeNow?()
-        return .success(made)
+        return made
     }
 
     /// The writes waiting for `connection`, oldest first (none once it was disconnected).
-    func take(for connection: LiveConnection) -> [LiveWrite] {
+    func take(for connection: LiveConnection) -> [StreamedWrite] {
         lock.lock(); defer { lock.unlock() }
         guard self.connection === connection else { return [] }
         connection.wakeScheduled = false
@@ -288,19 +290,27 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
-/// One request connected to a ``LiveStream``.
-final class LiveConnection: @unchecked Sendable {
+/// One request connected to a ``LiveStream``: what the engine's player takes the writes from.
+final class LiveConnection: StreamedBodyConnection, @unchecked Sendable {
     // @unchecked: `wakeScheduled` and `isDisconnected` are guarded by the stream's lock.
+    /// Held until the request lets go of it (its end delivered, or gone away), and no longer:
+    /// the stream holds this connection only as long.
+    private let stream: LiveStream
     let request: StubRequest
     private let wake: @Sendable () -> Void
     var wakeScheduled = false
     /// Set when the request went away: its late acknowledgements no longer count.
     var isDisconnected = false
 
-    init(request: StubRequest, wake: @escaping @Sendable () -> Void) {
+    init(stream: LiveStream, request: StubRequest, wake: @escaping @Sendable () -> Void) {
+        self.stream = stream
         self.request = request
         self.wake = wake
     }
+
+    func take() -> [StreamedWrite] { stream.take(for: self) }
+    func consumed(_ bytes: Int) { stream.consumed(bytes, by: self) }
+    func disconnect(reason: String) { stream.disconnect(self, reason: reason) }
 
     /// The wake call, unless one is already on its way. Call under the stream's lock.
     func takeWake() -> (@Sendable () -> Void)? {
@@ -310,12 +320,8 @@ final class LiveConnection: @unchecked Sendable {
     }
 }
 
-/// One write to a streamed body.
-enum LiveWrite: Sendable {
-    case data(Data)
-    case finish
-    case failure(SendableError)
-
+extension StreamedWrite {
+    /// `true` for a write that ends the body.
     var isEnd: Bool {
         if case .data = self { return false }
         return true

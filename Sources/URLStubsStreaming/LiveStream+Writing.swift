@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// What a test writes to a live stream: bytes, text, events, JSON lines, and its end.
 extension LiveStream {
@@ -78,6 +79,6 @@ extension LiveStream {
     ///   - line: The line where the stream ends; leave the default.
     /// - Throws: ``StubError/endedTwice(stream:ended:)`` when the stream already ended.
     public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
-        try write(.failure(SendableError(error: error)), ending: "failed at \(fileID):\(line)")
+        try write(.failure(error), ending: "failed at \(fileID):\(line)")
     }
 }
