@@ -16,7 +16,7 @@ import Foundation
 @_spi(AddOns) public enum StreamedBodyPlay {
     /// Writes the source pushes while the request runs: the engine takes them from the
     /// connection each time the source calls its `wake`, and tells it what the app has taken
-    /// (room for more) and when the request goes away before the end.
+    /// (room for more) and when the request lets go.
     case pushed(any StreamedBodyConnection)
     /// Writes at set moments: each after its `pause` (seconds after the previous one; the first
     /// counts from the head), and paced like any other body on top of the pauses
@@ -34,8 +34,9 @@ import Foundation
     /// The app has taken `bytes` of the writes handed on (a delegate's `didReceive data` ran,
     /// or the whole body was delivered): the source's room to write grows by that much.
     func consumed(_ bytes: Int)
-    /// The request went away before the body's end: `reason` says why (`"the app cancelled
-    /// the request"`), for the source's next write.
+    /// The request let go of the body: called once as it ends, after the end was delivered or
+    /// before it (`reason` says why: `"the app cancelled the request that was reading it"`, for
+    /// a source that is still being written).
     func disconnect(reason: String)
 }
 
