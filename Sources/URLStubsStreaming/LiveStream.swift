@@ -23,13 +23,13 @@ import Foundation
 /// waits for them), one `didReceive data` each. A write made before any request connected is
 /// kept for the first one to connect, so a test may write before the app connects. Once a
 /// connected request has gone away without the stream's end (the app cancelled it, it timed
-/// out), a write throws ``StubError/notConnected(stream:reason:)`` until another request
+/// out), a write throws `StubError.notConnected` until another request
 /// connects, and what the departed request had not received is dropped: nothing meant for one
 /// request is ever sent to another (``finish(fileID:line:)`` then simply ends the stream). A
 /// stream serves one request at a time: a second request
 /// while one is connected fails with
-/// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
-/// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
+/// `StubError.liveStreamBusy`, and a stream whose end a request has received
+/// cannot serve another (`StubError.liveStreamEnded`): make one per
 /// connection, for example `registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
@@ -47,7 +47,7 @@ import Foundation
 /// **Memory:** at most `bufferLimit` bytes (an argument of ``init(name:bufferLimit:fileID:filePath:line:)``, 16 MiB by default) are written and not yet taken
 /// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
 /// consumer that gets the body whole holds every write until the end. A write past the limit
-/// throws ``StubError/bufferFull(stream:limit:unsent:)``; a test that streams more than
+/// throws `StubError.bufferFull`; a test that streams more than
 /// the limit to a slow reader waits for room first:
 ///
 /// ```swift
@@ -58,7 +58,7 @@ import Foundation
 /// ```
 ///
 /// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
-///   ``fail(_:fileID:line:)``, or ending twice, throws a ``StubError`` saying where the stream ended.
+///   ``fail(_:fileID:line:)``, or ending twice, throws a `StubError` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// The name given at creation, shown in errors.
     let name: String?
@@ -117,7 +117,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called: the test's
-    /// own call, which a later write reports (``StubError/writeAfterEnd(stream:ended:)``).
+    /// own call, which a later write reports (`StubError.writeAfterEnd`).
     var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
@@ -128,7 +128,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// request has already connected (even if it has finished since).
     /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
     ///   parallel test suite on a small machine can start a request seconds late.
-    /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError` when the
+    /// - Throws: `RequestWaitTimeout` when none connects in time; `CancellationError` when the
     ///   waiting task is cancelled.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
@@ -144,8 +144,8 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// stream's `bufferLimit` is left unsent: the way to stream more than the limit to a slow reader.
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
-    /// - Throws: ``RequestWaitTimeout`` when the app reads too slowly;
-    ///   ``StubError/notConnected(stream:reason:)`` when the connected request goes away
+    /// - Throws: `RequestWaitTimeout` when the app reads too slowly;
+    ///   `StubError.notConnected` when the connected request goes away
     ///   meanwhile; `CancellationError` when the waiting task is cancelled.
     public func waitForRoom(timeout: TimeInterval = 30) async throws {
         let stream = description
@@ -229,8 +229,8 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// Connects a request of the stub described by `stub`; `wake` is called (from any thread)
     /// when writes wait to be taken with ``take(for:)``, once until they are taken.
-    /// - Throws: ``StubError/liveStreamBusy(stream:stub:)`` while another request is connected;
-    ///   ``StubError/liveStreamEnded(stream:stub:)`` once a request received the stream's end.
+    /// - Throws: `StubError.liveStreamBusy` while another request is connected;
+    ///   `StubError.liveStreamEnded` once a request received the stream's end.
     func connect(_ request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void) throws -> LiveConnection {
         lock.lock()
         if connection != nil {

@@ -38,7 +38,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// The message as it goes over the wire, ending with the blank line that dispatches it:
     /// what ``LiveStream/send(event:)`` and ``StreamStep/event(_:)`` send (``description`` shows
     /// it), and what the UI-test link and the benchmark write themselves.
-    /// - Throws: ``StubError/invalidEvent(_:reason:)`` when a field cannot be framed: a
+    /// - Throws: `StubError.invalidEvent` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
     @_spi(AddOns) public func encoded() throws -> Data {
