@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "URLStubsMigration", targets: ["URLStubsMigration"]),
         .library(name: "URLStubsGraphQL", targets: ["URLStubsGraphQL"]),
         .library(name: "URLStubsMultipart", targets: ["URLStubsMultipart"]),
+        .library(name: "URLStubsStreaming", targets: ["URLStubsStreaming"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -38,18 +39,20 @@ let package = Package(
             dependencies: [
                 "URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL",
                 "URLStubsMultipart",
+                "URLStubsStreaming",
             ],
             swiftSettings: swiftSettings),
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
         // spelling of its idea: imported while migrating, so the engine carries none of them.
         .target(
-            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios"],
+            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios", "URLStubsStreaming"],
             swiftSettings: swiftSettings),
         // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
         // test's end and re-exports it.
         .target(
-            name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL", "LoopbackSockets"],
+            name: "URLStubsTestRunnerLink",
+            dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL", "URLStubsStreaming", "LoopbackSockets"],
             swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.
@@ -57,6 +60,9 @@ let package = Package(
         // HAR reading and writing, HAR replay, and recording real traffic into cassettes (which
         // scrubs GraphQL documents and multipart forms, so it registers both formats).
         .target(name: "URLStubsRecording", dependencies: ["URLStubs", "URLStubsGraphQL"], swiftSettings: swiftSettings),
+        // Bodies that arrive over time: live streams the test writes, scripts, and their wire
+        // formats (server-sent events, JSON Lines); the engine plays them through its own seam.
+        .target(name: "URLStubsStreaming", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // Multipart bodies: the `hasMultipartPart` matchers, their report lines, replay and scrubbing.
         .target(name: "URLStubsMultipart", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // GraphQL: operation matchers and responses, batches, report lines, replay and scrubbing;
@@ -76,12 +82,12 @@ let package = Package(
         // never imports Testing.
         .target(
             name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
-        .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs", "URLStubsStreaming"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "urlstubs-bench",
             dependencies: [
                 "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsGraphQL",
-                "SyntheticFixtures", "LoopbackSockets",
+                "URLStubsStreaming", "SyntheticFixtures", "LoopbackSockets",
             ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
@@ -121,7 +127,12 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsMigrationTests",
-            dependencies: ["URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "TestSupport"],
+            dependencies: [
+                "URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsStreaming", "URLStubsTesting", "TestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsStreamingTests", dependencies: ["URLStubs", "URLStubsStreaming", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsMultipartTests", dependencies: ["URLStubs", "URLStubsMultipart", "LoopbackTestServer", "TestSupport"],
@@ -133,7 +144,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer"],
+            name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsOpenAPITests",

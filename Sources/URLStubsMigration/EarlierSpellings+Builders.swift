@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsGraphQL
+import URLStubsStreaming
 
 // The ways to build a `StubResponse` that 0.2 folds into its ten (one per kind of body), each
 // forwarding to what it did.

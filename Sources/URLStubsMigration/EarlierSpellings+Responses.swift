@@ -5,6 +5,7 @@ import FoundationNetworking
 @_spi(AddOns) @_spi(Transport) import URLStubs
 @_spi(AddOns) import URLStubsRecording
 import URLStubsScenarios
+import URLStubsStreaming
 
 // URLStubs 0.1's spellings of responses, bodies, reports and recordings, each forwarding to
 // the one spelling of its idea.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsScenarios
+import URLStubsStreaming
 
 /// What the app does with each command of the test: registry calls, made on the link's own
 /// thread (none blocks); the commands that wait run as tasks and answer when done.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsScenarios
+import URLStubsStreaming
 
 /// The app's end of a UI test's control channel: the test process (its `AppBackend`, in
 /// `URLStubsTesting`) adds and removes stubs, switches scenarios, holds requests, feeds live

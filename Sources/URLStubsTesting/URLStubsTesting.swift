@@ -4,6 +4,7 @@
 @_exported import URLStubsTestRunnerLink
 @_exported import URLStubsGraphQL
 @_exported import URLStubsMultipart
+@_exported import URLStubsStreaming
 
 /// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).
 public enum StubScope {

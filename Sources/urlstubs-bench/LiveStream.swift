@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsStreaming
 
 /// Tells, for each write, when a delegate received it.
 final class ArrivalDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {

@@ -6,6 +6,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsStreaming
 
 // MARK: - A tiny fake backend
 

@@ -29,7 +29,7 @@ import glob, json, os, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
 MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
-           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart"]
+           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsStreaming"]
 # The one module that holds deprecated spellings, so that no other carries any.
 MIGRATION_MODULE = "URLStubsMigration"
 # The one other file that may: URLStubsTesting's earlier spellings, kept beside the test

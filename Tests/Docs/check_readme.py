@@ -44,7 +44,8 @@ else:
                     "Sources/URLStubsOpenAPI/URLStubsOpenAPI.docc", "Sources/URLStubsServer/URLStubsServer.docc",
                     "Sources/URLStubsMigration/URLStubsMigration.docc", "Sources/URLStubsTestRunnerLink/URLStubsTestRunnerLink.docc",
                     "Sources/URLStubsScenarios/URLStubsScenarios.docc", "Sources/URLStubsRecording/URLStubsRecording.docc",
-                    "Sources/URLStubsGraphQL/URLStubsGraphQL.docc", "Sources/URLStubsMultipart/URLStubsMultipart.docc"):
+                    "Sources/URLStubsGraphQL/URLStubsGraphQL.docc", "Sources/URLStubsMultipart/URLStubsMultipart.docc",
+                    "Sources/URLStubsStreaming/URLStubsStreaming.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
 # (document, line of the fence, code, whether it runs)
@@ -81,7 +82,8 @@ FIXTURES = {"users.json": b'{"users": [{"id": 1, "name": "Ada"}]}\n',
             # A PNG signature and an empty image header chunk: bytes to serve, not to draw.
             "avatar.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(17)}
 PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
-            "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart")
+            "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart",
+            "URLStubsStreaming")
 
 
 def is_complete(block):

@@ -55,6 +55,12 @@ struct StreamConnection {
     }
 }
 
+extension FetchAPI {
+    /// The ways an app reads a stream as it arrives: a delegate, on corelibs and through the
+    /// model of Apple's loading client.
+    static let streamingAPIs: [FetchAPI] = FetchAPI.allCases.filter { $0 != .completionHandler && $0 != .asyncData }
+}
+
 /// The result of a fetch running in a task, once it is back.
 final class Outcome: @unchecked Sendable {
     private let lock = NSLock()

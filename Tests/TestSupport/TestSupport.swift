@@ -6,7 +6,8 @@
 // - `AppleLoadingModel.swift` (Linux): the model of Apple's loading client, which drives
 //   `StubURLProtocol` as CFNetwork does, so the Apple loading path runs here; its header lists
 //   each rule and where it comes from. `StreamConnection.swift`: a streaming read through a
-//   delegate, of a real session or of the model.
+//   delegate, of a real session or of the model, and `FetchAPI.streamingAPIs`;
+//   `EventSourceClient.swift`: a server-sent-events client as an app writes one.
 // - `BodyTransport.swift`: the ways app code hands a request body to `URLSession`
 //   (`send(_:body:via:to:)`), and `MultipartForm`.
 // - `ChildProcess.swift`: a child process run to its end with a time limit
@@ -19,7 +20,8 @@
 //   what a helper records. `GraphQLClient.swift`: a client that sends GraphQL the way Apollo
 //   iOS does. `TemporaryFiles.swift`, `ClosedPort.swift`, `ResidentMemory.swift`,
 //   `NestedJSON.swift`: a temporary cassette or folder, a loopback port nothing listens on,
-//   this process's RSS, JSON nested past the reader's limit.
+//   this process's RSS, JSON nested past the reader's limit. `EventLog.swift`: a list hooks
+//   append to from any queue.
 // - Here: `fixturesFolder` (the repository's Fixtures folder) and `builtExecutable(_:)`.
 //
 // The rule: tests never block a thread they do not own. Swift's cooperative pool has one thread

@@ -7,6 +7,7 @@ import Testing
 @testable import URLStubsMigration
 import URLStubsRecording
 import URLStubsScenarios
+import URLStubsStreaming
 @testable import TestSupport
 
 /// Every deprecated spelling still compiles and does what the spelling that replaced it does.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(AddOns) import URLStubs
 import URLStubsMigration
+import URLStubsStreaming
 @testable import TestSupport
 
 /// The spellings 0.2 retired for one spelling per idea (the ways to build a `StubResponse`

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import URLStubs
 import URLStubsServer
+import URLStubsStreaming
 
 #if os(Linux) || os(macOS)
 /// What the test drives while a response is open: a held response and a live stream, over the

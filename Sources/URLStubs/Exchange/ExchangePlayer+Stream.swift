@@ -1,10 +1,11 @@
 import Foundation
 import Dispatch
 
-/// A live stream's writes, or a script's at their moments, sent as they come.
+/// A streamed body's writes, pushed by its source or scripted at their moments, sent as they come.
 extension ExchangePlayer {
-    /// Sends the head and starts the writes. A live stream that cannot take this request, or a
-    /// script with a step that cannot be framed, fails the request before any head.
+    /// Sends the head and starts the writes. A source that cannot serve this request (a live
+    /// stream another request reads, a script with a step that cannot be framed) fails it
+    /// before any head.
     func startStream(of exchange: Exchange) {
         let response = exchange.response
         let head = ResponseHead(url: exchange.url, response: response, bodyLength: nil)
@@ -24,28 +25,28 @@ extension ExchangePlayer {
         guard deliver(head, of: exchange) else { return }
         playback.start = .now()
         switch playback.source {
-        case .live: takeLiveWrites(playback, of: exchange)
+        case .pushed: takePushedWrites(playback, of: exchange)
         case .script: playScript(playback, of: exchange)
         }
     }
 
-    private func streamPlayback(of body: StubBody, for exchange: Exchange) -> Result<StreamPlayback, StubError> {
+    private func streamPlayback(of body: StubBody, for exchange: Exchange) -> Result<StreamPlayback, any Error> {
         let scheduler = scheduler
         // Weak: a stream the test keeps must not keep a finished request alive.
         return StreamPlayback.make(of: body, for: exchange.request, stub: exchange.stubDescription) { [weak self] in
             scheduler.async { [weak self] in
                 guard let self else { return }
                 asStep { player in
-                    if case .streaming(let exchange, let playback) = player.phase { player.takeLiveWrites(playback, of: exchange) }
+                    if case .streaming(let exchange, let playback) = player.phase { player.takePushedWrites(playback, of: exchange) }
                 }()
             }
         }
     }
 
-    /// Delivers what the test wrote since the last call.
-    private func takeLiveWrites(_ playback: StreamPlayback, of exchange: Exchange) {
-        guard case .live(let stream, let connection) = playback.source else { return }
-        for write in stream.take(for: connection) {
+    /// Delivers what the source pushed since the last call.
+    private func takePushedWrites(_ playback: StreamPlayback, of exchange: Exchange) {
+        guard case .pushed(let connection) = playback.source else { return }
+        for write in connection.take() {
             guard deliverStreamWrite(write, of: playback, exchange) else { return }
         }
     }
@@ -68,7 +69,7 @@ extension ExchangePlayer {
     }
 
     /// Delivers one write; `false` once the stream is over (finished or failed).
-    private func deliverStreamWrite(_ write: LiveWrite, of playback: StreamPlayback, _ exchange: Exchange) -> Bool {
+    private func deliverStreamWrite(_ write: StreamedWrite, of playback: StreamPlayback, _ exchange: Exchange) -> Bool {
         lastProgress = .now()
         switch write {
         case .data(let data):
@@ -84,9 +85,9 @@ extension ExchangePlayer {
             deliverWhole(of: playback, exchange)
             finish()
             return false
-        case .failure(let failure):
+        case .failure(let error):
             deliverWhole(of: playback, exchange)
-            fail(failure.error)
+            fail(error)
             return false
         }
     }

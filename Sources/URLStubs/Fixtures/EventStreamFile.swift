@@ -38,21 +38,34 @@ extension StubResponse {
     ///   `: delay` whose duration cannot be read.
     init(eventStream contents: Data, path: String, statusCode: Int, headers: HTTPHeaders) throws {
         let steps = try EventStreamFile.steps(of: contents, path: path)
-        self = .stream(script: steps, statusCode: statusCode, headers: Self.eventStreamHeaders(headers))
+        self.init(streamedBody: { _, _, _ in .scripted(steps) }, statusCode: statusCode, headers: Self.eventStreamHeaders(headers))
+    }
+
+    /// `headers` with `text/event-stream`'s `Content-Type` and `Cache-Control: no-cache` unless
+    /// given: what an `.sse` fixture answers with, and URLStubsMigration's `eventStream`
+    /// spellings and the UI-test link's event streams too.
+    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+        var headers = headers
+        if !headers.contains(name: "Content-Type") {
+            headers["Content-Type"] = "text/event-stream"
+        }
+        if !headers.contains(name: "Cache-Control") {
+            headers["Cache-Control"] = "no-cache"
+        }
+        return headers
     }
 }
 
-/// Reads a recorded `text/event-stream` into stream steps: an event (with the blank line that
-/// ends it) per write, `: delay` comments as pauses.
+/// Reads a recorded `text/event-stream` into a script: an event (with the blank line that
+/// ends it) per write, after the pause of its `: delay` comments.
 enum EventStreamFile {
-    static func steps(of contents: Data, path: String) throws -> [StreamStep] {
-        var steps: [StreamStep] = []
+    static func steps(of contents: Data, path: String) throws -> [(pause: TimeInterval, write: StreamedWrite)] {
+        var steps: [(pause: TimeInterval, write: StreamedWrite)] = []
         var block = Data()
         var pause: TimeInterval = 0
         func flush() {
             guard !block.isEmpty else { return }
-            if pause > 0 { steps.append(.wait(pause)) }
-            steps.append(.data(block))
+            steps.append((pause, .data(block)))
             block = Data()
             pause = 0
         }
@@ -72,7 +85,8 @@ enum EventStreamFile {
             if line.content.isEmpty, !line.terminator.isEmpty { flush() }
         }
         flush()
-        if pause > 0 { steps.append(.wait(pause)) }
+        // A pause after the last event holds the stream open that long before it ends.
+        steps.append((pause, .finish))
         return steps
     }
 

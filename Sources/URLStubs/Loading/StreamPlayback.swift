@@ -1,12 +1,12 @@
 import Foundation
 import Dispatch
 
-/// A streamed body being played: the test's writes to a ``LiveStream``, or a script's writes
-/// at their moments. Touched on the delivery context only.
+/// A streamed body being played: writes a source pushes (a live stream the test writes), or a
+/// script's writes at their moments. Touched on the delivery context only.
 final class StreamPlayback: @unchecked Sendable {
     // @unchecked: touched by its player only, on the delivery context.
     enum Source {
-        case live(LiveStream, LiveConnection)
+        case pushed(any StreamedBodyConnection)
         case script([TimedWrite])
     }
 
@@ -16,7 +16,7 @@ final class StreamPlayback: @unchecked Sendable {
         let pauses: TimeInterval
         /// Bytes written up to and including it, for pacing.
         let bytesThrough: Int
-        let write: LiveWrite
+        let write: StreamedWrite
     }
 
     let source: Source
@@ -30,19 +30,19 @@ final class StreamPlayback: @unchecked Sendable {
 
     init(_ source: Source) { self.source = source }
 
-    /// Lets go of the live stream before its end (`reason` says why, for the test's next write).
+    /// Lets go of a pushing source before its end (`reason` says why, for the test's next write).
     func stop(reason: String) {
-        if case .live(let stream, let connection) = source { stream.disconnect(connection, reason: reason) }
+        if case .pushed(let connection) = source { connection.disconnect(reason: reason) }
     }
 
-    /// Tells a live stream that `bytes` it wrote were handed to the app: taken at once, or, with
-    /// `queue` (a delegate's), once the delegate has run the callbacks made so far.
+    /// Tells a pushing source that `bytes` it wrote were handed to the app: taken at once, or,
+    /// with `queue` (a delegate's), once the delegate has run the callbacks made so far.
     func handedOn(_ bytes: Int, readOn queue: OperationQueue?) {
-        guard bytes > 0, case .live(let stream, let connection) = source else { return }
+        guard bytes > 0, case .pushed(let connection) = source else { return }
         if let queue {
-            queue.addOperation { stream.consumed(bytes, by: connection) }
+            queue.addOperation { connection.consumed(bytes) }
         } else {
-            stream.consumed(bytes, by: connection)
+            connection.consumed(bytes)
         }
     }
 
@@ -52,52 +52,39 @@ final class StreamPlayback: @unchecked Sendable {
         return start + timed.pauses + (bytesPerSecond.map { Double(timed.bytesThrough) / $0 } ?? 0)
     }
 
-    /// The playback of a streamed `body` for `request`: a live stream connects (and calls
-    /// `wake`, on any thread, when the test writes), a script is timed. A live stream that
-    /// cannot take the request, or a script step that cannot be framed, fails.
+    /// The playback of a streamed `body` for `request`: its source says how the writes arrive
+    /// (and calls `wake`, on any thread, when pushed writes wait). What the source throws, or a
+    /// body that is not streamed, fails the request.
     static func make(
         of body: StubBody, for request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void
-    ) -> Result<StreamPlayback, StubError> {
-        switch body.source {
-        case .live(let stream):
-            switch stream.connect(request, wake: wake) {
-            case .success(let connection): return .success(StreamPlayback(.live(stream, connection)))
-            case .failure(.busy): return .failure(.liveStreamBusy(stream: stream.description, stub: stub))
-            case .failure(.ended): return .failure(.liveStreamEnded(stream: stream.description, stub: stub))
+    ) -> Result<StreamPlayback, any Error> {
+        guard case .streamed(let play) = body.source else {
+            return .failure(StubError.invalidStreamStep(stub: stub, reason: "the body is not a stream"))
+        }
+        do {
+            switch try play(request, stub, wake) {
+            case .pushed(let connection): return .success(StreamPlayback(.pushed(connection)))
+            case .scripted(let steps): return .success(StreamPlayback(.script(timedWrites(of: steps))))
             }
-        case .script(let steps):
-            return timedWrites(of: steps, stub: stub).map { StreamPlayback(.script($0)) }
-        case .data, .file, .stream:
-            return .failure(.invalidStreamStep(stub: stub, reason: "the body is not a stream"))
+        } catch {
+            return .failure(error)
         }
     }
 
-    /// A script's steps as writes with their moments; a step that cannot be framed fails.
-    static func timedWrites(of steps: [StreamStep], stub: String) -> Result<[TimedWrite], StubError> {
+    /// A script's steps as writes with their moments, up to the first that ends the body (a
+    /// `.finish` is added when none does).
+    static func timedWrites(of steps: [(pause: TimeInterval, write: StreamedWrite)]) -> [TimedWrite] {
         var writes: [TimedWrite] = []
         var pauses: TimeInterval = 0
         var bytes = 0
         for step in steps {
-            switch step.kind {
-            case .wait(let seconds):
-                pauses += seconds
-            case .data(let data):
-                bytes += data.count
-                writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .data(data)))
-            case .event(let event):
-                do {
-                    let data = try event.encoded()
-                    bytes += data.count
-                    writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .data(data)))
-                } catch {
-                    return .failure(.invalidStreamStep(stub: stub, reason: "\(error)"))
-                }
-            case .failure(let failure):
-                writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .failure(failure)))
-                return .success(writes)
-            }
+            pauses += max(0, step.pause)
+            if case .data(let data) = step.write { bytes += data.count }
+            writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: step.write))
+            if case .data = step.write { continue }
+            return writes
         }
         writes.append(TimedWrite(pauses: pauses, bytesThrough: bytes, write: .finish))
-        return .success(writes)
+        return writes
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 
 /// The body of a ``StubResponse``, as its ``StubResponse/body``: the response's initializers
-/// and factories say where it comes from (`data:`, `string:`, `json:`, `fixture:`,
-/// ``StubResponse/stream(_:statusCode:headers:)`` for a live stream,
-/// ``StubResponse/stream(script:statusCode:headers:)`` for a scripted one), and ``data`` reads the
-/// bytes of one held in memory:
+/// and factories say where it comes from (`data:`, `string:`, `json:`, `fixture:`;
+/// URLStubsStreaming's `.stream(_:)` for a live stream, `.stream(script:)` for a scripted one),
+/// and ``data`` reads the bytes of one held in memory:
 ///
 /// ```swift
 /// let example = try StubResponse(fixture: "user.json", in: .module)
@@ -19,19 +18,17 @@ public struct StubBody: Sendable {
         case data(Data)
         case file(URL)
         case stream(length: Int?, open: @Sendable () throws -> InputStream)
-        /// Written by the test while the request runs (``LiveStream``).
-        case live(LiveStream)
-        /// Written on a schedule (``StreamStep``).
-        case script([StreamStep])
+        /// Arriving over time: written by the test while the request runs, or on a schedule.
+        case streamed(StreamedSource)
     }
 
     let source: Source
 
     /// `true` for a body sent as a sequence of writes rather than read from bytes
-    /// (a ``LiveStream`` or a script of ``StreamStep``s).
+    /// (a live stream, a script, an `.sse` fixture).
     var isStreamed: Bool {
         switch source {
-        case .live, .script: return true
+        case .streamed: return true
         case .data, .file, .stream: return false
         }
     }
@@ -66,7 +63,7 @@ public struct StubBody: Sendable {
             return (stream, size)
         case .stream(let length, let open):
             return (try open(), length)
-        case .live, .script:
+        case .streamed:
             // Played write by write (ExchangePlayer+Stream), never read as a stream.
             return (InputStream(data: Data()), nil)
         }
@@ -79,7 +76,7 @@ public struct StubBody: Sendable {
         case .file(let url):
             return (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
         case .stream(let length, _): return length
-        case .live, .script: return nil
+        case .streamed: return nil
         }
     }
 }

@@ -26,7 +26,7 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
 /// A stub defined wrongly, or an answer it cannot give: a response, a live stream, a JSON value
 /// or a selection of stubs (a record mode, a scenario name) that is not what the app can
 /// receive. Delivered as the failing task's error, or thrown by the call that made it (a
-/// ``LiveStream`` write, ``JSONValue/init(any:)``).
+/// `LiveStream` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
 /// The task's error is this value itself, so a test can `catch let error as StubError`. A file
@@ -65,11 +65,11 @@ public enum StubError: Error, Sendable, Equatable {
     /// and says what is wrong (values the format cannot encode, or one part of a joined
     /// response that is not what the whole needs).
     case invalidResponse(reason: String)
-    /// A second request reached a ``LiveStream`` while another was connected to it.
+    /// A second request reached a `LiveStream` (URLStubsStreaming) while another was connected to it.
     case liveStreamBusy(stream: String, stub: String)
-    /// A request reached a ``LiveStream`` whose end an earlier request already received.
+    /// A request reached a `LiveStream` whose end an earlier request already received.
     case liveStreamEnded(stream: String, stub: String)
-    /// A scripted stream (``StreamStep``) holds a step that cannot be sent.
+    /// A scripted stream (`StreamStep`s) holds a step that cannot be sent.
     case invalidStreamStep(stub: String, reason: String)
     /// The record mode in force is `RecordMode.none` and the recording does not exist;
     /// `command` records it.
@@ -106,16 +106,16 @@ public enum StubError: Error, Sendable, Equatable {
     /// A passthrough's JSON patch is itself not a JSON value.
     case patchIsNotJSON(String)
 
-    // A ``LiveStream`` misused, thrown by the call that made it.
+    // A `LiveStream` misused, thrown by the call that made it.
 
-    /// A write after ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)``;
-    /// `ended` says which, and where.
+    /// A write after `LiveStream.finish()` or `LiveStream.fail(_:)`; `ended` says which, and
+    /// where.
     case writeAfterEnd(stream: String, ended: String)
-    /// ``LiveStream/finish(fileID:line:)`` or ``LiveStream/fail(_:fileID:line:)`` on a stream
-    /// that had already ended.
+    /// `LiveStream.finish()` or `LiveStream.fail(_:)` on a stream that had already ended.
     case endedTwice(stream: String, ended: String)
-    /// A server-sent event with a field that cannot be framed.
-    case invalidEvent(ServerSentEvent, reason: String)
+    /// A server-sent event with a field that cannot be framed: the event as Swift spells it
+    /// (`ServerSentEvent(event: "a\nb", data: "x")`), and what is wrong.
+    case invalidEvent(String, reason: String)
     /// An NDJSON line that is not one line of JSON.
     case invalidJSONLine(stream: String, reason: String)
     /// A write that would leave more than the stream's `bufferLimit` bytes unsent.

@@ -17,9 +17,9 @@ import FoundationNetworking
 /// Ten ways build one, one per kind of body: ``init(data:statusCode:headers:)`` (also a bare
 /// status: `StubResponse(statusCode: 404)`), ``init(string:statusCode:headers:)``,
 /// ``init(json:statusCode:headers:encoder:)``, ``init(fixture:statusCode:headers:)`` and
-/// ``init(fixture:in:subdirectory:statusCode:headers:)`` for files, ``stream(_:statusCode:headers:)``
-/// and ``stream(script:statusCode:headers:)`` for bodies written over time, ``init(error:)``,
-/// ``neverResponding()`` and ``passthrough(_:)``.
+/// ``init(fixture:in:subdirectory:statusCode:headers:)`` for files, `stream(_:statusCode:headers:)`
+/// and `stream(script:statusCode:headers:)` for bodies written over time (URLStubsStreaming),
+/// ``init(error:)``, ``neverResponding()`` and ``passthrough(_:)``.
 public struct StubResponse: Sendable {
     /// The HTTP status code (100...599; anything else fails the request with a clear error).
     public var statusCode: Int

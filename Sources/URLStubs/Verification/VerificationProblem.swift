@@ -26,8 +26,8 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
         case unstubbableConfiguration
         /// A wait for requests gave up before they all came
         /// (``StubRegistry/waitForRequests(matching:count:timeout:)``,
-        /// ``ResponseGate/waitForRequest(timeout:)``, ``LiveStream/waitForConnection(timeout:)``,
-        /// ``LiveStream/waitForRoom(timeout:)``): ``summary`` says what was awaited, ``count``
+        /// ``ResponseGate/waitForRequest(timeout:)``, `LiveStream.waitForConnection(timeout:)`,
+        /// `LiveStream.waitForRoom(timeout:)`): ``summary`` says what was awaited, ``count``
         /// how many of them arrived, ``message`` lists those and every other request the
         /// registry saw, closest first, with why the matcher refused each; ``request`` is the
         /// closest of those others.

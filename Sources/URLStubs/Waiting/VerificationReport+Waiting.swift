@@ -2,7 +2,7 @@ import Foundation
 
 /// A wait that gave up is what a test expected of the traffic and did not see, so it is a
 /// ``VerificationReport``: ``StubRegistry/waitForRequests(matching:count:timeout:)``,
-/// ``ResponseGate/waitForRequest(timeout:)`` and ``LiveStream/waitForConnection(timeout:)``
+/// ``ResponseGate/waitForRequest(timeout:)`` and `LiveStream.waitForConnection(timeout:)`
 /// throw one whose single problem (``VerificationProblem/Kind/waitTimedOut``) says what was
 /// awaited, what did arrive, and, for every other request the registry saw, why the matcher
 /// refused it, closest first:

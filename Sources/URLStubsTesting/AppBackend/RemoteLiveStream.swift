@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
 @_spi(TestRunnerLink) import URLStubsTestRunnerLink
+@_spi(AddOns) import URLStubsStreaming
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (`LiveStream` in the app, written from the test). Made by

@@ -6,14 +6,6 @@ import Testing
 import URLStubs
 @testable import TestSupport
 
-/// A thread-safe list, for hooks that run on URLSession's queues.
-final class EventLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [String] = []
-    func append(_ item: String) { lock.lock(); items.append(item); lock.unlock() }
-    var events: [String] { lock.lock(); defer { lock.unlock() }; return items }
-}
-
 @Suite("Registry")
 struct RegistryTests {
     @Test(arguments: FetchAPI.allCases)

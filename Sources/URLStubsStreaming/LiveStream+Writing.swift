@@ -1,25 +1,26 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// What a test writes to a live stream: bytes, text, events, JSON lines, and its end.
 extension LiveStream {
 
     /// Sends `data` as it is.
-    /// - Throws: ``StubError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
-    ///   ``StubError/bufferFull(stream:limit:unsent:)`` past the stream's `bufferLimit`;
-    ///   ``StubError/notConnected(stream:reason:)`` after the connected request went away.
+    /// - Throws: `StubError.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
+    ///   `StubError.bufferFull` past the stream's `bufferLimit`;
+    ///   `StubError.notConnected` after the connected request went away.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
     }
 
     /// Sends `text` as UTF-8.
-    /// - Throws: ``StubError/writeAfterEnd(stream:ended:)`` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    /// - Throws: `StubError.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
     public func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
 
     /// Sends one server-sent event, framed for `text/event-stream` (see ``ServerSentEvent``).
-    /// - Throws: ``StubError/invalidEvent(_:reason:)`` for a field that cannot be framed;
-    ///   ``StubError/writeAfterEnd(stream:ended:)`` after the end.
+    /// - Throws: `StubError.invalidEvent` for a field that cannot be framed;
+    ///   `StubError.writeAfterEnd` after the end.
     public func send(event: ServerSentEvent) throws {
         try send(try event.encoded())
     }
@@ -35,9 +36,9 @@ extension LiveStream {
     /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder() writes
     /// try lines.sendJSONLine(Price(teapot: 12), encoder: snakeCase)
     /// ```
-    /// - Throws: ``StubError/invalidJSONLine(stream:reason:)`` when `value` is neither,
+    /// - Throws: `StubError.invalidJSONLine` when `value` is neither,
     ///   or the encoder writes several lines (`.prettyPrinted`); the encoder's error;
-    ///   ``StubError/writeAfterEnd(stream:ended:)`` after the end.
+    ///   `StubError.writeAfterEnd` after the end.
     public func sendJSONLine(_ value: Any, encoder: JSONEncoder? = nil) throws {
         let json: Data
         if let encoder, let encodable = value as? any Encodable {
@@ -65,7 +66,7 @@ extension LiveStream {
     /// - Parameters:
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: ``StubError/endedTwice(stream:ended:)`` when the stream already ended.
+    /// - Throws: `StubError.endedTwice` when the stream already ended.
     public func finish(fileID: String = #fileID, line: Int = #line) throws {
         try write(.finish, ending: "finished at \(fileID):\(line)")
     }
@@ -76,8 +77,8 @@ extension LiveStream {
     ///   - error: What the request fails with.
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: ``StubError/endedTwice(stream:ended:)`` when the stream already ended.
+    /// - Throws: `StubError.endedTwice` when the stream already ended.
     public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
-        try write(.failure(SendableError(error: error)), ending: "failed at \(fileID):\(line)")
+        try write(.failure(error), ending: "failed at \(fileID):\(line)")
     }
 }

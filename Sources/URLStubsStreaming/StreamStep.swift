@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// One step of a scripted stream body: a write, or a pause before the next one.
 ///
@@ -25,7 +26,7 @@ public struct StreamStep: Sendable {
         case data(Data)
         case event(ServerSentEvent)
         case wait(TimeInterval)
-        case failure(SendableError)
+        case failure(any Error)
     }
 
     let kind: Kind
@@ -39,7 +40,37 @@ public struct StreamStep: Sendable {
     /// Waits `seconds` before the next step.
     public static func wait(_ seconds: TimeInterval) -> StreamStep { StreamStep(kind: .wait(max(0, seconds))) }
     /// Fails the request with `error`, like a connection lost mid-stream; later steps are not sent.
-    public static func fail(_ error: any Error) -> StreamStep { StreamStep(kind: .failure(SendableError(error: error))) }
+    public static func fail(_ error: any Error) -> StreamStep { StreamStep(kind: .failure(error)) }
+
+    /// `steps` as the engine plays a script: each write after its pause. An event that cannot
+    /// be framed fails the request of the stub described by `stub`.
+    static func script(of steps: [StreamStep], stub: String) throws -> [(pause: TimeInterval, write: StreamedWrite)] {
+        var script: [(pause: TimeInterval, write: StreamedWrite)] = []
+        var pause: TimeInterval = 0
+        for step in steps {
+            let write: StreamedWrite
+            switch step.kind {
+            case .wait(let seconds):
+                pause += seconds
+                continue
+            case .data(let data):
+                write = .data(data)
+            case .event(let event):
+                do {
+                    write = .data(try event.encoded())
+                } catch {
+                    throw StubError.invalidStreamStep(stub: stub, reason: "\(error)")
+                }
+            case .failure(let error):
+                write = .failure(error)
+            }
+            script.append((pause, write))
+            pause = 0
+        }
+        // A pause after the last write holds the stream open that long before it ends.
+        script.append((pause, .finish))
+        return script
+    }
 }
 
 extension StubResponse {
@@ -55,25 +86,15 @@ extension StubResponse {
     /// registry.stub(isPath("/prices")) { _ in .stream(prices, headers: ["Content-Type": "text/event-stream"]) }
     /// ```
     public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
-        StubResponse(bodySource: .live(stream), statusCode: statusCode, headers: headers)
+        StubResponse(
+            streamedBody: { request, stub, wake in .pushed(try stream.connect(request, stub: stub, wake: wake)) }, statusCode: statusCode,
+            headers: headers)
     }
 
     /// A response whose body is written step by step on a schedule (see ``StreamStep``); give
     /// a `Content-Type` in `headers` (`text/event-stream` for ``StreamStep/event(_:)`` steps).
     public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
-        StubResponse(bodySource: .script(steps), statusCode: statusCode, headers: headers)
-    }
-
-    /// `headers` with `text/event-stream`'s `Content-Type` and `Cache-Control: no-cache` unless
-    /// given: what an `.sse` fixture and URLStubsMigration's `eventStream` spellings answer with.
-    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var headers = headers
-        if !headers.contains(name: "Content-Type") {
-            headers["Content-Type"] = "text/event-stream"
-        }
-        if !headers.contains(name: "Cache-Control") {
-            headers["Cache-Control"] = "no-cache"
-        }
-        return headers
+        StubResponse(
+            streamedBody: { _, stub, _ in .scripted(try StreamStep.script(of: steps, stub: stub)) }, statusCode: statusCode, headers: headers)
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// A response body the test writes while the app reads it: a live feed, server-sent events,
 /// NDJSON, a chat's token stream.
 ///
-/// A stub answers with it (``StubResponse/stream(_:statusCode:headers:)``, with the
+/// A stub answers with it (`StubResponse.stream(_:statusCode:headers:)`, with the
 /// `Content-Type` it sends: `text/event-stream` for server-sent events); the response head goes
 /// out at once, and then each write reaches the app when it is made:
 ///
@@ -22,13 +23,13 @@ import Foundation
 /// waits for them), one `didReceive data` each. A write made before any request connected is
 /// kept for the first one to connect, so a test may write before the app connects. Once a
 /// connected request has gone away without the stream's end (the app cancelled it, it timed
-/// out), a write throws ``StubError/notConnected(stream:reason:)`` until another request
+/// out), a write throws `StubError.notConnected` until another request
 /// connects, and what the departed request had not received is dropped: nothing meant for one
 /// request is ever sent to another (``finish(fileID:line:)`` then simply ends the stream). A
 /// stream serves one request at a time: a second request
 /// while one is connected fails with
-/// ``StubError/liveStreamBusy(stream:stub:)``, and a stream whose end a request has received
-/// cannot serve another (``StubError/liveStreamEnded(stream:stub:)``): make one per
+/// `StubError.liveStreamBusy`, and a stream whose end a request has received
+/// cannot serve another (`StubError.liveStreamEnded`): make one per
 /// connection, for example `registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
@@ -46,7 +47,7 @@ import Foundation
 /// **Memory:** at most `bufferLimit` bytes (an argument of ``init(name:bufferLimit:fileID:filePath:line:)``, 16 MiB by default) are written and not yet taken
 /// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
 /// consumer that gets the body whole holds every write until the end. A write past the limit
-/// throws ``StubError/bufferFull(stream:limit:unsent:)``; a test that streams more than
+/// throws `StubError.bufferFull`; a test that streams more than
 /// the limit to a slow reader waits for room first:
 ///
 /// ```swift
@@ -57,7 +58,7 @@ import Foundation
 /// ```
 ///
 /// - Important: Misuse throws at the line that made it: a write after ``finish(fileID:line:)`` or
-///   ``fail(_:fileID:line:)``, or ending twice, throws a ``StubError`` saying where the stream ended.
+///   ``fail(_:fileID:line:)``, or ending twice, throws a `StubError` saying where the stream ended.
 public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// The name given at creation, shown in errors.
     let name: String?
@@ -68,7 +69,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     let bufferLimit: Int
 
     private let lock = NSLock()
-    private var pending: [LiveWrite] = []
+    private var pending: [StreamedWrite] = []
     /// Bytes written and not yet taken by the app: pending, or handed on and not yet read.
     private var unsent = 0
     /// The most ``unsent`` ever was, for tests of the bound.
@@ -116,7 +117,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called: the test's
-    /// own call, which a later write reports (``StubError/writeAfterEnd(stream:ended:)``).
+    /// own call, which a later write reports (`StubError.writeAfterEnd`).
     var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
@@ -127,7 +128,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// request has already connected (even if it has finished since).
     /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
     ///   parallel test suite on a small machine can start a request seconds late.
-    /// - Throws: ``VerificationReport`` when none connects in time; `CancellationError` when the
+    /// - Throws: `VerificationReport` when none connects in time; `CancellationError` when the
     ///   waiting task is cancelled.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
@@ -143,8 +144,8 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// stream's `bufferLimit` is left unsent: the way to stream more than the limit to a slow reader.
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
-    /// - Throws: ``VerificationReport`` when the app reads too slowly;
-    ///   ``StubError/notConnected(stream:reason:)`` when the connected request goes away
+    /// - Throws: `VerificationReport` when the app reads too slowly;
+    ///   `StubError.notConnected` when the connected request goes away
     ///   meanwhile; `CancellationError` when the waiting task is cancelled.
     public func waitForRoom(timeout: TimeInterval = 30) async throws {
         let stream = description
@@ -189,7 +190,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         for wait in waiting { wait.resolve(outcome) }
     }
 
-    func write(_ write: LiveWrite, ending newEnding: String?) throws {
+    func write(_ write: StreamedWrite, ending newEnding: String?) throws {
         lock.lock()
         if let ending {
             lock.unlock()
@@ -226,31 +227,32 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     // MARK: The player's side
 
-    enum ConnectRefusal: Error {
-        /// Another request is connected.
-        case busy
-        /// A request already received the stream's end.
-        case ended
-    }
-
-    /// Connects a request; `wake` is called (from any thread) when writes wait to be taken
-    /// with ``take(for:)``, once until they are taken.
-    func connect(_ request: StubRequest, wake: @escaping @Sendable () -> Void) -> Result<LiveConnection, ConnectRefusal> {
+    /// Connects a request of the stub described by `stub`; `wake` is called (from any thread)
+    /// when writes wait to be taken with ``take(for:)``, once until they are taken.
+    /// - Throws: `StubError.liveStreamBusy` while another request is connected;
+    ///   `StubError.liveStreamEnded` once a request received the stream's end.
+    func connect(_ request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void) throws -> LiveConnection {
         lock.lock()
-        if connection != nil { lock.unlock(); return .failure(.busy) }
-        if endDelivered { lock.unlock(); return .failure(.ended) }
-        let made = LiveConnection(request: request, wake: wake)
+        if connection != nil {
+            lock.unlock()
+            throw StubError.liveStreamBusy(stream: description, stub: stub)
+        }
+        if endDelivered {
+            lock.unlock()
+            throw StubError.liveStreamEnded(stream: description, stub: stub)
+        }
+        let made = LiveConnection(stream: self, request: request, wake: wake)
         connection = made
         departure = nil
         connections.arrive(request)
         let wakeNow = pending.isEmpty ? nil : made.takeWake()
         lock.unlock()
         wakeNow?()
-        return .success(made)
+        return made
     }
 
     /// The writes waiting for `connection`, oldest first (none once it was disconnected).
-    func take(for connection: LiveConnection) -> [LiveWrite] {
+    func take(for connection: LiveConnection) -> [StreamedWrite] {
         lock.lock(); defer { lock.unlock() }
         guard self.connection === connection else { return [] }
         connection.wakeScheduled = false
@@ -288,19 +290,27 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
-/// One request connected to a ``LiveStream``.
-final class LiveConnection: @unchecked Sendable {
+/// One request connected to a ``LiveStream``: what the engine's player takes the writes from.
+final class LiveConnection: StreamedBodyConnection, @unchecked Sendable {
     // @unchecked: `wakeScheduled` and `isDisconnected` are guarded by the stream's lock.
+    /// Held until the request lets go of it (its end delivered, or gone away), and no longer:
+    /// the stream holds this connection only as long.
+    private let stream: LiveStream
     let request: StubRequest
     private let wake: @Sendable () -> Void
     var wakeScheduled = false
     /// Set when the request went away: its late acknowledgements no longer count.
     var isDisconnected = false
 
-    init(request: StubRequest, wake: @escaping @Sendable () -> Void) {
+    init(stream: LiveStream, request: StubRequest, wake: @escaping @Sendable () -> Void) {
+        self.stream = stream
         self.request = request
         self.wake = wake
     }
+
+    func take() -> [StreamedWrite] { stream.take(for: self) }
+    func consumed(_ bytes: Int) { stream.consumed(bytes, by: self) }
+    func disconnect(reason: String) { stream.disconnect(self, reason: reason) }
 
     /// The wake call, unless one is already on its way. Call under the stream's lock.
     func takeWake() -> (@Sendable () -> Void)? {
@@ -310,12 +320,8 @@ final class LiveConnection: @unchecked Sendable {
     }
 }
 
-/// One write to a streamed body.
-enum LiveWrite: Sendable {
-    case data(Data)
-    case finish
-    case failure(SendableError)
-
+extension StreamedWrite {
+    /// `true` for a write that ends the body.
     var isEnd: Bool {
         if case .data = self { return false }
         return true

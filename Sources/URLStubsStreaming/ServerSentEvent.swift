@@ -1,4 +1,5 @@
 import Foundation
+@_spi(AddOns) import URLStubs
 
 /// One message of a `text/event-stream` (server-sent events), framed as the HTML standard's
 /// parser reads it: optional comment lines, `event:`, `id:`, `retry:`, a `data:` line per line
@@ -37,7 +38,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// The message as it goes over the wire, ending with the blank line that dispatches it:
     /// what ``LiveStream/send(event:)`` and ``StreamStep/event(_:)`` send (``description`` shows
     /// it), and what the UI-test link and the benchmark write themselves.
-    /// - Throws: ``StubError/invalidEvent(_:reason:)`` when a field cannot be framed: a
+    /// - Throws: `StubError.invalidEvent` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
     @_spi(AddOns) public func encoded() throws -> Data {
@@ -49,6 +50,16 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
         (try? framedText()) ?? "invalid event (\(problem ?? ""))"
     }
 
+    /// The event as Swift spells it, its fields given (`ServerSentEvent(event: "a\nb", data: "x")`),
+    /// for an error about it.
+    var spelled: String {
+        let fields: [(String, String?)] = [
+            ("event", event?.debugDescription), ("id", id?.debugDescription), ("data", data?.debugDescription), ("retry", retry.map(String.init)),
+            ("comment", comment?.debugDescription),
+        ]
+        return "ServerSentEvent(" + fields.compactMap { name, value in value.map { "\(name): \($0)" } }.joined(separator: ", ") + ")"
+    }
+
     private var problem: String? {
         if let event, event.containsLineBreak { return "the event name \(event.debugDescription) holds a line break" }
         if let id, id.containsLineBreak { return "the id \(id.debugDescription) holds a line break" }
@@ -58,7 +69,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     }
 
     private func framedText() throws -> String {
-        if let problem { throw StubError.invalidEvent(self, reason: problem) }
+        if let problem { throw StubError.invalidEvent(spelled, reason: problem) }
         var text = ""
         if let comment {
             for line in comment.eventStreamLines { text += ":" + (line.isEmpty ? "" : " " + line) + "\n" }

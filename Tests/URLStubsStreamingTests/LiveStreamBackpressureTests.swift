@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import URLStubs
+import URLStubs
+@testable import URLStubsStreaming
 @testable import TestSupport
 
 /// A live stream holds at most its buffer limit of bytes the app has not read, and nothing

@@ -3,7 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+import URLStubs
+@_spi(AddOns) @testable import URLStubsStreaming
 @testable import TestSupport
 
 /// Live streams the test writes to while the app reads them: server-sent events read event by
@@ -11,11 +12,7 @@ import Testing
 /// and cancellation.
 @Suite("Live streams")
 struct LiveStreamTests {
-    /// The ways an app reads a stream as it arrives: a delegate, on corelibs and through the
-    /// model of Apple's loading client.
-    static let streamingAPIs: [FetchAPI] = FetchAPI.allCases.filter { $0 != .completionHandler && $0 != .asyncData }
-
-    @Test(arguments: streamingAPIs)
+    @Test(arguments: FetchAPI.streamingAPIs)
     func anEventSourceClientReadsEachEventAsItIsSent(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let prices = LiveStream(name: "prices")
@@ -86,7 +83,7 @@ struct LiveStreamTests {
         #expect(result.error == nil)
         #expect(result.body == "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n")
         #expect(result.response?.value(forHTTPHeaderField: "Content-Type") == "application/x-ndjson")
-        if Self.streamingAPIs.contains(api) {
+        if FetchAPI.streamingAPIs.contains(api) {
             #expect(result.chunks.count == 3, "a delegate gets each write")
         }
     }
@@ -116,8 +113,8 @@ struct LiveStreamTests {
             Issue.record("a write after finish() must throw")
         } catch let error as StubError {
             guard case .writeAfterEnd(let name, let ended) = error else { throw error }
-            #expect(name.contains("live stream \"feed\" (URLStubsTests/LiveStreamTests.swift:"))
-            #expect(ended == "finished at URLStubsTests/LiveStreamTests.swift:\(finishLine)")
+            #expect(name.contains("live stream \"feed\" (URLStubsStreamingTests/LiveStreamTests.swift:"))
+            #expect(ended == "finished at URLStubsStreamingTests/LiveStreamTests.swift:\(finishLine)")
             #expect("\(error)".contains("cannot write to the live stream \"feed\""))
         }
         #expect(throws: StubError.self) { try stream.send(event: ServerSentEvent(data: "late")) }
@@ -217,7 +214,7 @@ struct LiveStreamTests {
         await task.value
         let result = try #require(outcome.result)
         #expect(result.urlError?.code == .networkConnectionLost)
-        if Self.streamingAPIs.contains(api) {
+        if FetchAPI.streamingAPIs.contains(api) {
             #expect(result.chunks == [Data("partial".utf8)])
         }
     }
