@@ -41,7 +41,7 @@ struct FaultTests {
         }
         #expect(response.status == 500)
         #expect(response.value("URLStubs-Error") == "notFound")
-        #expect(response.text.contains("no fixture named \"urlstubs-missing.json\" in /nonexistent."), "\(response.text)")
+        #expect(response.text.contains("no file named \"urlstubs-missing.json\" in /nonexistent."), "\(response.text)")
     }
 
     /// A simulated network failure before the head: the connection is reset, no byte sent.

@@ -151,7 +151,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
             return "URLStubs: \"\(source)\" is in several folders of \(searchedPath): \(folders). Choose one with "
                 + "`subdirectory:`, e.g. `StubResponse(fixture: \"\((first as NSString).lastPathComponent)\", in: .module, subdirectory: \"\(folder)\")`."
         case .notFound:
-            var text = "URLStubs: no fixture named \"\(source)\" in \(searchedPath)."
+            var text = "URLStubs: no file named \"\(source)\" in \(searchedPath)."
             if !suggestions.isEmpty {
                 text += " Did you mean " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "?"
             }
