@@ -80,3 +80,18 @@ extension TestRunnerLinkError {
         .appDidNotAnswer(command: command, timeout: timeout)
     }
 }
+
+extension AppBackend {
+    /// Removes every stub the test added: `removeAll()`, the in-process registry's name.
+    @available(*, deprecated, renamed: "removeAll()")
+    public func removeAllStubs() async throws { try await removeAll() }
+
+    /// Activates the app's scenario `name`: `activate(_:)`, the in-process registry's name.
+    @available(*, deprecated, renamed: "activate(_:)")
+    public func activateScenario(_ name: String) async throws { try await activate(name) }
+
+    /// Deactivates the app's scenario `name`: `deactivate(_:)`, the in-process registry's name.
+    @available(*, deprecated, renamed: "deactivate(_:)")
+    @discardableResult
+    public func deactivateScenario(_ name: String) async throws -> Bool { try await deactivate(name) }
+}

@@ -63,17 +63,17 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
-        try await backend.activateScenario("sold-out")
+        try await backend.activate("sold-out")
         #expect(await fetch("https://app.test/api/cart", from: registry).statusCode == 409)
         try await backend.setOffline(true)
         try await backend.stub(.any, response: RemoteResponse(string: "online"))
         #expect(await fetch("https://app.test/api/cart", from: registry).urlError?.code == .notConnectedToInternet)
         try await backend.setOffline(false)
         #expect(await fetch("https://app.test/api/cart", from: registry).body == "online")
-        try await backend.removeAllStubs()
+        try await backend.removeAll()
         #expect(await fetch("https://app.test/api/cart", from: registry).statusCode == 409, "the scenario is back on top")
-        #expect(try await backend.deactivateScenario("sold-out"))
-        let unknown = await errorText { try await backend.activateScenario("nope") }
+        #expect(try await backend.deactivate("sold-out"))
+        let unknown = await errorText { try await backend.activate("nope") }
         #expect(
             unknown.contains(#"could not activate the scenario "nope": URLStubs: unknown scenario "nope". Known scenarios: "sold-out"."#),
             "\(unknown)")
@@ -157,7 +157,7 @@ struct AppBackendLinkTests {
         let removed = try await backend.stub(.get("/gone"), response: RemoteResponse(string: "gone"))
         try await backend.stub(.get("/kept"), response: RemoteResponse(string: "kept"))
         try await backend.remove(removed)
-        try await backend.activateScenario("sold-out")
+        try await backend.activate("sold-out")
         try await onItsOwnThread { first.disconnect() }  // it waits for the link's thread
         while backend.isAppConnected { try await Task.sleep(nanoseconds: 20_000_000) }
         try await backend.stub(.get("/while-away"), response: RemoteResponse(string: "queued"))

@@ -80,20 +80,20 @@ struct AppBackendProcessTests {
     @Test func theTestTakesTheAppOfflineAndSwitchesItsScenarios() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
-        try await backend.activateScenario("sold-out")
+        try await backend.activate("sold-out")
         let app = try await AppProbe.start(environment: backend.launchEnvironment)
         defer { app.kill() }
         _ = try await app.line(startingWith: "launch")
         app.send("get one https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "one") == "one: 409 sold out", "declared before launch")
-        try await backend.activateScenario("in-stock")
+        try await backend.activate("in-stock")
         app.send("get two https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "two") == "two: 200 in stock")
         try await backend.setOffline(true)
         app.send("get three https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "three").hasPrefix("three failed: -1009"))
         try await backend.setOffline(false)
-        #expect(try await backend.deactivateScenario("in-stock"))
+        #expect(try await backend.deactivate("in-stock"))
         app.send("get four https://api.shop.test/api/cart")
         #expect(try await app.line(startingWith: "four") == "four: 409 sold out")
         #expect(try await app.quit() == 0, "\(app.printed)")

@@ -135,8 +135,9 @@ public final class AppBackend: @unchecked Sendable {
             }, connectTimeout: connectTimeout)
     }
 
-    /// Removes every stub the test added (the app's own stubs and scenarios stay).
-    public func removeAllStubs() async throws {
+    /// Removes every stub the test added (the app's own stubs and scenarios stay), as
+    /// `StubRegistry.removeAll()` does in process.
+    public func removeAll() async throws {
         _ = try await listener.run(
             WireMessage(.removeAllStubs), doing: "remove the stubs", declare: { $0.removeAll { $0.key.hasPrefix("stub-") } },
             connectTimeout: connectTimeout)
@@ -145,10 +146,10 @@ public final class AppBackend: @unchecked Sendable {
     // MARK: Scenarios and the network
 
     /// Activates the app's scenario `name` (one it passed to `connectIfLaunchedByTest`), above
-    /// everything else.
+    /// everything else, as `StubRegistry.activate(_:)` does in process.
     /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` listing the app's scenarios
     ///   when it has no such one.
-    public func activateScenario(_ name: String) async throws {
+    public func activate(_ name: String) async throws {
         var command = WireMessage(.activateScenario)
         command.scenario = name
         let message = command
@@ -161,10 +162,10 @@ public final class AppBackend: @unchecked Sendable {
             }, undo: { $0.removeAll { $0.key == key } }, connectTimeout: connectTimeout)
     }
 
-    /// Deactivates the app's scenario `name`.
+    /// Deactivates the app's scenario `name`, as `StubRegistry.deactivate(_:)` does in process.
     /// - Returns: `false` when it was not active.
     @discardableResult
-    public func deactivateScenario(_ name: String) async throws -> Bool {
+    public func deactivate(_ name: String) async throws -> Bool {
         var command = WireMessage(.deactivateScenario)
         command.scenario = name
         let message = command
