@@ -43,7 +43,8 @@ let package = Package(
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
         // spelling of its idea: imported while migrating, so the engine carries none of them.
         .target(
-            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios"], swiftSettings: swiftSettings),
+            name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios"],
+            swiftSettings: swiftSettings),
         // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
         // test's end and re-exports it.
@@ -104,7 +105,8 @@ let package = Package(
             ],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsRecordingTests", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            name: "URLStubsRecordingTests",
+            dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(

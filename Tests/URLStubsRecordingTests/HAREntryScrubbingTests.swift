@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsRecording
+@testable import URLStubsRecording
 import LoopbackTestServer
 @testable import TestSupport
 
