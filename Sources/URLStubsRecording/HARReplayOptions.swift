@@ -25,7 +25,7 @@ public struct HARReplayOptions: Sendable {
     public var volatileFields: VolatileFields = VolatileFields()
 
     /// When `true`, every recorded request the test never made is a problem of
-    /// ``StubRegistry/verify(includePassedThrough:)``, named by method and URL: the recording
+    /// `StubRegistry.verify(includePassedThrough:)`, named by method and URL: the recording
     /// holds requests the code no longer sends and should be re-recorded. `false` by default
     /// here (a shared fixture archive may hold more than one test uses); recordings made by
     /// `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
