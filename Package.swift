@@ -49,7 +49,8 @@ let package = Package(
         // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
         // test's end and re-exports it.
         .target(
-            name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL"], swiftSettings: swiftSettings),
+            name: "URLStubsTestRunnerLink", dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL", "LoopbackSockets"],
+            swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.
         .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsGraphQL"], swiftSettings: swiftSettings),
@@ -63,7 +64,10 @@ let package = Package(
         .target(name: "URLStubsGraphQL", dependencies: ["URLStubs", "URLStubsMultipart"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
-        .target(name: "URLStubsServer", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsServer", dependencies: ["URLStubs", "LoopbackSockets"], swiftSettings: swiftSettings),
+        // The platform's socket calls the server, the UI-test link and the benchmark share (not
+        // a product: each difference between C libraries is handled once).
+        .target(name: "LoopbackSockets", swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
         .target(
             name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsMultipart"],
@@ -77,7 +81,7 @@ let package = Package(
             name: "urlstubs-bench",
             dependencies: [
                 "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsGraphQL",
-                "SyntheticFixtures",
+                "SyntheticFixtures", "LoopbackSockets",
             ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.

@@ -18,15 +18,13 @@ extension StubRegistry {
 extension StubResponse {
     /// A response read from an HTTP message file (`curl -is URL > users.response`).
     /// `init(fixture:statusCode:headers:)` reads a `.response` file the same way, and says a
-    /// missing file with `FixtureError`; this spelling throws
-    /// `StubError/fileNotFound(path:)`.
+    /// missing file with `FixtureError`, as this spelling does.
     @available(*, deprecated, renamed: "init(fixture:)", message: "StubResponse(fixture: url) reads a .response file by its extension")
     public init(httpMessageAt url: URL) throws { try self.init(httpMessageFileAt: url) }
 
     /// A `text/event-stream` response replayed from an `.sse` file with its `: delay` pauses.
     /// `init(fixture:statusCode:headers:)` reads an `.sse` file the same way, and says a
-    /// missing file with `FixtureError`; this spelling throws
-    /// `StubError/fileNotFound(path:)`.
+    /// missing file with `FixtureError`, as this spelling does.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
     public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
         try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: HTTPHeaders(headers))
@@ -129,9 +127,11 @@ extension FixtureError {
     @available(*, deprecated, renamed: "source")
     public var name: String { source }
 
-    /// Where in a HAR document: `jsonPath`.
-    @available(*, deprecated, renamed: "jsonPath")
-    public var path: String { jsonPath }
+    /// What 0.1's two errors called `path`: where in a HAR document (`HARError`), which is
+    /// `jsonPath`, and, for a file that could not be written (`CassetteWriteError`), its path,
+    /// which is `source`.
+    @available(*, deprecated, message: "read jsonPath (where in a HAR document) or source (the file)")
+    public var path: String { kind == .unwritable ? source : jsonPath }
 }
 
 extension StubResponse {

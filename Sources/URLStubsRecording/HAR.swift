@@ -12,7 +12,7 @@ public enum HAR {
     /// The entries of a HAR file, in order.
     /// - Throws: `FixtureError` with the JSON path of the first problem (a text that is not
     ///   JSON: the reader's reason, line, column and byte offset), and
-    ///   `StubError.fileNotFound(path:)` when nothing is at `url`.
+    ///   `FixtureError.Kind.notFound` when nothing is at `url` (the folder and the closest names).
     ///   A path that is a folder, a FIFO or another special file, or a file that cannot be read,
     ///   throws a `FixtureError` (`FixtureError.Kind.unreadable`) naming the full path and
     ///   what to do (a FIFO is never opened: a read would wait for a writer).

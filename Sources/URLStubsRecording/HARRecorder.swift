@@ -187,8 +187,8 @@ public final class HARRecorder: @unchecked Sendable {
             try CassetteReplacement.replace(cassette, with: HAR.write(entries)) { partial.noteSaving($0) }
             try partial.markSaved()
         } catch let failure as CassetteReplacement.Failure {
-            throw CassetteWriteError(
-                cassette: cassette,
+            throw FixtureError.cassetteNotWritten(
+                cassette,
                 headline:
                     "the exchanges a run that ended before saving left in \(partial.url.path) were not folded into the cassette \(cassette.path)",
                 action: failure.action, code: failure.code,
@@ -292,11 +292,11 @@ public final class HARRecorder: @unchecked Sendable {
     /// it in between.
     /// The cassette is written to `<cassette>.saving` beside it, then renamed into place. When
     /// that fails (a full disk, a folder this process may not write), the save throws
-    /// ``CassetteWriteError``: the previous cassette is kept, and the message says where this
+    /// `FixtureError` (of kind `unwritable`): the previous cassette is kept, and the message says where this
     /// run's exchanges stay and what to do. A partial file one of whose writes failed is never
     /// folded in, so a full disk never replaces a good cassette with part of a run.
     ///
-    /// - Throws: ``CassetteWriteError`` for a cassette that cannot be written,
+    /// - Throws: `FixtureError` (of kind `unwritable`) for a cassette that cannot be written,
     ///   `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`
     ///   when an exchange failed at the network, and
     ///   `StubError.cassetteInUse(path:heldBy:requestedBy:)` when another recorder held or
@@ -335,7 +335,7 @@ public final class HARRecorder: @unchecked Sendable {
 
     /// What a save that could not write the cassette throws: what failed, that the previous
     /// cassette was kept, where this run's exchanges stay (or that they could not be kept).
-    private func saveError(_ failure: CassetteReplacement.Failure, partial: PartialCassette) -> CassetteWriteError {
+    private func saveError(_ failure: CassetteReplacement.Failure, partial: PartialCassette) -> FixtureError {
         let previous =
             FileManager.default.fileExists(atPath: cassette.path) ? "The previous cassette was kept as it was." : "No cassette was written."
         let stayed =
@@ -344,8 +344,8 @@ public final class HARRecorder: @unchecked Sendable {
                 + "(delete that file to drop them)."
             : "This run's exchanges could not be kept in \(partial.url.path) either (writing it failed too), "
                 + "so the next recording leaves the cassette as it is."
-        return CassetteWriteError(
-            cassette: cassette, headline: "the recording \(cassette.path) was not saved", action: failure.action, code: failure.code,
+        return FixtureError.cassetteNotWritten(
+            cassette, headline: "the recording \(cassette.path) was not saved", action: failure.action, code: failure.code,
             outcome: "\(previous) \(stayed)", command: RecordMode.recordingCommand(testName: testName, mode: mode))
     }
 }

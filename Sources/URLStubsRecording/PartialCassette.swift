@@ -85,8 +85,8 @@ final class PartialCassette {
             try FileManager.default.createDirectory(at: cassette.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-            throw CassetteWriteError(
-                cassette: cassette, headline: "cannot record into the cassette \(cassette.path)",
+            throw FixtureError.cassetteNotWritten(
+                cassette, headline: "cannot record into the cassette \(cassette.path)",
                 action: "creating its folder", code: underlying?.domain == NSPOSIXErrorDomain ? Int32(underlying!.code) : EIO,
                 outcome: "Nothing was recorded.", command: nil)
         }
@@ -97,8 +97,8 @@ final class PartialCassette {
             let holder = Self.contents(of: url).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
             throw StubError.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner)
         } catch LockedFile.Failure.failed(let code) {
-            throw CassetteWriteError(
-                cassette: cassette, headline: "cannot record into the cassette \(cassette.path)",
+            throw FixtureError.cassetteNotWritten(
+                cassette, headline: "cannot record into the cassette \(cassette.path)",
                 action: "creating \(url.path), where the exchanges wait until save(),", code: code, outcome: "Nothing was recorded.",
                 command: nil)
         }

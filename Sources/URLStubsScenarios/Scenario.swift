@@ -6,30 +6,6 @@ import FoundationNetworking
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsRecording
 
-/// Problems with scenarios: every problem of a folder at once, or an unknown name.
-public enum ScenarioError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// A scenario folder has problems; each names its file.
-    case invalidFolder(path: String, problems: [String])
-    /// Names were asked for that no scenario has.
-    case unknownScenarios([String], known: [String])
-
-    /// The whole explanation.
-    public var description: String {
-        switch self {
-        case .invalidFolder(let path, let problems):
-            return "URLStubs: the scenario folder \(path) has \(problems.count) problem\(problems.count == 1 ? "" : "s"):\n"
-                + problems.map { "- " + $0 }.joined(separator: "\n")
-        case .unknownScenarios(let names, let known):
-            return "URLStubs: unknown scenario\(names.count == 1 ? "" : "s") "
-                + names.map { "\"\($0)\"" }.joined(separator: ", ")
-                + ". Known scenarios: " + (known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", ")) + "."
-        }
-    }
-
-    /// Same as ``description``.
-    public var errorDescription: String? { description }
-}
-
 /// A named set of stubs (a fake backend state: "happy", "empty-cart", "slow-network") that a
 /// registry activates or deactivates as a unit. Several can be active; the one activated last
 /// takes precedence where they overlap.

@@ -42,18 +42,32 @@ import FoundationNetworking
 /// ```
 ///
 /// Every problem in a folder (an unknown method, a bad manifest key, an unreadable file) is
-/// reported together in one ``ScenarioError/invalidFolder(path:problems:)``.
+/// reported together in one `FixtureError` of kind `FixtureError.Kind.invalidFolder`, whose
+/// `found` lists them, one a line.
 extension Scenario {
     /// The methods a file name may start with.
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// The scenario in `folder` (named after the folder unless `name` is given).
+    /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of the
+    ///   folder, each naming its file.
     public static func folder(
         _ folder: URL, name: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> Scenario {
-        let location = StubLocation(fileID: fileID, filePath: filePath, line: line)
-        if let problem = folderProblem(folder) { throw ScenarioError.invalidFolder(path: folder.path, problems: [problem]) }
+        let read = reading(folder, name: name, location: StubLocation(fileID: fileID, filePath: filePath, line: line))
+        guard let scenario = read.scenario else { throw invalidFolder(folder, problems: read.problems) }
+        return scenario
+    }
+
+    /// `problems` of the folder at `url`, as the error to throw.
+    private static func invalidFolder(_ url: URL, problems: [String]) -> FixtureError {
+        FixtureError.invalidFolder(url.path, readAs: "scenario folder", problems: problems)
+    }
+
+    /// The scenario in `folder`, or every problem that keeps it from being one.
+    private static func reading(_ folder: URL, name: String?, location: StubLocation) -> (scenario: Scenario?, problems: [String]) {
+        if let problem = folderProblem(folder) { return (nil, [problem]) }
         var problems: [String] = []
         let manifest = readManifest(in: folder, problems: &problems)
         var specs: [StubSpec] = []
@@ -69,7 +83,7 @@ extension Scenario {
         if files.filter({ $0 != "scenario.json" }).isEmpty {
             problems.append("the folder holds no fixture files")
         }
-        guard problems.isEmpty else { throw ScenarioError.invalidFolder(path: folder.path, problems: problems) }
+        guard problems.isEmpty else { return (nil, problems) }
         // Most specific last in the folder, so precedence never depends on listing order:
         // literal paths are added after (and so win over) parameterised ones, and a file with a
         // query or variables after the one without.
@@ -81,26 +95,26 @@ extension Scenario {
             let left = rank(lhs.element), right = rank(rhs.element)
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
-        return Scenario(name: name ?? folder.lastPathComponent, profile: manifest.profile, specs: specs)
+        return (Scenario(name: name ?? folder.lastPathComponent, profile: manifest.profile, specs: specs), [])
     }
 
     /// Every scenario in `root`: one per sub-folder. Problems of all folders are reported at once.
+    /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of
+    ///   every folder, each naming its folder and file.
     public static func folders(in root: URL) throws -> [Scenario] {
-        if let problem = folderProblem(root) { throw ScenarioError.invalidFolder(path: root.path, problems: [problem]) }
+        if let problem = folderProblem(root) { throw invalidFolder(root, problems: [problem]) }
         let children = ((try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
             .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         var scenarios: [Scenario] = []
         var problems: [String] = []
         for child in children {
-            do {
-                scenarios.append(try folder(child))
-            } catch let ScenarioError.invalidFolder(_, folderProblems) {
-                problems += folderProblems.map { "\(child.lastPathComponent)/: \($0)" }
-            }
+            let read = reading(child, name: nil, location: StubLocation(fileID: #fileID, filePath: #filePath, line: #line))
+            if let scenario = read.scenario { scenarios.append(scenario) }
+            problems += read.problems.map { "\(child.lastPathComponent)/: \($0)" }
         }
         if children.isEmpty { problems.append("no scenario folders in \(root.path)") }
-        guard problems.isEmpty else { throw ScenarioError.invalidFolder(path: root.path, problems: problems) }
+        guard problems.isEmpty else { throw invalidFolder(root, problems: problems) }
         return scenarios
     }
 

@@ -39,7 +39,7 @@ public enum ScenarioLauncher {
     /// Activates the scenarios the launch asked for, in the order given (later ones take
     /// precedence), and returns them. For `URLSession.shared` on Linux, call this before
     /// anything uses the shared session.
-    /// - Throws: ``ScenarioError/unknownScenarios(_:known:)`` listing the known names.
+    /// - Throws: `StubError.unknownScenarios(_:known:)` listing the known names.
     @discardableResult
     public static func activate(
         from processInfo: ProcessInfo = .processInfo, available: [Scenario],
@@ -52,14 +52,14 @@ public enum ScenarioLauncher {
 
     /// Activates scenarios by name, in order (for apps that read the names from their own
     /// settings); `seed` replaces the profiles' seeds.
-    /// - Throws: ``ScenarioError/unknownScenarios(_:known:)`` listing the known names.
+    /// - Throws: `StubError.unknownScenarios(_:known:)` listing the known names.
     @discardableResult
     public static func activate(
         names: [String], seed: UInt64? = nil, available: [Scenario],
         into registry: StubRegistry = .shared
     ) throws -> [Scenario] {
         let unknown = names.filter { name in !available.contains { $0.name == name } }
-        guard unknown.isEmpty else { throw ScenarioError.unknownScenarios(unknown, known: available.map(\.name).sorted()) }
+        guard unknown.isEmpty else { throw StubError.unknownScenarios(unknown, known: available.map(\.name).sorted()) }
         let chosen = names.compactMap { name in available.first { $0.name == name } }
         for var scenario in chosen {
             if let seed, scenario.profile != nil { scenario.profile?.seed = seed }

@@ -8,6 +8,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import LoopbackSockets
 
 /// Socket calls on raw descriptors. A descriptor here is non-blocking: reads and writes answer
 /// at once, and a DispatchSource says when to try again.
@@ -18,11 +19,7 @@ enum ServerSocket {
     ///   `port` is 0).
     static func listen(ipv6: Bool, port: UInt16, backlog: Int32) throws -> (descriptor: Int32, port: UInt16) {
         let address = ipv6 ? "[::1]:\(port)" : "127.0.0.1:\(port)"
-        #if canImport(Darwin)
-        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, SOCK_STREAM, 0)
-        #else
-        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+        let descriptor = SystemSocket.makeTCP(ipv6: ipv6)
         guard descriptor >= 0 else { throw StubServerError.socketCall("socket", address: address, code: errno) }
         var on: Int32 = 1
         // A fixed port can be bound again at once after a server on it stopped (TIME_WAIT).
@@ -42,13 +39,7 @@ enum ServerSocket {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
         } else {
-            var address = sockaddr_in()
-            #if canImport(Darwin)
-            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-            #endif
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = port.bigEndian
-            address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+            var address = SystemSocket.loopbackAddress(port: port)
             result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
@@ -166,21 +157,11 @@ enum ServerSocket {
 
     /// Ends the sending side: the peer reads the end of the stream after the bytes sent.
     static func shutdownWrites(_ descriptor: Int32) {
-        #if canImport(Darwin)
-        _ = shutdown(descriptor, SHUT_WR)
-        #else
-        _ = shutdown(descriptor, Int32(SHUT_WR))
-        #endif
+        SystemSocket.shutdown(descriptor, .writes)
     }
 
     static func close(_ descriptor: Int32) {
-        #if canImport(Glibc)
-        _ = Glibc.close(descriptor)
-        #elseif canImport(Musl)
-        _ = Musl.close(descriptor)
-        #elseif canImport(Darwin)
-        _ = Darwin.close(descriptor)
-        #endif
+        SystemSocket.close(descriptor)
     }
 
     private static func setNonBlocking(_ descriptor: Int32) {

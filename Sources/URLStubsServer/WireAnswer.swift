@@ -48,7 +48,8 @@ enum WireAnswer {
 
     /// The name of the header field that says why the server answered itself rather than a
     /// stub: `URLStubs-Error: unmatchedRequest` (no stub matched; the near-miss report is the
-    /// body) or the ``URLStubs/StubError`` case of a stub's mistake (`fileNotFound`, …).
+    /// body), the ``URLStubs/StubError`` case of a stub's mistake (`invalidHeader`, …) or the
+    /// ``URLStubs/FixtureError`` kind of a file it could not read (`notFound`, `unreadable`).
     static let errorField = "URLStubs-Error"
 
     /// Standard reason phrases (RFC 9110); clients read the number, so any other status gets

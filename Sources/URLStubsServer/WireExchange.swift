@@ -19,8 +19,9 @@ import FoundationNetworking
 ///   body;
 /// - a failure after the head (`failing(afterBytes:)`): a reset connection; before the head,
 ///   an unmatched request is a `404` whose body is the near-miss report (with
-///   `URLStubs-Error: unmatchedRequest`), a stub's mistake (a ``URLStubs/StubError``: a missing
-///   file, an invalid header) a `500` with its explanation (`URLStubs-Error: fileNotFound`, …),
+///   `URLStubs-Error: unmatchedRequest`), a stub's mistake (a ``URLStubs/StubError``: an
+///   invalid header; a ``URLStubs/FixtureError``: a missing body file) a `500` with its
+///   explanation (`URLStubs-Error: invalidHeader`, `notFound`: the case or the kind, …),
 ///   and any other error (a network failure the stub simulates) a reset, the nearest thing a
 ///   socket has to a failed load.
 final class WireExchange: ExchangeTransport, @unchecked Sendable {
@@ -153,12 +154,16 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     func deliverFailure(_ error: any Error) {
         guard let connection else { return }
         player = nil
-        guard !headSent, let stubError = StubError.from(error) else {
+        let stubError = StubError.from(error)
+        // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
+        let explained =
+            stubError.map { ($0.description, Self.caseName(of: $0)) } ?? (error as? FixtureError).map { ($0.description, "\($0.kind)") }
+        guard !headSent, let explained else {
             connection.exchangeEnded(.reset)
             return
         }
         let isHEAD = request.method == "HEAD"
-        if case .unmatchedRequest(let report) = stubError {
+        if case .unmatchedRequest(let report)? = stubError {
             connection.send(
                 WireAnswer.simple(
                     status: 404, body: report + "\n", closes: closesAfter, extraFields: [(WireAnswer.errorField, "unmatchedRequest")],
@@ -166,8 +171,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         } else {
             connection.send(
                 WireAnswer.simple(
-                    status: 500, body: stubError.description + "\n", closes: closesAfter,
-                    extraFields: [(WireAnswer.errorField, Self.caseName(of: stubError))], headRequest: isHEAD))
+                    status: 500, body: explained.0 + "\n", closes: closesAfter,
+                    extraFields: [(WireAnswer.errorField, explained.1)], headRequest: isHEAD))
         }
         connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
     }
@@ -176,7 +181,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         // Never called: the traits say redirects are delivered as final 3xx answers.
     }
 
-    /// `fileNotFound` for `.fileNotFound(path: …)`.
+    /// `invalidHeader` for `.invalidHeader(name: …)`.
     private static func caseName(of error: StubError) -> String {
         Mirror(reflecting: error).children.first?.label ?? "stubError"
     }

@@ -9,6 +9,7 @@ import Musl
 import Darwin
 #endif
 import Foundation
+import LoopbackSockets
 @_spi(AddOns) import URLStubs
 
 /// A failed socket call: which call, and the system's reason.
@@ -61,7 +62,7 @@ import Foundation
     /// - Returns: The listening socket and its port.
     @_spi(TestRunnerLink) public static func listen(backlog: Int32 = SOMAXCONN) throws -> (socket: LoopbackSocket, port: UInt16) {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
-        var address = loopbackAddress(port: 0)
+        var address = SystemSocket.loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -86,7 +87,7 @@ import Foundation
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         let flags = fcntl(socket.descriptor, F_GETFL, 0)
         guard flags >= 0, fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { throw LoopbackSocketError("fcntl") }
-        var address = loopbackAddress(port: port)
+        var address = SystemSocket.loopbackAddress(port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 systemConnect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
@@ -214,7 +215,7 @@ import Foundation
         lock.lock(); defer { lock.unlock() }
         guard !isClosed, !shutDown else { return }
         shutDown = true
-        systemShutdown(descriptor)
+        SystemSocket.shutdown(descriptor, .both)
     }
 
     /// Closes the descriptor (once).
@@ -222,7 +223,7 @@ import Foundation
         lock.lock(); defer { lock.unlock() }
         guard !isClosed else { return }
         isClosed = true
-        closeDescriptor(descriptor)
+        SystemSocket.close(descriptor)
     }
 
     // MARK: Platform details
@@ -249,25 +250,11 @@ import Foundation
     }
 
     private static func makeDescriptor() throws -> Int32 {
-        #if canImport(Darwin)
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #else
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #endif
+        let descriptor = SystemSocket.makeTCP()
         guard descriptor >= 0 else { throw LoopbackSocketError("socket") }
         return descriptor
     }
 
-    private static func loopbackAddress(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        return address
-    }
 }
 
 private func systemListen(_ descriptor: Int32, backlog: Int32) -> Int32 { listen(descriptor, backlog) }
@@ -277,21 +264,3 @@ private func systemConnect(_ descriptor: Int32, _ address: UnsafePointer<sockadd
 }
 
 private func systemAccept(_ descriptor: Int32) -> Int32 { accept(descriptor, nil, nil) }
-
-private func systemShutdown(_ descriptor: Int32) {
-    #if canImport(Darwin)
-    _ = shutdown(descriptor, SHUT_RDWR)
-    #else
-    _ = shutdown(descriptor, Int32(SHUT_RDWR))
-    #endif
-}
-
-private func closeDescriptor(_ descriptor: Int32) {
-    #if canImport(Glibc)
-    _ = Glibc.close(descriptor)
-    #elseif canImport(Musl)
-    _ = Musl.close(descriptor)
-    #elseif canImport(Darwin)
-    _ = Darwin.close(descriptor)
-    #endif
-}

@@ -42,7 +42,7 @@ extension TestRunnerLink {
         case .deactivateScenario:
             let name = try command.required(command.scenario, "scenario")
             guard scenarios.contains(where: { $0.name == name }) else {
-                throw ScenarioError.unknownScenarios([name], known: scenarios.map(\.name).sorted())
+                throw StubError.unknownScenarios([name], known: scenarios.map(\.name).sorted())
             }
             done.released = registry.deactivate(name)
         case .setOffline:
@@ -118,13 +118,14 @@ extension TestRunnerLink {
             var done = WireMessage(.done)
             do {
                 done.entry = WireJournalEntry(unanswered: try await wait(), scrubbing: registry.scrubbing)
-            } catch let timedOut as RequestWaitTimeout {
+            } catch let report as VerificationReport {
+                guard let timedOut = report.timedOutWait else { throw report }
                 let matcher = matchers.dropFirst().reduce(matchers.first) { combined, next in combined.map { $0 || next } }
                 let journal = registry.journal
-                throw RequestWaitTimeout(
+                throw VerificationReport(
                     awaited: timedOut.awaited, timeout: timeout, matched: [],
                     others: matcher.map { matcher in journal.filter { !matcher.matches($0.request) } } ?? journal, matcher: matcher,
-                    hint: RequestWaitTimeout.noRequestHint.replacingOccurrences(of: "registry.makeSession()", with: "URLSession.shared"))
+                    hint: VerificationReport.noRequestSeenHint.replacingOccurrences(of: "registry.makeSession()", with: "URLSession.shared"))
             }
             return done
         }

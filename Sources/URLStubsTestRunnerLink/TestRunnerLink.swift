@@ -330,6 +330,13 @@ extension TestRunnerLinkError {
         case .protocolMismatch: return "protocol version mismatch"
         case .broken: return "link broken"
         case .testRunnerDisconnected: return "test runner disconnected"
+        // The test's side: an app never fails its requests with these.
+        case .appNeverConnected: return "app never connected"
+        case .appDisconnected: return "app disconnected"
+        case .appFailed: return "app failed"
+        case .appDidNotAnswer: return "app did not answer"
+        case .invalidStub: return "invalid stub"
+        case .closed: return "backend closed"
         }
     }
 }

@@ -63,3 +63,20 @@ extension RemoteResponse {
         .stream(stream, kind: .stream, statusCode: status, wireHeaders: headers)
     }
 }
+
+/// Why an `AppBackend` call failed: `TestRunnerLinkError`, the one error of the UI-test link on
+/// both sides, holds these cases under the same names (`appNeverConnected`, `appDisconnected`,
+/// `appFailed`, `invalidStub`, `closed`), except `noAnswer(command:timeout:)`, which is
+/// `TestRunnerLinkError.appDidNotAnswer(command:timeout:)`.
+@available(*, deprecated, renamed: "TestRunnerLinkError", message: "one error for the UI-test link, the app's side and the test's")
+public typealias AppBackendError = TestRunnerLinkError
+
+extension TestRunnerLinkError {
+    /// The app did not answer `command` in time: `appDidNotAnswer(command:timeout:)`. (A
+    /// pattern `.noAnswer(let command, let timeout)` now matches the app's side,
+    /// `noAnswer(address:timeout:)`; match `.appDidNotAnswer` instead.)
+    @available(*, deprecated, renamed: "appDidNotAnswer(command:timeout:)")
+    public static func noAnswer(command: String, timeout: TimeInterval) -> TestRunnerLinkError {
+        .appDidNotAnswer(command: command, timeout: timeout)
+    }
+}

@@ -99,7 +99,7 @@ extension XCTestCase {
             defer { registry.removeAll() }
             do {
                 try recorder.save()
-            } catch let error as StubError {
+            } catch  where error is StubError || error is FixtureError {
                 // It names the cassette and says what to do.
                 XCTFail("\(error)", file: file, line: line)
             } catch {

@@ -9,6 +9,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import LoopbackSockets
 import URLStubs
 import URLStubsServer
 
@@ -168,7 +169,7 @@ private final class BenchClient {
         return 0
     }
 
-    func close() { closeDescriptor(descriptor) }
+    func close() { SystemSocket.close(descriptor) }
     deinit { close() }
 }
 
@@ -210,7 +211,7 @@ private final class FloorResponder: @unchecked Sendable {
                     state.source = nil
                 }
             }
-            source.setCancelHandler { closeDescriptor(descriptor) }
+            source.setCancelHandler { SystemSocket.close(descriptor) }
             lock.lock()
             connections.append(source)
             lock.unlock()
@@ -225,7 +226,7 @@ private final class FloorResponder: @unchecked Sendable {
         connections = []
         lock.unlock()
         for source in open { source.cancel() }
-        closeDescriptor(listener)
+        SystemSocket.close(listener)
     }
 }
 
@@ -264,12 +265,8 @@ private final class FloorConnection: @unchecked Sendable {
 }
 
 private func listenOnLoopback() throws -> (Int32, UInt16) {
-    #if canImport(Darwin)
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    var address = loopbackAddress(port: 0)
+    let descriptor = SystemSocket.makeTCP()
+    var address = SystemSocket.loopbackAddress(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
@@ -282,12 +279,8 @@ private func listenOnLoopback() throws -> (Int32, UInt16) {
 }
 
 private func connectToLoopback(port: UInt16) throws -> Int32 {
-    #if canImport(Darwin)
-    let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #else
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #endif
-    var address = loopbackAddress(port: port)
+    let descriptor = SystemSocket.makeTCP()
+    var address = SystemSocket.loopbackAddress(port: port)
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
@@ -297,22 +290,4 @@ private func connectToLoopback(port: UInt16) throws -> Int32 {
     return descriptor
 }
 
-private func loopbackAddress(port: UInt16) -> sockaddr_in {
-    var address = sockaddr_in()
-    #if canImport(Darwin)
-    address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-    #endif
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return address
-}
-
-private func closeDescriptor(_ descriptor: Int32) {
-    #if canImport(Glibc)
-    _ = Glibc.close(descriptor)
-    #elseif canImport(Darwin)
-    _ = Darwin.close(descriptor)
-    #endif
-}
 #endif

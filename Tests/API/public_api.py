@@ -18,7 +18,11 @@ URLStubsTesting's own earlier spellings, which stay beside the test frameworks i
 declaration, deprecated ones marked, so that any growth or change of the surface shows up in
 review; `.ci/run` runs `check`, which also fails past 10 public ways to build a `StubResponse`
 (its initializers and static factories, every module): one spelling per kind of body, and on
-any `open` declaration (no class of the library is meant to be subclassed by users). The symbol graphs are the Linux ones: Apple platforms see the same declarations.
+any `open` declaration (no class of the library is meant to be subclassed by users), and past 6
+public error types (types conforming to Swift's `Error`, directly or through a protocol that
+refines it such as `LocalizedError`, every module, deprecated names not counted): one type per
+domain, so that a `catch` never has to guess which of two types a problem comes as. The symbol
+graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
 
@@ -35,6 +39,13 @@ COUNTED_MODULE = "URLStubs"
 # One spelling per idea: the public ways to build a `StubResponse` (its initializers and its
 # static factories), across every module, deprecated forwards not counted.
 MAX_RESPONSE_BUILDERS = 10
+# One error type per domain (a stub, a file, the traffic a test expected, the UI-test link, an
+# OpenAPI document, the stub server), across every module, deprecated names not counted.
+MAX_ERROR_TYPES = 6
+SWIFT_ERROR = "s:s5ErrorP"
+# Foundation's protocols that refine `Error`; the symbol graph usually lists the implied
+# `Error` conformance as well, but a type is counted even where it does not.
+ERROR_REFINEMENTS = ("LocalizedError", "CustomNSError", "RecoverableError")
 
 
 def symbol_graph_dir():
@@ -89,6 +100,41 @@ def response_builders(graphs):
     return builders
 
 
+def error_types(graphs):
+    """The non-deprecated public types that conform to `Error`, every module: directly, or
+    through a protocol that refines it (Foundation's, or one the modules declare)."""
+    symbols, conformances = {}, []
+    for module in MODULES:
+        for path in [os.path.join(graphs, f"{module}.symbols.json")] + \
+                sorted(glob.glob(os.path.join(graphs, f"{module}@*.symbols.json"))):
+            graph = json.load(open(path, encoding="utf-8"))
+            for symbol in graph["symbols"]:
+                symbols.setdefault(symbol["identifier"]["precise"], (module, symbol))
+            conformances += [(r["source"], r["target"], r.get("targetFallback") or "")
+                             for r in graph["relationships"] if r["kind"] in ("conformsTo", "inheritsFrom")]
+    # Protocols that refine `Error`, to a fixed point (a protocol may refine another).
+    refining = {SWIFT_ERROR}
+    changed = True
+    while changed:
+        changed = False
+        for source, target, fallback in conformances:
+            if source in refining:
+                continue
+            if target in refining or fallback.split(".")[-1] in ERROR_REFINEMENTS:
+                if symbols.get(source, (None, {"kind": {"identifier": ""}}))[1]["kind"]["identifier"] == "swift.protocol":
+                    refining.add(source)
+                    changed = True
+    found = set()
+    for source, target, fallback in conformances:
+        if source not in symbols or not (target in refining or fallback.split(".")[-1] in ERROR_REFINEMENTS):
+            continue
+        module, symbol = symbols[source]
+        if symbol["kind"]["identifier"] in ("swift.protocol", "swift.typealias") or is_deprecated(symbol):
+            continue
+        found.add(f"{module}: {'.'.join(symbol['pathComponents'])}")
+    return sorted(found)
+
+
 def open_declarations(graphs):
     """Declarations a user could subclass or override from outside (`open`), every module."""
     found = []
@@ -116,6 +162,9 @@ def main(argv):
               f"({len(deprecated)} deprecated spellings kept as forwards; enum cases not counted)")
         print(f"StubResponse: {len(response_builders(graphs))} public ways to build one, every module "
               f"(at most {MAX_RESPONSE_BUILDERS})")
+        errors = error_types(graphs)
+        print(f"Error types: {len(errors)} public, every module (at most {MAX_ERROR_TYPES}): "
+              + ", ".join(line.split(": ", 1)[1] for line in errors))
     elif command == "list":
         show_all = "--all" in argv
         for module in MODULES:
@@ -168,6 +217,14 @@ def main(argv):
             print(f"error: {len(builders)} public ways to build a StubResponse, at most {MAX_RESPONSE_BUILDERS} "
                   "(one per kind of body); move the extra spelling to URLStubsMigration as a deprecated forward:")
             for line in builders:
+                print(f"  {line}")
+        errors = error_types(graphs)
+        if len(errors) > MAX_ERROR_TYPES:
+            failed = True
+            print(f"error: {len(errors)} public error types, at most {MAX_ERROR_TYPES} (one per domain); fold the extra "
+                  "type's problems into the type of its domain (a case or a kind) and keep its name in URLStubsMigration "
+                  "as a deprecated typealias:")
+            for line in errors:
                 print(f"  {line}")
         if failed:
             print("If the change is intended, review it and run `python3 Tests/API/public_api.py update`, "

@@ -37,7 +37,7 @@ struct CassetteSaveFailureTests {
 
     /// Re-records `file` with room on its disk for the partial file's first exchanges only;
     /// returns the save's error. The recorder is gone when this returns, as at a process's end.
-    private func reRecordOntoAFullDisk(_ file: URL) async throws -> CassetteWriteError {
+    private func reRecordOntoAFullDisk(_ file: URL) async throws -> FixtureError {
         let folder = file.deletingLastPathComponent()
         let registry = StubRegistry()
         let recorder = try registry.record(to: file, mode: .all, environment: [:], testName: "fetchUser()")
@@ -47,7 +47,7 @@ struct CassetteSaveFailureTests {
             #expect(await fetch(URLRequest(url: server.url("/bytes?n=2000&i=\(index)")), from: registry).statusCode == 200)
         }
         #expect(recorder.recordedEntries.count == 5)
-        return try #require(throws: CassetteWriteError.self) { try recorder.save() }
+        return try #require(throws: FixtureError.self) { try recorder.save() }
     }
 
     @Test func aFullDiskNeverReplacesTheGoodCassetteAndTheSaveSaysWhatStayed() async throws {
@@ -58,8 +58,10 @@ struct CassetteSaveFailureTests {
         let error = try await reRecordOntoAFullDisk(file)
         let partial = PartialCassette.url(of: file).path
         let message = "\(error)"
-        #expect(error.path == file.path)
-        #expect(error.reason == String(cString: strerror(ENOSPC)))
+        // A cassette not written is a FixtureError (the domain of files the test names).
+        #expect(error.kind == .unwritable)
+        #expect(error.source == file.path)
+        #expect(error.found == String(cString: strerror(ENOSPC)))
         #expect(
             message.hasPrefix("URLStubs: the recording \(file.path) was not saved: writing \(file.path).saving failed: the disk is full ("),
             "\(message)")
@@ -89,7 +91,7 @@ struct CassetteSaveFailureTests {
             _ = recorder.recordedEntries
             FileFaults.limitSpace(in: folder, to: 0)
             defer { FileFaults.removeSpaceLimit(in: folder) }
-            return "\(try #require(throws: CassetteWriteError.self) { try recorder.save() })"
+            return "\(try #require(throws: FixtureError.self) { try recorder.save() })"
         }()
         #expect(
             message.contains(
@@ -115,7 +117,7 @@ struct CassetteSaveFailureTests {
         let file = folder.appendingPathComponent("profile.har")
         let recorder = try StubRegistry().record(to: file, mode: .all, environment: [:], testName: "profile()")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
-        let saveError = "\(try #require(throws: CassetteWriteError.self) { try recorder.save() })"
+        let saveError = "\(try #require(throws: FixtureError.self) { try recorder.save() })"
         #expect(
             saveError.hasPrefix(
                 "URLStubs: the recording \(file.path) was not saved: creating \(file.path).saving failed: this process may not write there ("),
@@ -127,7 +129,7 @@ struct CassetteSaveFailureTests {
             ), "\(saveError)")
 
         let other = folder.appendingPathComponent("other.har")
-        let error = try #require(throws: CassetteWriteError.self) { try StubRegistry().record(to: other, mode: .once, environment: [:]) }
+        let error = try #require(throws: FixtureError.self) { try StubRegistry().record(to: other, mode: .once, environment: [:]) }
         let message = "\(error)"
         #expect(
             message.hasPrefix(

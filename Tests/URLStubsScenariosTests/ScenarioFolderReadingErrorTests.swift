@@ -13,7 +13,7 @@ import URLStubsScenarios
 @testable import TestSupport
 
 /// A scenario path that is no folder, and a manifest that is no regular file or no JSON, are
-/// named in a `ScenarioError` that says what to do (never a raw `NSError`, never a hang on a
+/// named in a `FixtureError` that says what to do (never a raw `NSError`, never a hang on a
 /// FIFO).
 @Suite("Scenario folders that cannot be read")
 struct ScenarioFolderReadingErrorTests {
@@ -33,7 +33,7 @@ struct ScenarioFolderReadingErrorTests {
                 do {
                     _ = try Scenario.folder(path)
                     return "no error"
-                } catch let error as ScenarioError {
+                } catch let error as FixtureError where error.kind == .invalidFolder {
                     return error.description
                 } catch {
                     return "another error: \(error)"
@@ -65,7 +65,7 @@ struct ScenarioFolderReadingErrorTests {
         #expect(!message.contains("could not be completed"), "\(message)")
         try FileManager.default.removeItem(at: scenario.appendingPathComponent("scenario.json"))
         try nestedJSON(600).write(to: scenario.appendingPathComponent("scenario.json"))
-        let deep = #expect(throws: ScenarioError.self) { try Scenario.folder(scenario) }
+        let deep = #expect(throws: FixtureError.self) { try Scenario.folder(scenario) }
         #expect(
             String(describing: try #require(deep)).contains(
                 "scenario.json: expected a JSON object, but the file is nested deeper than 512 levels at line 1"))

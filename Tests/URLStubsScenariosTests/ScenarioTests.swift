@@ -66,8 +66,11 @@ struct ScenarioTests {
         #expect {
             try Scenario.folder(fixturesFolder.appendingPathComponent("BrokenScenarios/broken"))
         } throws: { error in
-            guard case .invalidFolder(let path, let problems)? = error as? ScenarioError else { return false }
-            let text = problems.joined(separator: "\n")
+            // A folder's problems are a FixtureError (the domain of files the test names).
+            guard let error = error as? FixtureError, error.kind == .invalidFolder else { return false }
+            let path = error.source
+            let problems = error.found.split(separator: "\n", omittingEmptySubsequences: false)
+            let text = error.found
             let expectedFragments = [
                 "unknown key \"color\"",
                 "\"host\" must be a string",
@@ -96,7 +99,8 @@ struct ScenarioTests {
         #expect {
             try ScenarioLauncher.activate(names: ["happy", "nope", "missing"], available: scenarios, into: StubRegistry())
         } throws: { error in
-            (error as? ScenarioError) == .unknownScenarios(["nope", "missing"], known: ["empty-cart", "happy", "slow-network"])
+            // An unknown name is a StubError (stubs asked for that do not exist).
+            (error as? StubError) == .unknownScenarios(["nope", "missing"], known: ["empty-cart", "happy", "slow-network"])
                 && "\(error)".contains(#"Known scenarios: "empty-cart", "happy", "slow-network"."#)
         }
     }

@@ -27,7 +27,8 @@ struct FaultTests {
         #expect(registry.journal.first?.isUnmatched == true)
     }
 
-    /// A stub's own mistake (its file is missing): a 500 that explains it.
+    /// A stub's own mistake (its file is missing, a `FixtureError`): a 500 that explains it,
+    /// naming the file, the folder searched and the error's kind.
     @Test func aStubsMistakeIsA500ThatExplainsIt() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/file")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/urlstubs-missing.json")) }
@@ -39,8 +40,8 @@ struct FaultTests {
             return try connection.readResponse()
         }
         #expect(response.status == 500)
-        #expect(response.value("URLStubs-Error") == "fileNotFound")
-        #expect(response.text.contains("/nonexistent/urlstubs-missing.json does not exist"), "\(response.text)")
+        #expect(response.value("URLStubs-Error") == "notFound")
+        #expect(response.text.contains("no fixture named \"urlstubs-missing.json\" in /nonexistent."), "\(response.text)")
     }
 
     /// A simulated network failure before the head: the connection is reset, no byte sent.

@@ -26,11 +26,11 @@ extension StubResponse {
     /// The 0.1 spelling `StubResponse(eventStreamAt:)`, which URLStubsMigration keeps, reads the
     /// file this way.
     ///
-    /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
-    ///   for the path; ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
-    ///   `: delay` whose duration cannot be read.
+    /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` or
+    ///   ``FixtureError/Kind/unreadable`` for the path, ``FixtureError/Kind/malformed`` naming
+    ///   the line of a `: delay` whose duration cannot be read.
     @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
-        try self.init(eventStream: try StubErrorFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
+        try self.init(eventStream: try FixtureFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
     }
 
     /// The event stream in `contents`, the bytes of the `.sse` file at `path`.

@@ -102,7 +102,7 @@ public enum Fixture {
     }
 
     /// No file at `url` (asked for as `name`): the folder searched and the closest names in it.
-    static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
+    @_spi(AddOns) public static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return FixtureError.notFound(

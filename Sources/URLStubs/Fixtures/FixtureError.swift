@@ -1,18 +1,20 @@
 import Foundation
 
-/// A file you gave URLStubs that cannot be used: a fixture, an HTTP message (`.response`), an
-/// event stream (`.sse`) or a HAR archive that is missing, ambiguous, unreadable or malformed.
+/// A file a test names that could not be found, read, parsed or written: a fixture, an HTTP
+/// message (`.response`), an event stream (`.sse`), a HAR archive, a scenario folder, a
+/// recording's cassette, or a body file missing when its request runs.
 ///
-/// The fixture spellings throw it for every problem with their file: missing, in several
-/// folders, unreadable (a folder, a FIFO or a file this process may not read) or malformed
+/// Every spelling that reads or writes such a file throws it for every problem with the file:
+/// missing, in several folders, unreadable (a folder, a FIFO or a file this process may not
+/// read), malformed, not written (a full disk), or a folder with problems
 /// (``StubResponse/init(fixture:in:subdirectory:statusCode:headers:)``,
 /// ``StubResponse/init(fixture:statusCode:headers:)``, ``Fixture/url(_:in:subdirectory:)``,
-/// ``Fixture/url(_:inDirectory:)``), so one `catch` covers them. A HAR file (`HAR.read(contentsOf:)`,
-/// `StubRegistry.stubs(fromHAR:options:fileID:filePath:line:)`, `Scenario.har(_:name:profile:options:fileID:filePath:line:)`,
-/// a recorder's cassette) throws it when it is unreadable or malformed; a HAR file that does
-/// not exist is ``StubError/fileNotFound(path:)``, as in 0.1. ``kind`` says which problem it
-/// is; ``description`` is the sentence to read, naming the file, the line or JSON path, what
-/// was expected there and what was found:
+/// ``Fixture/url(_:inDirectory:)``, `HAR.read(contentsOf:)`,
+/// `StubRegistry.stubs(fromHAR:options:fileID:filePath:line:)`, `Scenario.folder(_:name:fileID:filePath:line:)`,
+/// a recorder's `save()`), so one `catch` covers them. A body file that disappears after its
+/// stub was made fails its request with this error too. ``kind`` says which problem it is;
+/// ``description`` is the sentence to read, naming the file, the line or JSON path, what was
+/// expected there and what was found:
 ///
 /// ```swift
 /// do {
@@ -21,9 +23,6 @@ import Foundation
 ///     print(error.suggestions)   // the closest names that do exist
 /// }
 /// ```
-///
-/// A body file that disappears after its stub was made is reported when the request runs, as
-/// ``StubError/fileNotFound(path:)``.
 public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What is wrong with the file.
     public enum Kind: Sendable, Hashable {
@@ -37,6 +36,14 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
         case unreadable
         /// The file was read, but its content is not what its format needs.
         case malformed
+        /// A file URLStubs writes (a recording's cassette) could not be written: ``source`` is
+        /// its path, ``found`` what the system said (`No space left on device`); ``description``
+        /// says what was kept and what to do.
+        case unwritable
+        /// A folder of fixture files (a scenario folder) has problems: ``source`` is the
+        /// folder, ``expected`` what it was read as (`scenario folder`), ``found`` every
+        /// problem, one a line, each naming its file.
+        case invalidFolder
     }
 
     /// What is wrong with the file.
@@ -55,7 +62,8 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     public let jsonPath: String
     /// What was expected there (`a header line "Name: value"`, `a number`).
     public let expected: String
-    /// What was found instead, shortened; empty where ``expected`` already says it.
+    /// What was found instead, shortened; empty where ``expected`` already says it. For a file
+    /// not written, what the system said; for a folder, its problems, one a line.
     public let found: String
     /// For a missing name, existing files with the most similar names, closest first; for a
     /// name in several folders, each of them. In a bundle, as paths relative to its resources
@@ -63,10 +71,13 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     public let suggestions: [String]
     /// For a lookup in a bundle, how many files it holds (its resources may not be declared).
     let bundleFileCount: Int?
+    /// The whole sentence, where the code that met the problem knows more than the fields
+    /// hold (what a failed write kept, the problems of a folder as a list); `nil` otherwise.
+    let explanation: String?
 
     private init(
         kind: Kind, source: String, searchedPath: String = "", line: Int = 0, jsonPath: String = "", expected: String,
-        found: String = "", suggestions: [String] = [], bundleFileCount: Int? = nil
+        found: String = "", suggestions: [String] = [], bundleFileCount: Int? = nil, explanation: String? = nil
     ) {
         self.kind = kind
         self.source = source
@@ -77,6 +88,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
         self.found = found
         self.suggestions = suggestions
         self.bundleFileCount = bundleFileCount
+        self.explanation = explanation
     }
 
     /// No file named `name` in `folder`.
@@ -104,16 +116,33 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     /// A path that is no readable regular file; `expected` says what it is and what to do.
-    static func unreadable(_ path: String, expected: String) -> FixtureError {
+    @_spi(AddOns) public static func unreadable(_ path: String, expected: String) -> FixtureError {
         FixtureError(kind: .unreadable, source: path, jsonPath: "$", expected: expected)
+    }
+
+    /// The file at `path` could not be written: `reason` is what the system said, `explanation`
+    /// the whole sentence (which file, what was kept, what to do).
+    @_spi(AddOns) public static func unwritable(_ path: String, reason: String, explanation: String) -> FixtureError {
+        FixtureError(kind: .unwritable, source: path, expected: "a file this process can write", found: reason, explanation: explanation)
+    }
+
+    /// The folder at `path`, read as a `what` (`scenario folder`), has `problems`, each naming
+    /// its file.
+    @_spi(AddOns) public static func invalidFolder(_ path: String, readAs what: String, problems: [String]) -> FixtureError {
+        let count = "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
+        return FixtureError(
+            kind: .invalidFolder, source: path, expected: what, found: problems.joined(separator: "\n"),
+            explanation: "URLStubs: the \(what) \(path) has \(count):\n" + problems.map { "- " + $0 }.joined(separator: "\n"))
     }
 
     /// The whole sentence: `users.response:3: expected a header line "Name: value", found
     /// "Content-Type application/json"`, `session.har: $.log.entries[3].response.status:
     /// expected a number`, or, for a missing name, the folder searched and the closest names;
     /// a lookup in a bundle that holds no files or has no close name adds a hint to declare the
-    /// folder in the target's `resources:`.
+    /// folder in the target's `resources:`. A file not written says what the system said, what
+    /// was kept and what to do; a folder lists each of its problems on a line of its own.
     public var description: String {
+        if let explanation { return explanation }
         switch kind {
         case .ambiguous:
             let folders = suggestions.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -132,7 +161,7 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
                     + " name, or with `subdirectory: \"Fixtures\"`); `.process(\"Fixtures\")` copies the files alone."
             }
             return text
-        case .unreadable, .malformed:
+        case .unreadable, .malformed, .unwritable, .invalidFolder:
             if line > 0 { return "\(source):\(line): expected \(expected), found \(found)" }
             let place = jsonPath.isEmpty ? "" : "\(jsonPath): "
             return "\(source): \(place)expected \(expected)" + (found.isEmpty ? "" : ", found \(found)")

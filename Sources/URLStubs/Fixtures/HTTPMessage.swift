@@ -248,10 +248,11 @@ extension StubResponse {
     /// for the 0.1 spelling `StubResponse(httpMessageAt:)` that URLStubsMigration keeps (``init(fixture:statusCode:headers:)``
     /// reads `.response` files the same way, and reports the file's problems as ``FixtureError``).
     ///
-    /// - Throws: ``StubError/fileNotFound(path:)`` or ``StubError/fileUnreadable(path:reason:)``
-    ///   for the path; ``FixtureError`` naming the file, the line and what was expected.
+    /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` or
+    ///   ``FixtureError/Kind/unreadable`` for the path, ``FixtureError/Kind/malformed`` naming
+    ///   the file, the line and what was expected.
     @_spi(AddOns) public init(httpMessageFileAt url: URL) throws {
-        try self.init(httpMessageData: try StubErrorFileCheck.contents(of: url), source: url.lastPathComponent)
+        try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
     }
 
     /// A response parsed from HTTP message bytes; `source` names them in errors. The public

@@ -82,10 +82,11 @@ import Foundation
 /// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
 @_spi(AddOns) public enum CassetteFileCheck {
     /// The bytes of the cassette at `url`.
-    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there, a ``FixtureError`` when
-    ///   the path is a folder, a special file or unreadable.
+    /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` with the closest names in its
+    ///   folder when nothing is there, ``FixtureError/Kind/unreadable`` when the path is a
+    ///   folder, a special file or unreadable.
     @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
-        try RegularFile.contents(of: url) { $0 == .missing ? StubError.fileNotFound(path: url.path) as any Error : error(url, $0) }
+        try RegularFile.contents(of: url) { $0 == .missing ? Fixture.notFoundError(at: url) : error(url, $0) }
     }
 
     /// Throws when something other than a regular file is at `url` (nothing there is fine: a
@@ -121,23 +122,9 @@ enum FixtureFileCheck {
         }
     }
 
-    private static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
+    /// `problem` of the fixture at `url`, as the error to throw.
+    static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
         if problem == .missing { return Fixture.notFoundError(at: url) }
         return FixtureError.unreadable(url.path, expected: "a fixture file, but \(url.path) \(problem.explanation)")
-    }
-}
-
-/// A file path given to a 0.1 spelling (URLStubsMigration's `StubResponse(httpMessageAt:)`, `eventStreamAt:`) that
-/// is not a readable regular file, as the ``StubError`` those spellings document.
-enum StubErrorFileCheck {
-    /// The bytes of the regular file at `url`.
-    /// - Throws: ``StubError/fileNotFound(path:)`` when nothing is there,
-    ///   ``StubError/fileUnreadable(path:reason:)`` for a folder, a special file or a file this
-    ///   process may not read (a FIFO is not opened, a read could wait forever).
-    static func contents(of url: URL) throws -> Data {
-        try RegularFile.contents(of: url) { problem in
-            problem == .missing
-                ? StubError.fileNotFound(path: url.path) : StubError.fileUnreadable(path: url.path, reason: "it \(problem.explanation)")
-        }
     }
 }

@@ -84,7 +84,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     ///
     /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
     ///   parallel test suite on a small machine can start a request seconds late.
-    /// - Throws: ``RequestWaitTimeout`` when no request arrives in time: for a stub's gate it
+    /// - Throws: ``VerificationReport`` when no request arrives in time: for a stub's gate it
     ///   lists the requests the registry saw and why the stub's matcher refused each.
     ///   `CancellationError` when the waiting task is cancelled.
     @discardableResult
@@ -172,7 +172,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         held.removeAll { $0 === request }
     }
 
-    private func timeoutError(after timeout: TimeInterval) -> RequestWaitTimeout {
+    private func timeoutError(after timeout: TimeInterval) -> VerificationReport {
         let earlier = arrivals.all.count
         lock.lock()
         let stub = stub
@@ -182,9 +182,9 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
         let journal = registry?.journal ?? []
         let others = matcher.map { matcher in journal.filter { !matcher.matches($0.request) } } ?? []
         let before = earlier == 0 ? "" : " (the \(earlier) that arrived earlier went to earlier calls)"
-        var hint = RequestWaitTimeout.noRequestHint
+        var hint = VerificationReport.noRequestSeenHint
         if stub == nil { hint = "Check that a stub answers with .held(by:) this gate, and that the app sends its request." }
-        return RequestWaitTimeout(
+        return VerificationReport(
             awaited: "a new request held by the \(description)\(before)", timeout: timeout,
             matched: [], others: others, matcher: matcher, hint: hint)
     }

@@ -127,13 +127,13 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// request has already connected (even if it has finished since).
     /// - Parameter timeout: Seconds to wait before throwing; generous by default, since a
     ///   parallel test suite on a small machine can start a request seconds late.
-    /// - Throws: ``RequestWaitTimeout`` when none connects in time; `CancellationError` when the
+    /// - Throws: ``VerificationReport`` when none connects in time; `CancellationError` when the
     ///   waiting task is cancelled.
     @discardableResult
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> StubRequest {
         let awaited = "a request connected to the \(description)"
         return try await connections.next(timeout: timeout) {
-            RequestWaitTimeout(
+            VerificationReport(
                 awaited: awaited, timeout: timeout, matched: [], others: [], matcher: nil,
                 hint: "Check that a stub answers with .stream(stream), and that the app sends its request.")
         }
@@ -143,7 +143,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// stream's `bufferLimit` is left unsent: the way to stream more than the limit to a slow reader.
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
-    /// - Throws: ``RequestWaitTimeout`` when the app reads too slowly;
+    /// - Throws: ``VerificationReport`` when the app reads too slowly;
     ///   ``StubError/notConnected(stream:reason:)`` when the connected request goes away
     ///   meanwhile; `CancellationError` when the waiting task is cancelled.
     public func waitForRoom(timeout: TimeInterval = 30) async throws {
@@ -152,7 +152,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         try await PendingWait<Void>.run(
             timeout: timeout,
             timeoutError: {
-                RequestWaitTimeout(
+                VerificationReport(
                     awaited: "room to write to the \(stream) (at most \(limit / 2) bytes unsent)", timeout: timeout, matched: [], others: [],
                     matcher: nil, hint: "The app reads the stream more slowly than the test writes it, or has stopped reading.")
             },

@@ -45,7 +45,7 @@ public struct StubBody: Sendable {
     }
 
     /// Opens the body for reading and tells its length. A missing or unreadable file throws a
-    /// ``StubError`` naming the path.
+    /// ``FixtureError`` naming the path.
     @_spi(AddOns) public func open() throws -> (stream: InputStream, length: Int?) {
         switch source {
         case .data(let data):
@@ -54,13 +54,13 @@ public struct StubBody: Sendable {
             let path = url.path
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                throw StubError.fileNotFound(path: path)
+                throw Fixture.notFoundError(at: url)
             }
             guard !isDirectory.boolValue else {
-                throw StubError.fileUnreadable(path: path, reason: "it is a directory")
+                throw FixtureFileCheck.error(url, .directory)
             }
             guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(url: url) else {
-                throw StubError.fileUnreadable(path: path, reason: "permission denied")
+                throw FixtureFileCheck.error(url, .unreadable(reason: "permission denied"))
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
             return (stream, size)

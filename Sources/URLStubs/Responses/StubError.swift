@@ -23,16 +23,15 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 }
 
-/// A mistake in a stub, a response, a live stream or a JSON value: delivered as the failing
-/// task's error, or thrown by the call that made it (a ``LiveStream`` write, ``JSONValue/init(any:)``).
+/// A stub defined wrongly, or an answer it cannot give: a response, a live stream, a JSON value
+/// or a selection of stubs (a record mode, a scenario name) that is not what the app can
+/// receive. Delivered as the failing task's error, or thrown by the call that made it (a
+/// ``LiveStream`` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
-/// The task's error is this value itself, so a test can `catch let error as StubError`.
+/// The task's error is this value itself, so a test can `catch let error as StubError`. A file
+/// that could not be found or read (a body file, a fixture, a HAR file) is a ``FixtureError``.
 public enum StubError: Error, Sendable, Equatable {
-    /// A response body file does not exist.
-    case fileNotFound(path: String)
-    /// A response body file exists but could not be read.
-    case fileUnreadable(path: String, reason: String)
     /// A stub answered with a status code outside 100...599.
     case invalidStatusCode(Int, stub: String)
     /// A header name or value cannot be sent (a newline, an empty name).
@@ -77,6 +76,9 @@ public enum StubError: Error, Sendable, Equatable {
     case recordingMissing(path: String, reason: String, command: String)
     /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.
     case invalidRecordMode(value: String)
+    /// Scenarios were asked for by names no scenario has (`URLSTUBS_SCENARIO`, a launcher, a
+    /// UI test's `activate`); `known` lists the names there are.
+    case unknownScenarios([String], known: [String])
     /// A recorder was asked to record into the cassette at `path` while another live recorder
     /// (in this process or another) records it: `heldBy` and `requestedBy` name the two tests
     /// and the lines that made the recorders. Two recorders of one file would each write over
@@ -136,10 +138,6 @@ public enum StubError: Error, Sendable, Equatable {
             let body = length.map { "a body of \($0) bytes" } ?? "a body"
             return
                 "URLStubs: stub \(stub) answers \(code) with \(body); a \(code) response carries no body in HTTP. Remove the body, or answer another status."
-        case .fileNotFound(let path):
-            return "URLStubs: the response file \(path) does not exist. Check the path, or that the file is copied as a resource."
-        case .fileUnreadable(let path, let reason):
-            return "URLStubs: the response file \(path) could not be read: \(reason)."
         case .invalidStatusCode(let code, let stub):
             return "URLStubs: stub \(stub) answered with status code \(code); HTTP status codes are 100...599."
         case .invalidHeader(let name, let value, let stub):
@@ -191,6 +189,10 @@ public enum StubError: Error, Sendable, Equatable {
                 + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
         case .invalidRecordMode(let value):
             return "URLStubs: URLSTUBS_RECORD=\(value) is not a record mode; use once, none, newEpisodes or all."
+        case .unknownScenarios(let names, let known):
+            return "URLStubs: unknown scenario\(names.count == 1 ? "" : "s") "
+                + names.map { "\"\($0)\"" }.joined(separator: ", ")
+                + ". Known scenarios: " + (known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", ")) + "."
         case .cassetteInUse(let path, let holder, let requester):
             return "URLStubs: \(requester) cannot record into the cassette \(path): \(holder) is recording it right now, "
                 + "and two recorders of one file would each write over the other's exchanges. "
@@ -243,11 +245,10 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
     public var errorDescription: String? { description }
     /// `URLStubs.StubError`, when bridged to `NSError`.
     public static var errorDomain: String { "URLStubs.StubError" }
-    /// A stable number per case, when bridged to `NSError`.
+    /// A stable number per case, when bridged to `NSError`; a number is never given to
+    /// another case (1, 2 and 19 are retired).
     public var errorCode: Int {
         switch self {
-        case .fileNotFound: return 1
-        case .fileUnreadable: return 2
         case .invalidStatusCode: return 3
         case .invalidHeader: return 4
         case .invalidMatcher: return 5
@@ -279,6 +280,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .notJSON: return 32
         case .bodyIsNotJSON: return 33
         case .patchIsNotJSON: return 34
+        case .unknownScenarios: return 35
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

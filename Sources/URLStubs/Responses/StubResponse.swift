@@ -50,7 +50,7 @@ public struct StubResponse: Sendable {
 
     /// A response whose body is streamed from the file at `url`, unchecked until a request
     /// comes (``init(fixture:statusCode:headers:)`` checks the file when built); a missing file
-    /// fails the request with ``StubError/fileNotFound(path:)`` naming the path.
+    /// fails the request with a ``FixtureError`` naming the folder searched and the closest names.
     @_spi(AddOns) public init(bodyFileAt url: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
         self.init(bodySource: .file(url), statusCode: statusCode, headers: headers)
     }

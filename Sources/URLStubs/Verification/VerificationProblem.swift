@@ -1,6 +1,7 @@
 import Foundation
 
-/// One problem found by ``StubRegistry/verify(includePassedThrough:)``.
+/// One problem found by ``StubRegistry/verify(includePassedThrough:)``, or the one of a wait
+/// that gave up (``Kind/waitTimedOut``).
 public struct VerificationProblem: Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
@@ -23,6 +24,14 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
         /// ``StubRegistry/install(into:)`` was given a configuration it cannot stub (a
         /// background one), whose requests reach the network; ``count`` is how many times.
         case unstubbableConfiguration
+        /// A wait for requests gave up before they all came
+        /// (``StubRegistry/waitForRequests(matching:count:timeout:)``,
+        /// ``ResponseGate/waitForRequest(timeout:)``, ``LiveStream/waitForConnection(timeout:)``,
+        /// ``LiveStream/waitForRoom(timeout:)``): ``summary`` says what was awaited, ``count``
+        /// how many of them arrived, ``message`` lists those and every other request the
+        /// registry saw, closest first, with why the matcher refused each; ``request`` is the
+        /// closest of those others.
+        case waitTimedOut
     }
 
     /// What went wrong.
@@ -34,14 +43,15 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     /// that would have matched. ``message`` holds them after the ``summary``.
     @_spi(AddOns) public let details: String?
     /// Where the problem was declared (the stub, the ``ExpectedUnmatchedRequest``), `nil` for
-    /// an unexpected request.
+    /// an unexpected request and a wait.
     public let location: StubLocation?
     /// The stub concerned, if any.
     public let stub: StubDescriptor?
-    /// The unexpected request, as the journal keeps it.
+    /// The unexpected request, as the journal keeps it; for a wait that gave up, the other
+    /// request closest to what it awaited.
     public let request: JournalEntry?
-    /// How many times it happened: answers of the stub, requests seen, or times an unexpected
-    /// request came.
+    /// How many times it happened: answers of the stub, requests seen, times an unexpected
+    /// request came, or awaited requests that did arrive.
     public let count: Int
 
     init(

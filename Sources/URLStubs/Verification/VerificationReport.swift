@@ -1,7 +1,10 @@
 import Foundation
 
-/// The outcome of ``StubRegistry/verify(includePassedThrough:)``: requests no stub expected,
-/// and stubs whose use broke their ``ExpectedCount``.
+/// What a test expected of the traffic and did not see: the outcome of
+/// ``StubRegistry/verify(includePassedThrough:)`` (requests no stub expected, stubs whose use
+/// broke their ``ExpectedCount``), and what a wait for requests throws when they do not come
+/// in time (``StubRegistry/waitForRequests(matching:count:timeout:)``, see
+/// ``VerificationProblem/Kind/waitTimedOut``).
 ///
 /// `description` is one report meant to be read in a test failure. An unexpected request
 /// carries the same analysis as the error it failed with: the closest stubs, why each refused,
@@ -21,11 +24,12 @@ import Foundation
 /// ```
 ///
 /// It is also what ``StubRegistry/verifyOrThrow(includePassedThrough:)`` throws, so a caught
-/// error reads the same as a returned report:
+/// error reads the same as a returned report, and what a wait that gave up throws:
 ///
 /// ```swift
 /// do {
 ///     try registry.verifyOrThrow()
+///     _ = try await registry.waitForRequests(matching: isPath("/analytics"), timeout: 2)
 /// } catch let report as VerificationReport {
 ///     print(report.problems.map(\.summary))
 /// }
@@ -81,6 +85,10 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     /// answered): a stub that never answered then most likely means the code under test used
     /// another session.
     var journalWasEmpty = false
+    /// For a wait that gave up, what it awaited and saw; `nil` for ``StubRegistry/verify(includePassedThrough:)``.
+    @_spi(AddOns) public internal(set) var timedOutWait: TimedOutWait?
+    /// The problem of a wait that gave up (``VerificationProblem/Kind/waitTimedOut``).
+    var waitProblems: [VerificationProblem] = []
 
     /// Said under a stub that answered 0 times when the registry saw no request at all.
     static let noRequestsHint =
@@ -92,6 +100,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
             && uncounted == 0
             && unusedRecorded.isEmpty
             && checkerProblems.isEmpty
+            && waitProblems.isEmpty
     }
 
     /// How many times the unexpected request `entry` came.
@@ -105,7 +114,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
         return request.description + "\n" + String(decoding: body.prefix(4_096), as: UTF8.self)
     }
 
-    /// Every problem, in this order: configurations ``StubRegistry/install(into:)`` could not
+    /// Every problem, in this order: a wait that gave up (the report's only problem then),
+    /// configurations ``StubRegistry/install(into:)`` could not
     /// stub (whatever else went wrong may follow from them), stubs that answered more or less often than expected,
     /// stubs with an invalid matcher, broken ``StubRegistry/expectUnmatched(_:_:fileID:filePath:line:)``
     /// declarations, unexpected requests (identical ones, a polling loop say, are one problem
@@ -173,15 +183,18 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
                     location: $0.location, stub: $0, count: 0)
             }
             + checkerProblems
+            + waitProblems
     }
 
     /// The whole report, as ``description`` gives it, for `localizedDescription`.
     public var errorDescription: String? { description }
 
-    /// The whole report.
+    /// The whole report; for a wait that gave up, what it awaited, what arrived and the other
+    /// requests, closest first.
     public var description: String {
         if isSuccess { return "URLStubs verification passed." }
         let problems = self.problems
+        if problems.count == 1, let wait = problems.first, wait.kind == .waitTimedOut { return "URLStubs: " + wait.message }
         let lines = problems.map { problem in
             "- " + problem.message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n  ")
         }

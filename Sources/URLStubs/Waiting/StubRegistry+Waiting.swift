@@ -23,8 +23,9 @@ extension StubRegistry {
     ///   - timeout: Seconds to wait before throwing; generous by default, since a parallel
     ///     test suite on a small machine can start a request seconds late.
     /// - Returns: The first `count` matching entries.
-    /// - Throws: ``RequestWaitTimeout`` when they have not all arrived in time: it lists what
-    ///   did arrive and why each other request the registry saw does not match, closest first.
+    /// - Throws: ``VerificationReport`` (``VerificationProblem/Kind/waitTimedOut``) when they
+    ///   have not all arrived in time: it lists what did arrive and why each other request the
+    ///   registry saw does not match, closest first.
     ///   `CancellationError` when the waiting task is cancelled.
     /// - Important: ``resetJournal()`` forgets earlier requests: they no longer count. The
     ///   matcher sees each request as the journal keeps it, so a body matcher sees at most
@@ -40,9 +41,9 @@ extension StubRegistry {
                 let journal = self?.journal ?? []
                 let matched = Array(journal.filter { matcher.matches($0.request) }.prefix(count))
                 let others = journal.filter { !matcher.matches($0.request) }
-                return RequestWaitTimeout(
+                return VerificationReport(
                     awaited: awaited, timeout: timeout, matched: matched, others: others, matcher: matcher,
-                    hint: RequestWaitTimeout.noRequestHint)
+                    hint: VerificationReport.noRequestSeenHint)
             },
             start: { wait in
                 let waiter = JournalWaiter(matcher: matcher, count: count, wait: wait)

@@ -30,7 +30,7 @@ import URLStubsScenarios
 /// call returns the app's next request sees them. Everything declared is sent again to an app
 /// relaunched with the same launch environment. Calls that need the app (journal, waits,
 /// gates, streams, verify) wait for it to connect (``connectTimeout``), and fail at once with
-/// ``AppBackendError/appDisconnected(reason:notes:)`` once it has gone away.
+/// `TestRunnerLinkError.appDisconnected(reason:notes:)` once it has gone away.
 public final class AppBackend: @unchecked Sendable {
     /// Merge into `XCUIApplication.launchEnvironment` before `launch()`:
     /// `URLSTUBS_TEST_RUNNER` (this backend's address) and `URLSTUBS_TEST_RUNNER_TOKEN`.
@@ -63,7 +63,7 @@ public final class AppBackend: @unchecked Sendable {
 
     /// Waits until an app is connected and has applied the stubs declared so far: after
     /// relaunching the app, for example.
-    /// - Throws: ``AppBackendError/appNeverConnected(waited:environment:notes:)`` naming the
+    /// - Throws: `TestRunnerLinkError.appNeverConnected(waited:environment:notes:)` naming the
     ///   launch environment to check.
     public func waitForApp(timeout: TimeInterval? = nil) async throws {
         try await listener.waitForApp(timeout: timeout ?? connectTimeout, evenAfterDisconnect: true)
@@ -87,9 +87,9 @@ public final class AppBackend: @unchecked Sendable {
     ///   - fileID: Where the stub is declared, for reports; leave the default.
     ///   - line: The line of the declaration; leave the default.
     /// - Returns: The stub, to remove it.
-    /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a matcher or response that cannot
+    /// - Throws: `TestRunnerLinkError.invalidStub(problems:)` for a matcher or response that cannot
     ///   be sent, or one past the link's 64 MiB message limit (a body of about 48 MB: serve a larger
-    ///   one from a fixture); ``AppBackendError/appFailed(command:message:)`` when the app cannot
+    ///   one from a fixture); `TestRunnerLinkError.appFailed(command:message:)` when the app cannot
     ///   use it (a fixture it does not have, with the closest names, or one outside its folder).
     @discardableResult
     public func stub(
@@ -97,7 +97,7 @@ public final class AppBackend: @unchecked Sendable {
         fileID: String = #fileID, line: Int = #line
     ) async throws -> RemoteStub {
         let problems = matcher.problems.map { "matcher: \($0)" } + response.problems.map { "response: \($0)" }
-        guard problems.isEmpty else { throw AppBackendError.invalidStub(problems: problems) }
+        guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems) }
         let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher, backend: self)
         var command = WireMessage(.addStub)
         command.stub = WireStub(
@@ -146,7 +146,7 @@ public final class AppBackend: @unchecked Sendable {
 
     /// Activates the app's scenario `name` (one it passed to `connectIfLaunchedByTest`), above
     /// everything else.
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` listing the app's scenarios
+    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` listing the app's scenarios
     ///   when it has no such one.
     public func activateScenario(_ name: String) async throws {
         var command = WireMessage(.activateScenario)
@@ -228,13 +228,13 @@ public final class AppBackend: @unchecked Sendable {
 
     /// Waits until the app has made `count` requests that `matcher` accepts, counting those it
     /// already made, and returns them (`StubRegistry.waitForRequests(matching:count:timeout:)`).
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` whose message is the app's
+    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` whose message is the app's
     ///   report of what arrived and why each request did not match;
-    ///   ``AppBackendError/invalidStub(problems:)`` for a matcher that cannot be sent.
+    ///   `TestRunnerLinkError.invalidStub(problems:)` for a matcher that cannot be sent.
     @discardableResult
     public func waitForRequests(matching matcher: RemoteMatcher, count: Int = 1, timeout: TimeInterval = 30) async throws -> [AppJournalEntry] {
         let problems = matcher.problems
-        guard problems.isEmpty else { throw AppBackendError.invalidStub(problems: problems.map { "matcher: \($0)" }) }
+        guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems.map { "matcher: \($0)" }) }
         var command = WireMessage(.waitForRequests)
         command.matcher = matcher.wire
         command.count = count
@@ -252,7 +252,7 @@ public final class AppBackend: @unchecked Sendable {
     /// ```
     public func verify() async throws -> AppVerificationReport {
         guard let report = try await command(WireMessage(.verify), doing: "verify its requests").report else {
-            throw AppBackendError.appFailed(command: "verify its requests", message: "its reply holds no report")
+            throw TestRunnerLinkError.appFailed(command: "verify its requests", message: "its reply holds no report")
         }
         return AppVerificationReport(report)
     }
@@ -296,7 +296,7 @@ public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
     /// try await backend.stub(.delete("/api/account"), response: RemoteResponse(statusCode: 204)).expect(.never)
     /// ```
     /// - Returns: This stub.
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` when the app no longer has the stub.
+    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` when the app no longer has the stub.
     @discardableResult
     public func expect(_ count: ExpectedCount) async throws -> RemoteStub {
         try await backend.backend.expect(count, of: self)

@@ -71,7 +71,7 @@ final class BackendListener: @unchecked Sendable {
         lock.unlock()
         socket.shutdown()
         current?.shutdown()
-        for waiter in waiters.values { waiter.resume(throwing: AppBackendError.closed) }
+        for waiter in waiters.values { waiter.resume(throwing: TestRunnerLinkError.closed) }
     }
 
     // MARK: Accepting
@@ -177,7 +177,7 @@ final class BackendListener: @unchecked Sendable {
     private static func describeHelloFailure(_ error: any Error, timeout: TimeInterval) -> String {
         switch error {
         case let error as LoopbackSocketError where error.isTimeout:
-            return "timed out: the connection sent no hello within \(AppBackendError.seconds(timeout)) s "
+            return "timed out: the connection sent no hello within \(TestRunnerLinkError.seconds(timeout)) s "
                 + "(an app says hello as it connects: something else connected to this AppBackend's port)"
         case let error as LoopbackSocketError:
             return "the connection ended during the handshake: \(error)"
@@ -229,7 +229,7 @@ final class BackendListener: @unchecked Sendable {
         pending.removeAll()
         let notes = self.notes
         lock.unlock()
-        for continuation in waiting.values { continuation.resume(throwing: AppBackendError.appDisconnected(reason: reason, notes: notes)) }
+        for continuation in waiting.values { continuation.resume(throwing: TestRunnerLinkError.appDisconnected(reason: reason, notes: notes)) }
     }
 
     private func receive(_ message: WireMessage) {
@@ -278,10 +278,10 @@ final class BackendListener: @unchecked Sendable {
         do {
             frame = try WireFrame.encode(command)
         } catch let error as WireFrameTooLarge {
-            throw AppBackendError.invalidStub(problems: [Self.describe(error)])
+            throw TestRunnerLinkError.invalidStub(problems: [Self.describe(error)])
         }
         let socket = try locked { () throws -> LoopbackSocket? in
-            if isClosed { throw AppBackendError.closed }
+            if isClosed { throw TestRunnerLinkError.closed }
             declare?(&declared)
             return connection
         }
@@ -294,7 +294,7 @@ final class BackendListener: @unchecked Sendable {
         let reply = try await send(frame, id: command.id ?? 0, type: command.type, on: socket, timeout: replyTimeout)
         guard reply.type == WireMessageType.done.rawValue else {
             if let undo { locked { undo(&declared) } }
-            throw AppBackendError.appFailed(command: task, message: reply.message ?? "no reason given")
+            throw TestRunnerLinkError.appFailed(command: task, message: reply.message ?? "no reason given")
         }
         return reply
     }
@@ -319,7 +319,7 @@ final class BackendListener: @unchecked Sendable {
                 let waiting = pending.removeValue(forKey: id)
                 let notes = self.notes
                 lock.unlock()
-                waiting?.resume(throwing: AppBackendError.appDisconnected(reason: "\(error)", notes: notes))
+                waiting?.resume(throwing: TestRunnerLinkError.appDisconnected(reason: "\(error)", notes: notes))
                 return
             }
             backendTimeouts.asyncAfter(deadline: .now() + timeout) { [weak self] in
@@ -327,7 +327,7 @@ final class BackendListener: @unchecked Sendable {
                 lock.lock()
                 let waiting = pending.removeValue(forKey: id)
                 lock.unlock()
-                waiting?.resume(throwing: AppBackendError.noAnswer(command: type, timeout: timeout))
+                waiting?.resume(throwing: TestRunnerLinkError.appDidNotAnswer(command: type, timeout: timeout))
             }
         }
     }
@@ -339,10 +339,10 @@ final class BackendListener: @unchecked Sendable {
     ///   went away (a crash); `true` waits for a relaunched app.
     func waitForApp(timeout: TimeInterval, evenAfterDisconnect: Bool) async throws {
         let id = try locked { () throws -> Int? in
-            if isClosed { throw AppBackendError.closed }
+            if isClosed { throw TestRunnerLinkError.closed }
             if isReady { return nil }
             if !evenAfterDisconnect, connection == nil, let reason = disconnectReason {
-                throw AppBackendError.appDisconnected(reason: reason, notes: notes)
+                throw TestRunnerLinkError.appDisconnected(reason: reason, notes: notes)
             }
             nextID += 1
             return nextID
@@ -363,7 +363,7 @@ final class BackendListener: @unchecked Sendable {
                 let waiting = readyWaiters.removeValue(forKey: id)
                 let notes = self.notes
                 lock.unlock()
-                waiting?.resume(throwing: AppBackendError.appNeverConnected(waited: timeout, environment: environment, notes: notes))
+                waiting?.resume(throwing: TestRunnerLinkError.appNeverConnected(waited: timeout, environment: environment, notes: notes))
             }
         }
         try takeSetupProblem()
@@ -374,7 +374,7 @@ final class BackendListener: @unchecked Sendable {
             defer { setupProblem = nil }
             return setupProblem
         }
-        if let problem { throw AppBackendError.appFailed(command: "apply what the test declared before it connected", message: problem) }
+        if let problem { throw TestRunnerLinkError.appFailed(command: "apply what the test declared before it connected", message: problem) }
     }
 
     // MARK: Helpers

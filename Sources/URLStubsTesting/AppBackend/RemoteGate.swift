@@ -38,7 +38,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
 
     /// Waits for the next request to reach the gate (the first call returns the first request
     /// held, the second the second, released or not since).
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report when
+    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` with the app's report when
     ///   none arrived in time: every request the app saw, and why the matcher of each stub held
     ///   by this gate refused it, closest first.
     @discardableResult
@@ -47,7 +47,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
         command.gateID = id
         command.timeout = timeout
         guard let entry = try await backend.command(command, doing: "wait for a request held by the \(self)", waiting: timeout).entry else {
-            throw AppBackendError.appFailed(command: "wait for a request held by the \(self)", message: "its reply names no request")
+            throw TestRunnerLinkError.appFailed(command: "wait for a request held by the \(self)", message: "its reply names no request")
         }
         return AppJournalEntry(entry)
     }
@@ -77,7 +77,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
     }
 
     private func release(replacingWith response: RemoteResponse?) async throws -> Bool {
-        if let problems = response?.problems, !problems.isEmpty { throw AppBackendError.invalidStub(problems: problems) }
+        if let problems = response?.problems, !problems.isEmpty { throw TestRunnerLinkError.invalidStub(problems: problems) }
         var command = WireMessage(.releaseHeld)
         command.gateID = id
         command.response = response?.wire

@@ -36,7 +36,7 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     public var description: String { "live stream \"\(id)\"" }
 
     /// Waits until a request of the app has connected to the stream, and returns it.
-    /// - Throws: ``AppBackendError/appFailed(command:message:)`` with the app's report when
+    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` with the app's report when
     ///   none connected in time: every request the app saw, and why the matcher of each stub
     ///   answering with this stream refused it, closest first.
     @discardableResult
@@ -46,13 +46,13 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
         command.timeout = timeout
         let task = "wait for a request connected to the \(self)"
         guard let entry = try await backend.command(command, doing: task, waiting: timeout).entry else {
-            throw AppBackendError.appFailed(command: task, message: "its reply names no request")
+            throw TestRunnerLinkError.appFailed(command: task, message: "its reply names no request")
         }
         return AppJournalEntry(entry)
     }
 
     /// Sends `data` as it is.
-    /// - Throws: ``AppBackendError/invalidStub(problems:)`` for a write past the link's 64 MiB
+    /// - Throws: `TestRunnerLinkError.invalidStub(problems:)` for a write past the link's 64 MiB
     ///   message limit (about 48 MB of bytes): write it in parts.
     public func send(_ data: Data) async throws {
         var command = WireMessage(.streamSend)

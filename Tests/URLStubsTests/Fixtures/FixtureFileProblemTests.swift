@@ -10,7 +10,7 @@ import Testing
 /// not read) is a `FixtureError` of kind `.unreadable` naming the path and the reason, from
 /// every `StubResponse(fixture:)` spelling and every extension, promptly (a FIFO is never
 /// opened); a missing one is `.notFound`. The readers behind the 0.1 spellings (which
-/// URLStubsMigration keeps) throw `StubError`.
+/// URLStubsMigration keeps) throw the same `FixtureError`.
 @Suite("Fixture files that cannot be read")
 struct FixtureFileProblemTests {
     /// What `work` threw (or "no error"), or `nil` when it had not finished within `seconds`:
@@ -104,19 +104,20 @@ struct FixtureFileProblemTests {
         #expect(error?.suggestions == ["prices.sse"])
     }
 
-    @Test func theOldSpellingsKeepStubErrorAndDoNotWaitOnAFIFO() async throws {
+    /// The domain moved: a file the 0.1 readers cannot read was `StubError.fileUnreadable`.
+    @Test func theOldSpellingsThrowFixtureErrorAndDoNotWaitOnAFIFO() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("feed.response")
         try #require(mkfifo(fifo.path, 0o644) == 0)
         let message = await outcome { _ = try StubResponse(httpMessageFileAt: fifo) }
         let text = try #require(message, "StubResponse(httpMessageFileAt:) on a FIFO did not return within 30 s")
-        #expect(text.hasPrefix("StubError: "), "\(text)")
+        #expect(text.hasPrefix("FixtureError: "), "\(text)")
         #expect(text.contains(fifo.path) && text.contains("not a regular file"), "\(text)")
         let directory = folder.appendingPathComponent("feed.sse")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        #expect(throws: StubError.fileUnreadable(path: directory.path, reason: "it is a folder, not a file: pass the path of the file inside it")) {
-            try StubResponse(eventStreamFileAt: directory, statusCode: 200, headers: [:])
-        }
+        let error = #expect(throws: FixtureError.self) { try StubResponse(eventStreamFileAt: directory, statusCode: 200, headers: [:]) }
+        #expect(error?.kind == .unreadable && error?.source == directory.path)
+        #expect(error?.description.contains("is a folder, not a file: pass the path of the file inside it") == true, "\(String(describing: error))")
     }
 }

@@ -398,7 +398,7 @@ struct LiveStreamTests {
         do {
             try await stream.waitForConnection(timeout: 0.2)
             Issue.record("expected a timeout")
-        } catch let error as RequestWaitTimeout {
+        } catch let error as VerificationReport {
             #expect(error.description.contains("a request connected to the live stream \"lonely\""))
             #expect(error.description.contains(".stream(stream)"))
         }

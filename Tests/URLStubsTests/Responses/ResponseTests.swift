@@ -99,12 +99,14 @@ struct ResponseTests {
     }
 
     @Test(arguments: FetchAPI.allCases)
-    func missingFileFailsNamingThePath(api: FetchAPI) async {
+    func missingFileFailsNamingThePath(api: FetchAPI) async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/missing")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/users.json")) }
         let result = await fetch("https://api.example.com/missing", from: registry, using: api)
-        #expect(result.stubError == .fileNotFound(path: "/nonexistent/users.json"))
-        #expect("\(result.error.map { "\($0)" } ?? "")".contains("/nonexistent/users.json"))
+        // A file that could not be read is a FixtureError (the domain of files), not a StubError.
+        let error = try #require(result.error as? FixtureError, "\(api): \(String(describing: result.error))")
+        #expect(error.kind == .notFound && error.source == "users.json" && error.searchedPath == "/nonexistent")
+        #expect("\(error)".contains("\"users.json\" in /nonexistent"))
     }
 
     @Test func unreadableFileFailsNamingThePath() async {
@@ -112,12 +114,12 @@ struct ResponseTests {
         let registry = StubRegistry()
         registry.stub(.any) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: directory)) }
         let result = await fetch("https://api.example.com/dir", from: registry)
-        guard case .fileUnreadable(let path, let reason)? = result.stubError else {
-            Issue.record("expected fileUnreadable, got \(String(describing: result.error))")
+        guard let error = result.error as? FixtureError, error.kind == .unreadable else {
+            Issue.record("expected FixtureError.unreadable, got \(String(describing: result.error))")
             return
         }
-        #expect(path == directory)
-        #expect(reason.contains("directory"))
+        #expect(error.source == directory)
+        #expect(error.description.contains("is a folder"))
     }
 
     @Test(arguments: FetchAPI.allCases)

@@ -51,7 +51,7 @@ struct ReportSizeTests {
         registry.stub(isPath("/upload")) { _ in StubResponse(statusCode: 201) }
         let body = Data(String(repeating: "y", count: 2_000_000).utf8)
         _ = await fetch(request("https://api.test/upload", method: "POST", body: body), from: registry)
-        let timeout = await #expect(throws: RequestWaitTimeout.self) {
+        let timeout = await #expect(throws: VerificationReport.self) {
             try await registry.waitForRequests(matching: isPath("/upload") && hasBody(Data("z".utf8)), timeout: 0.2)
         }
         let description = try #require(timeout?.description)

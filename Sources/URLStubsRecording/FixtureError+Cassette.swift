@@ -8,8 +8,9 @@ import Darwin
 #endif
 @_spi(AddOns) import URLStubs
 
-/// A cassette that could not be written: its folder may not be written by this process, the disk
-/// is full, the volume is read-only. The message says which file, what the system said, what was
+/// A cassette that could not be written (its folder may not be written by this process, the
+/// disk is full, the volume is read-only) is a `FixtureError` of kind `unwritable`: `source` is
+/// the cassette's path, `found` what the system said, and the message says which file, what was
 /// kept (the previous cassette, this run's exchanges) and what to do.
 ///
 /// ```text
@@ -20,22 +21,13 @@ import Darwin
 /// (delete it to drop them). Free space on the disk, then record again with:
 ///     URLSTUBS_RECORD=all swift test --filter fetchesTheProfile
 /// ```
-public struct CassetteWriteError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
-    /// The cassette's path.
-    public let path: String
-    /// What the system said (`No space left on device`, `Permission denied`).
-    public let reason: String
-    /// The full explanation.
-    public let description: String
-
-    /// Same as `description`, for `localizedDescription`.
-    public var errorDescription: String? { description }
-
+extension FixtureError {
     /// `headline`, then "`action` failed: " the system's error in words, then `outcome`, then
     /// what to do about that error (`command` records the cassette again).
-    init(cassette: URL, headline: String, action: String, code: Int32, outcome: String, command: String?) {
-        path = cassette.path
-        reason = String(cString: strerror(code))
+    static func cassetteNotWritten(
+        _ cassette: URL, headline: String, action: String, code: Int32, outcome: String, command: String?
+    ) -> FixtureError {
+        let reason = String(cString: strerror(code))
         let folder = cassette.deletingLastPathComponent().path
         let (said, remedy): (String, String)
         switch code {
@@ -49,7 +41,8 @@ public struct CassetteWriteError: Error, Sendable, Equatable, CustomStringConver
             (said, remedy) = ("the system refused", "Check the folder \(folder)")
         }
         let then = command.map { ", then record again with:\n    \($0)" } ?? "."
-        description = ReportText.boundingLines(
-            "URLStubs: \(headline): \(action) failed: \(said) (\(reason)). \(outcome) \(remedy)\(then)")
+        return .unwritable(
+            cassette.path, reason: reason,
+            explanation: ReportText.boundingLines("URLStubs: \(headline): \(action) failed: \(said) (\(reason)). \(outcome) \(remedy)\(then)"))
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Thrown when a test waited for requests that did not come in time
-/// (``StubRegistry/waitForRequests(matching:count:timeout:)``,
-/// ``ResponseGate/waitForRequest(timeout:)``, ``LiveStream/waitForConnection(timeout:)``).
-///
-/// Its ``description`` says what was awaited, what did arrive, and, for every other request
-/// the registry saw, why the matcher refused it, closest first:
+/// A wait that gave up is what a test expected of the traffic and did not see, so it is a
+/// ``VerificationReport``: ``StubRegistry/waitForRequests(matching:count:timeout:)``,
+/// ``ResponseGate/waitForRequest(timeout:)`` and ``LiveStream/waitForConnection(timeout:)``
+/// throw one whose single problem (``VerificationProblem/Kind/waitTimedOut``) says what was
+/// awaited, what did arrive, and, for every other request the registry saw, why the matcher
+/// refused it, closest first:
 ///
 /// ```text
 /// URLStubs: waited 2 s for 1 request matching path is "/analytics"; none arrived.
@@ -15,41 +15,34 @@ import Foundation
 ///   2. GET https://api.example.com/users -> 200 from "users" (MyAppTests/AppTests.swift:12)
 ///      - expected path "/analytics", got "/users"
 /// ```
-public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// What was awaited, in words (`1 request matching path is "/analytics"`).
-    @_spi(AddOns) public let awaited: String
-    /// How long the test waited, in seconds.
-    let timeout: TimeInterval
-    /// The requests that did match, fewer than awaited.
-    public let matched: [JournalEntry]
-    /// Every other request the registry had seen when the wait gave up, oldest first (empty
-    /// when the wait is not tied to a registry).
-    public let others: [JournalEntry]
-    /// The full explanation.
-    public let description: String
+extension VerificationReport {
+    /// What a wait that gave up was waiting for and what it saw.
+    @_spi(AddOns) public struct TimedOutWait: Sendable {
+        /// What was awaited, in words (`1 request matching path is "/analytics"`).
+        @_spi(AddOns) public let awaited: String
+        /// The requests that did match, fewer than awaited.
+        @_spi(AddOns) public let matched: [JournalEntry]
+        /// Every other request the registry had seen when the wait gave up, oldest first (empty
+        /// when the wait is not tied to a registry).
+        @_spi(AddOns) public let others: [JournalEntry]
+    }
 
-    /// Same as ``description``, for `localizedDescription`.
-    public var errorDescription: String? { description }
-
-    /// How many of ``others`` the description lists.
+    /// How many of the other requests a timed-out wait lists.
     static let listedOthers = 5
 
-    /// The timeout of a wait for `awaited` that gave up after `timeout` seconds with `matched`,
+    /// The report of a wait for `awaited` that gave up after `timeout` seconds with `matched`,
     /// listing `others` (closest to `matcher` first, when there is one) or `hint` when there are
     /// none.
     @_spi(AddOns) public init(
         awaited: String, timeout: TimeInterval, matched: [JournalEntry], others: [JournalEntry],
         matcher: RequestMatcher?, hint: String
     ) {
-        self.awaited = awaited
-        self.timeout = timeout
-        self.matched = matched
-        self.others = others
-        var lines = [
-            "URLStubs: waited \(Self.seconds(timeout)) s for \(awaited); "
-                + (matched.isEmpty ? "none arrived." : "\(matched.count) arrived:")
-        ]
-        lines += matched.map { "  \($0)" }
+        self.init(
+            unexpected: [], unexpectedCounts: [:], uncounted: 0, unmet: [], invalid: [], invalidResponses: [], unmetUnmatched: [],
+            nearMisses: [:])
+        let summary = "waited \(Self.seconds(timeout)) s for \(awaited); " + (matched.isEmpty ? "none arrived." : "\(matched.count) arrived:")
+        var lines = matched.map { "  \($0)" }
+        var closest: JournalEntry?
         if others.isEmpty {
             lines.append(hint)
         } else if let matcher {
@@ -60,6 +53,7 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
                     if lhs.2.passed != rhs.2.passed { return lhs.2.passed > rhs.2.passed }
                     return lhs.0 > rhs.0
                 }
+            closest = ranked.first?.1
             for (position, candidate) in ranked.prefix(Self.listedOthers).enumerated() {
                 lines.append("  \(position + 1). \(candidate.1)")
                 // A reason quotes what the request carried: scrubbed as the entry is.
@@ -71,11 +65,16 @@ public struct RequestWaitTimeout: Error, Sendable, CustomStringConvertible, Loca
             lines.append("The registry saw \(others.count) other request\(others.count == 1 ? "" : "s"):")
             lines += others.suffix(Self.listedOthers).map { "  \($0)" }
         }
-        description = ReportText.boundingLines(lines.joined(separator: "\n"))
+        timedOutWait = TimedOutWait(awaited: awaited, matched: matched, others: others)
+        waitProblems = [
+            VerificationProblem(
+                kind: .waitTimedOut, summary: ReportText.bounded(summary), details: ReportText.boundingLines(lines.joined(separator: "\n")),
+                location: nil, request: closest, count: matched.count)
+        ]
     }
 
     /// What to check when the registry saw no request at all.
-    @_spi(AddOns) public static let noRequestHint =
+    @_spi(AddOns) public static let noRequestSeenHint =
         "The registry saw no other request: check that the app sends it through a session this registry "
         + "answers (registry.makeSession(), or registry.install(into: configuration) before the session is made)."
 
