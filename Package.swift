@@ -115,7 +115,8 @@ let package = Package(
             ],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsRecordingTests", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            name: "URLStubsRecordingTests",
+            dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(

@@ -1,7 +1,7 @@
 // Fuzz target: the schema compiler, the validator and the example generator. The input is
 // "schema\n%%\nvalue": a schema in YAML (or JSON) and a JSON value; a first byte "1" makes the
 // document OpenAPI 3.1, anything else 3.0.
-// fuzz-also-compiles: Sources/URLStubsOpenAPI Sources/URLStubsScenarios Sources/URLStubsRecording
+// fuzz-also-compiles: Sources/URLStubsOpenAPI Sources/URLStubsScenarios Sources/URLStubsRecording Sources/URLStubsGraphQL Sources/URLStubsMultipart
 import Foundation
 
 /// libFuzzer's entry point: called once per generated input.

@@ -1,6 +1,6 @@
 // Fuzz target: the YAML reader, and OpenAPI documents read from the same bytes (YAML, or JSON
 // when they start with "{").
-// fuzz-also-compiles: Sources/URLStubsOpenAPI Sources/URLStubsScenarios Sources/URLStubsRecording
+// fuzz-also-compiles: Sources/URLStubsOpenAPI Sources/URLStubsScenarios Sources/URLStubsRecording Sources/URLStubsGraphQL Sources/URLStubsMultipart
 import Foundation
 
 /// libFuzzer's entry point: called once per generated input.

@@ -6,6 +6,7 @@ import Testing
 @_spi(AddOns) import URLStubs
 @_spi(AddOns) import URLStubsGraphQL
 import URLStubsMultipart
+import URLStubsRecording
 @testable import TestSupport
 
 /// HAR replay and scenario folders for GraphQL, multipart uploads and volatile fields: a

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @_spi(AddOns) @testable import URLStubs
 @testable import TestSupport
+import URLStubsRecording
 
 /// The seams a format module plugs into besides the report: scrubbing a body of its media type
 /// and a query value, with the secrets it finds hunted elsewhere in the exchange, and telling
@@ -59,12 +60,12 @@ struct FormatStrategyTests {
     init() { RequestStrategies.register(PinStrategy()) }
 
     @Test func aFormatScrubsItsBodyAndQueryValueAndItsSecretsWhereverTheyAre() {
-        let entry = HAREntry(
-            method: "POST", url: URL(string: "https://pin.test/login?pin-text=pin:1111%20ok")!,
+        let exchange = ExchangeParts(
+            url: URL(string: "https://pin.test/login?pin-text=pin:1111%20ok")!,
             requestHeaders: ["Content-Type": "application/x-pin"], requestBody: Data("hello pin:424242".utf8),
-            requestMimeType: "application/x-pin", status: 200, responseBody: Data(#"{"echo": "424242", "other": "1111"}"#.utf8),
+            requestMimeType: "application/x-pin", responseBody: Data(#"{"echo": "424242", "other": "1111"}"#.utf8),
             responseMimeType: "application/json")
-        let scrubbed = Scrubbing.default.scrub(entry)
+        let scrubbed = Scrubbing.default.scrub(exchange)
         #expect(scrubbed.requestBody.map { String(decoding: $0, as: UTF8.self) } == "hello pin:<scrubbed>")
         #expect(!scrubbed.url.absoluteString.contains("1111"), "\(scrubbed.url)")
         #expect(String(decoding: scrubbed.responseBody, as: UTF8.self) == #"{"echo": "<scrubbed>", "other": "<scrubbed>"}"#)

@@ -6,6 +6,10 @@ import Foundation
     case matched
     /// The request is refused; the reason completes a near-miss report's line.
     case failed(String)
+    /// The request is refused for these reasons after it agreed on what names the stub (the
+    /// method and URL of a recorded request): it ranks above a plain ``failed(_:)`` among the
+    /// closest stubs of a near-miss report. No reasons accept the request.
+    case nearMiss([String])
     /// The body the answer depends on cannot be read yet (a stream while the request is being
     /// claimed): "maybe", decided again once the body is known.
     case bodyUnknown
@@ -21,11 +25,20 @@ extension RequestMatcher {
     @_spi(AddOns) public init(
         description: String, indexKey: IndexKey? = nil, verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict
     ) {
-        self.init(description: description, keys: MatchKeys(strategyKey: indexKey), runsUserCode: false) {
-            (request: StubRequest) -> MatchResult in
+        self.init(description: description, keys: MatchKeys(strategyKey: indexKey), verdict: verdict)
+    }
+
+    /// A matcher an add-on builds as above, filed in the stub index by every exact value in
+    /// `keys` (a replayed request's method, host, path and body), and failing every request with
+    /// `problems` (an invalid volatile path) when there are any.
+    @_spi(AddOns) public init(
+        description: String, keys: MatchKeys, problems: [String] = [], verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict
+    ) {
+        self.init(description: description, keys: keys, problems: problems, runsUserCode: false) { (request: StubRequest) -> MatchResult in
             switch verdict(request) {
             case .matched: return .matched
             case .failed(let reason): return .failed(reason)
+            case .nearMiss(let reasons): return MatchResult(failures: reasons, passed: 1)
             case .bodyUnknown: return .bodyUnknown
             }
         }
@@ -35,5 +48,21 @@ extension RequestMatcher {
     /// where it requires them (`isMethod(.get) && isPath("/pets")`); `nil` where it does not.
     @_spi(AddOns) public var requiredMethodAndPath: (method: String?, path: String?) {
         (keys.method, keys.path)
+    }
+}
+
+extension MatchKeys {
+    /// The exact values a matcher of one recorded request requires: `method`, `url`'s host and
+    /// path, and those given of a query parameter's value, the JSON body, the body's bytes and a
+    /// strategy's ``IndexKind``. Each must be a value every request the matcher accepts carries
+    /// as it is: a request lacking one is never offered the stub.
+    @_spi(AddOns) public init(
+        method: String, url: URL, queryParameter: (name: String, value: String)? = nil, jsonBody: JSONValue? = nil, body: Data? = nil,
+        strategyKey: IndexKey? = nil
+    ) {
+        self.init(
+            host: url.host?.lowercased(), path: pathOf(url), method: method,
+            queryParameters: queryParameter.map { [QueryParameter(name: $0.name, value: $0.value)] } ?? [], strategyKey: strategyKey,
+            jsonBody: jsonBody, body: body)
     }
 }

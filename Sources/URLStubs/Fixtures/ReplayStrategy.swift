@@ -46,7 +46,7 @@ import FoundationNetworking
     @_spi(AddOns) public let payload: any Sendable
     /// Why `live` is not this recorded request, one reason per difference; `live` is `nil` when
     /// the live request is not of this format. `nil` for the engine's generic line.
-    let differences: @Sendable (ReplayIdentity?) -> [String]?
+    @_spi(AddOns) public let differences: @Sendable (ReplayIdentity?) -> [String]?
 
     /// An identity of `format`, compared by `key`, described by `summary`.
     /// - Parameters:
@@ -76,7 +76,7 @@ import FoundationNetworking
 
 extension RequestStrategies {
     /// The registered strategies that read requests for replay, by precedence.
-    static var replaying: [any ReplayStrategy] {
+    @_spi(AddOns) public static var replaying: [any ReplayStrategy] {
         registered.compactMap { $0 as? any ReplayStrategy }
     }
 }

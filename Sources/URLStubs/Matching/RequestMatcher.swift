@@ -97,7 +97,7 @@ struct MatchResult: Sendable {
 /// Exact request properties implied by a matcher, for the registry's index: a request that
 /// lacks one of them can never be accepted. `&&` keeps both sides' keys, `||` only those both
 /// sides require, `!` and closures none (their stubs are scanned).
-struct MatchKeys: Sendable, Equatable {
+@_spi(AddOns) public struct MatchKeys: Sendable, Equatable {
     var host: String?
     var path: String?
     /// The upper-cased method (`isMethod`).

@@ -7,8 +7,8 @@ import FoundationNetworking
 /// id header, a timestamp or nonce in the JSON body) and so must not decide whether a
 /// recorded or expected request is "the same" as a live one.
 ///
-/// One value serves every place that compares requests: ``HARReplayOptions/volatileFields``
-/// for replay, and the same paths as ``hasJSONBody(_:ignoring:)`` takes.
+/// One value serves every place that compares requests: `HARReplayOptions.volatileFields` (in
+/// `URLStubsRecording`) for replay, and the same paths as ``hasJSONBody(_:ignoring:)`` takes.
 ///
 /// ```swift
 /// var options = HARReplayOptions()
@@ -33,9 +33,9 @@ public struct VolatileFields: Sendable, Equatable {
     /// Header names, lower-cased, whose presence and value are ignored.
     let headers: Set<String>
     /// The JSON paths as written.
-    let jsonPaths: [String]
+    @_spi(AddOns) public let jsonPaths: [String]
     /// Syntax errors in ``jsonPaths``, one sentence each; empty when every path is valid.
-    let problems: [String]
+    @_spi(AddOns) public let problems: [String]
     let paths: [JSONPath]
 
     /// Fields to ignore when comparing requests; `VolatileFields()` ignores nothing.
@@ -69,12 +69,12 @@ public struct VolatileFields: Sendable, Equatable {
     // MARK: Applying
 
     /// Whether the header `name` is ignored (case-insensitive).
-    func ignoresHeader(_ name: String) -> Bool {
+    @_spi(AddOns) public func ignoresHeader(_ name: String) -> Bool {
         !headers.isEmpty && headers.contains(name.lowercased())
     }
 
     /// The query items without the volatile ones.
-    func keptQueryItems(_ items: [URLQueryItem]) -> [URLQueryItem] {
+    @_spi(AddOns) public func keptQueryItems(_ items: [URLQueryItem]) -> [URLQueryItem] {
         queryParameters.isEmpty ? items : items.filter { !queryParameters.contains($0.name) }
     }
 

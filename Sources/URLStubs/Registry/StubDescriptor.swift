@@ -76,9 +76,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     }
 
     /// `true` for a stub replaying a recorded request whose disuse ``StubRegistry/verify(includePassedThrough:)``
-    /// reports (``HARReplayOptions/reportsUnusedEntries``): a recording that holds requests
+    /// reports (`HARReplayOptions.reportsUnusedEntries`, in `URLStubsRecording`): a recording that holds requests
     /// the test no longer makes has rotted.
-    var isRecordedEntryReportedWhenUnused: Bool {
+    @_spi(AddOns) public var isRecordedEntryReportedWhenUnused: Bool {
         get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
         set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
     }

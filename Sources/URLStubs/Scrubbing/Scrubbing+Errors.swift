@@ -14,7 +14,7 @@ extension Scrubbing {
     /// URLError.cannotConnectToHost` and `(error as? URLError)?.code` still work. Values that
     /// hold no text (numbers, certificates) are kept as they are.
     func scrubbed(networkError error: any Error, of request: StubRequest) -> any Error {
-        let secrets = secretValues(in: Self.entry(of: request))
+        let secrets = secretValues(in: ExchangeParts(request))
         let text = Redactor(secrets: secrets, placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
         // In a URL the placeholder must be percent-encoded, or the URL cannot be built.
         let inURL = Redactor(

@@ -4,12 +4,12 @@ import Foundation
 /// in the rest of a recording and in reports (a server echoing the request, an error page
 /// quoting the token).
 extension Scrubbing {
-    /// The values this policy scrubs in `entry`. An `Authorization` value also yields its
+    /// The values this policy scrubs in `exchange`. An `Authorization` value also yields its
     /// credential alone (and a `Basic` one its decoded `user:password` and password), a cookie
     /// header each value, a URL its credentials (see ``urlCredentialSecrets(in:)``).
-    func secretValues(in entry: HAREntry) -> Set<String> {
+    func secretValues(in exchange: ExchangeParts) -> Set<String> {
         var secrets: Set<String> = []
-        for header in Array(entry.requestHeaders) + Array(entry.responseHeaders) where headers.contains(header.name.lowercased()) {
+        for header in Array(exchange.requestHeaders) + Array(exchange.responseHeaders) where headers.contains(header.name.lowercased()) {
             secrets.insert(header.value)
             let name = header.name.lowercased()
             if name == "authorization" || name == "proxy-authorization", let space = header.value.firstIndex(of: " ") {
@@ -32,14 +32,14 @@ extension Scrubbing {
             }
         }
         let strategies = RequestStrategies.scrubbing
-        for item in URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
+        for item in URLComponents(url: exchange.url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
             guard let value = item.value else { continue }
             if scrubsParameter(item.name) { secrets.insert(value) }
             for strategy in strategies { secrets.formUnion(strategy.secrets(inQueryValue: value, named: item.name, with: self)) }
         }
-        secrets.formUnion(urlCredentialSecrets(in: entry.url))
-        if let body = entry.requestBody { secrets.formUnion(bodySecrets(body, mimeType: entry.requestMimeType)) }
-        secrets.formUnion(bodySecrets(entry.responseBody, mimeType: entry.responseMimeType))
+        secrets.formUnion(urlCredentialSecrets(in: exchange.url))
+        if let body = exchange.requestBody { secrets.formUnion(bodySecrets(body, mimeType: exchange.requestMimeType)) }
+        secrets.formUnion(bodySecrets(exchange.responseBody, mimeType: exchange.responseMimeType))
         return secrets.filter { !$0.isEmpty && $0 != placeholder }
     }
 

@@ -244,18 +244,18 @@ public struct Scrubbing: Sendable {
         }
     }
 
-    /// The entry with every secret replaced: the named headers, query parameters, form fields
+    /// The exchange with every secret replaced: the named headers, query parameters, form fields
     /// and JSON members, and then any copy of their values found elsewhere (a server that echoes
     /// the request, an error page quoting the token, a session id in both a cookie and a body).
     /// A `Content-Length` header then gives the length of the body as stored.
-    @_spi(AddOns) public func scrub(_ entry: HAREntry) -> HAREntry {
-        var copy = entry
-        copy.url = scrub(entry.url)
-        copy.requestHeaders = scrub(entry.requestHeaders)
-        copy.requestBody = scrub(entry.requestBody, mimeType: entry.requestMimeType)
-        copy.responseHeaders = scrub(entry.responseHeaders)
-        copy.responseBody = scrub(entry.responseBody, mimeType: entry.responseMimeType) ?? entry.responseBody
-        let redactor = Redactor(secrets: secretValues(in: entry), placeholder: placeholder)
+    @_spi(AddOns) public func scrub(_ exchange: ExchangeParts) -> ExchangeParts {
+        var copy = exchange
+        copy.url = scrub(exchange.url)
+        copy.requestHeaders = scrub(exchange.requestHeaders)
+        copy.requestBody = scrub(exchange.requestBody, mimeType: exchange.requestMimeType)
+        copy.responseHeaders = scrub(exchange.responseHeaders)
+        copy.responseBody = scrub(exchange.responseBody, mimeType: exchange.responseMimeType) ?? exchange.responseBody
+        let redactor = Redactor(secrets: secretValues(in: exchange), placeholder: placeholder)
         if !redactor.isEmpty {
             copy.url = URL(string: redactor.redact(copy.url.absoluteString)) ?? copy.url
             copy.requestHeaders = HTTPHeaders(copy.requestHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
@@ -263,10 +263,10 @@ public struct Scrubbing: Sendable {
             copy.requestBody = copy.requestBody.map(redactor.redact)
             copy.responseBody = redactor.redact(copy.responseBody)
         }
-        if copy.requestBody != entry.requestBody {
+        if copy.requestBody != exchange.requestBody {
             copy.requestHeaders = Self.settingContentLength(copy.requestBody?.count ?? 0, in: copy.requestHeaders)
         }
-        if copy.responseBody != entry.responseBody {
+        if copy.responseBody != exchange.responseBody {
             copy.responseHeaders = Self.settingContentLength(copy.responseBody.count, in: copy.responseHeaders)
         }
         return copy
@@ -278,26 +278,8 @@ public struct Scrubbing: Sendable {
         HTTPHeaders(headers.map { $0.name.lowercased() == "content-length" ? (name: $0.name, value: String(length)) : $0 })
     }
 
-    /// A live request as a recording of it would hold it: scrubbed URL, headers and body.
-    func scrubbedEntry(of request: StubRequest) -> HAREntry {
-        scrub(Self.entry(of: request))
-    }
-
-    /// A live request's URL and body as a recording of it would hold them.
-    func scrubRequest(of request: StubRequest) -> (url: URL, body: Data?) {
-        let scrubbed = scrubbedEntry(of: request)
-        return (scrubbed.url, scrubbed.requestBody)
-    }
-
     /// What hides `request`'s secrets in a report about it.
     @_spi(AddOns) public func redactor(for request: StubRequest) -> Redactor {
-        Redactor(secrets: secretValues(in: Self.entry(of: request)), placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
-    }
-
-    static func entry(of request: StubRequest) -> HAREntry {
-        let headers = HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:])
-        return HAREntry(
-            method: request.method, url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: headers,
-            requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"), status: 0)
+        Redactor(secrets: secretValues(in: ExchangeParts(request)), placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
     }
 }

@@ -5,7 +5,7 @@ extension StubRegistry {
     /// (passthrough requests of a `.passthrough` registry count as unexpected only when
     /// `includePassedThrough` is `true`) or an ``expectUnmatched(_:_:fileID:filePath:line:)``
     /// declaration, every stub with an ``ExpectedCount`` must have answered accordingly, and
-    /// every entry of a recording replayed with ``HARReplayOptions/reportsUnusedEntries`` (as
+    /// every entry of a recording replayed with `HARReplayOptions.reportsUnusedEntries` (as
     /// `record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
     /// does) must have been requested.
     ///

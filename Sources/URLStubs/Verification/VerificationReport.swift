@@ -72,7 +72,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
     /// Stubs replaying a recorded request the test never made (see
-    /// ``HARReplayOptions/reportsUnusedEntries``), named by archive, method and URL.
+    /// `HARReplayOptions.reportsUnusedEntries`), named by archive, method and URL.
     @_spi(AddOns) public var unusedRecorded: [StubDescriptor] = []
     /// Configurations ``StubRegistry/install(into:)`` could not stub, each distinct one with
     /// how many times it was given.

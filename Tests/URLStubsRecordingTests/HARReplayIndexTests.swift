@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @_spi(AddOns) @testable import URLStubs
+@_spi(AddOns) import URLStubsRecording
 @testable import URLStubsScenarios
 @testable import TestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// What the registry's stub index files a replayed HAR entry under besides its host, path and
 /// method: a query parameter's value, the JSON body or the body's bytes. Thousands of entries
@@ -29,18 +30,20 @@ struct HARIndexKeys {
         distinctValues = values.mapValues(\.count)
     }
 
-    /// `keys` with the entry's most selective exact value added.
-    /// Nothing is added while a volatile path is invalid: every request to the entry's host and
-    /// path must then reach it and fail loudly with the path's error.
-    func adding(to keys: MatchKeys, for entry: HAREntry, identity: HARRequestIdentity) -> MatchKeys {
-        guard options.volatileFields.problems.isEmpty else { return keys }
-        var keys = keys
+    /// The keys of the entry's matcher: its method, host and path, the format's `strategyKey`,
+    /// and its most selective exact values. Only the first ones while a volatile path is
+    /// invalid: every request to the entry's host and path must then reach it and fail loudly
+    /// with the path's error.
+    func keys(for entry: HAREntry, identity: HARRequestIdentity, strategyKey: IndexKey?) -> MatchKeys {
+        guard options.volatileFields.problems.isEmpty else { return MatchKeys(method: entry.method, url: entry.url, strategyKey: strategyKey) }
+        var jsonBody: JSONValue?
+        var body: Data?
         switch identity.body {
         case .json(let json)
         where options.volatileFields.jsonPaths.isEmpty && !holdsPlaceholder(json) && options.scrubbing?.holdsScrubbedMember(json) != true:
-            keys.jsonBody = json
+            jsonBody = json
         case .bytes(let data) where !data.isEmpty && !holdsPlaceholder(data):
-            keys.body = data
+            body = data
         default:
             break
         }
@@ -49,8 +52,8 @@ struct HARIndexKeys {
             let (left, right) = (distinctValues[lhs.name] ?? 0, distinctValues[rhs.name] ?? 0)
             return left != right ? left < right : lhs.name > rhs.name
         }
-        if let best, let value = best.value { keys.queryParameters = [MatchKeys.QueryParameter(name: best.name, value: value)] }
-        return keys
+        let parameter = best.flatMap { item in item.value.map { (name: item.name, value: $0) } }
+        return MatchKeys(method: entry.method, url: entry.url, queryParameter: parameter, jsonBody: jsonBody, body: body, strategyKey: strategyKey)
     }
 
     /// The recorded query items a matching request must carry as they are: with a value, not
@@ -60,8 +63,8 @@ struct HARIndexKeys {
         guard let items = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems else { return [] }
         var formatParameters: Set<String> = []
         if case .format(let format) = identity.body { formatParameters = format.queryParameters }
-        return items.filter { item in
-            guard let value = item.value, !options.volatileFields.queryParameters.contains(item.name) else { return false }
+        return options.volatileFields.keptQueryItems(items).filter { item in
+            guard let value = item.value else { return false }
             if formatParameters.contains(item.name) { return false }
             guard let scrubbing = options.scrubbing else { return true }
             return !scrubbing.queryParameters.contains(item.name) && !item.name.contains(scrubbing.placeholder)

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@_spi(AddOns) import URLStubs
 
 /// One request and its response, as recorded in (or written to) a HAR 1.2 archive.
 public struct HAREntry: Sendable, Equatable {
@@ -35,9 +36,9 @@ public struct HAREntry: Sendable, Equatable {
     /// as `net::ERR_CONNECTION_REFUSED`. Replay fails the request with the matching `URLError`.
     public var failure: String?
 
-    /// An entry from its parts: what `HAR.read(contentsOf:)` gives, written by
-    /// `HAR.write(_:creator:version:)` and replayed by
-    /// ``StubRegistry/stubs(fromHAREntries:named:options:fileID:filePath:line:)``. To record
+    /// An entry from its parts: what ``HAR/read(contentsOf:)`` gives, written by
+    /// ``HAR/write(_:creator:version:)`` and replayed by
+    /// `stubs(fromHAREntries:named:options:fileID:filePath:line:)`. To record
     /// real exchanges, `StubRegistry.record(to:mode:scrubbing:volatileFields:reportsUnusedEntries:environment:testName:fileID:filePath:line:)`
     /// makes the entries.
     ///

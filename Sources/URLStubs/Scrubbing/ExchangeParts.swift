@@ -1,0 +1,49 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The parts of an exchange a secret travels in: the URL (its query and credentials), the
+/// headers of the request and the response (cookies among them) and both bodies with their media
+/// types. A ``Scrubbing`` policy's `scrub(_:)` takes them together, so a secret found in one
+/// part is hunted in all the others; a wing that stores exchanges in a format of its own (a HAR
+/// entry) scrubs a stored exchange by taking its parts out and putting the scrubbed ones back.
+///
+/// A live request is an exchange without a response: its response parts are empty.
+@_spi(AddOns) public struct ExchangeParts: Sendable, Hashable {
+    /// The request URL, query included.
+    @_spi(AddOns) public var url: URL
+    /// The request headers, in order, repeats kept.
+    @_spi(AddOns) public var requestHeaders: HTTPHeaders
+    /// The request body, or `nil` when the request has none.
+    @_spi(AddOns) public var requestBody: Data?
+    /// The request body's media type (`Content-Type`), which says how the body is read.
+    @_spi(AddOns) public var requestMimeType: String?
+    /// The response headers, in order, repeats kept.
+    @_spi(AddOns) public var responseHeaders: HTTPHeaders
+    /// The response body, empty when there is none.
+    @_spi(AddOns) public var responseBody: Data
+    /// The response body's media type, empty when unknown.
+    @_spi(AddOns) public var responseMimeType: String
+
+    /// An exchange from its parts.
+    @_spi(AddOns) public init(
+        url: URL, requestHeaders: HTTPHeaders = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
+        responseHeaders: HTTPHeaders = [:], responseBody: Data = Data(), responseMimeType: String = ""
+    ) {
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.requestMimeType = requestMimeType
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.responseMimeType = responseMimeType
+    }
+
+    /// A live request's parts, as a recording of it would hold them before scrubbing.
+    @_spi(AddOns) public init(_ request: StubRequest) {
+        self.init(
+            url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]),
+            requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"))
+    }
+}
