@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @_spi(AddOns) import URLStubs
+@_spi(AddOns) import URLStubsGraphQL
 
 extension StubRegistry {
     /// Adds one stub per distinct request of HAR entries (method, URL with its query in any
@@ -44,6 +45,9 @@ extension StubRegistry {
     /// `stubs(fromHAREntries:named:options:fileID:filePath:line:)`), for a scenario to add later.
     @_spi(AddOns) public static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec]
     {
+        // Replay reads GraphQL and multipart requests by meaning once their strategies are
+        // known: every way in (entries, a HAR file, a scenario) comes through here.
+        GraphQLStrategy.register()
         let volatile = options.volatileFields
         var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
         var positions: [String: Int] = [:]

@@ -1,5 +1,4 @@
 import Foundation
-@_spi(AddOns) import URLStubsGraphQL
 @_spi(AddOns) import URLStubs
 
 extension StubRegistry {
@@ -27,9 +26,7 @@ extension StubRegistry {
         fromHAR url: URL, options: HARReplayOptions = HARReplayOptions(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> [StubDescriptor] {
-        // Replay reads GraphQL and multipart requests by meaning once their strategies are known.
-        GraphQLStrategy.register()
-        return stubs(
+        stubs(
             fromHAREntries: try HAR.read(contentsOf: url), named: url.lastPathComponent, options: options,
             fileID: fileID, filePath: filePath, line: line)
     }
