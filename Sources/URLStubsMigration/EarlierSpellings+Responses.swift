@@ -256,3 +256,10 @@ extension StubError {
     @available(*, deprecated, message: "use StubError.notJSON(type:)")
     public static func unsupported(_ type: String) -> StubError { .notJSON(type: type) }
 }
+
+extension StubResponse {
+    /// A header value, looked up case-insensitively: `headers[name]`, which joins several fields
+    /// of one name with `", "` as this did.
+    @available(*, deprecated, message: "read headers[name]")
+    public func value(forHeader name: String) -> String? { headers[name] }
+}

@@ -123,7 +123,7 @@ extension Scenario {
             response = StubResponse(bodyFileAt: url, headers: ["Content-Type": Fixture.mediaType(forExtension: ext)])
         }
         let override = manifest.files[relative]
-        for (name, value) in manifest.headers where response.value(forHeader: name) == nil { response.headers[name] = value }
+        for (name, value) in manifest.headers where response.headers[name] == nil { response.headers[name] = value }
         for (name, value) in override?.headers ?? [:] { response.headers[name] = value }
         if let status = override?.status { response.statusCode = status }
         response.requestDelay = override?.delay ?? manifest.delay

@@ -2,8 +2,9 @@
 """The public API of the library modules (URLStubs and the modules listed in MODULES), read
 from the compiler's symbol graphs.
 
-    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs,
-                                              # and the public ways to build a StubResponse
+    python3 Tests/API/public_api.py count     # non-deprecated public declarations of URLStubs and
+                                              # of every module, the public ways to build a
+                                              # StubResponse, the public error types
     python3 Tests/API/public_api.py list      # them, one per line (add --all for deprecated too)
     python3 Tests/API/public_api.py check     # fails when the API differs from the baseline
     python3 Tests/API/public_api.py update    # writes the baseline after a reviewed change
@@ -21,7 +22,9 @@ review; `.ci/run` runs `check`, which also fails past 10 public ways to build a 
 any `open` declaration (no class of the library is meant to be subclassed by users), and past 6
 public error types (types conforming to Swift's `Error`, directly or through a protocol that
 refines it such as `LocalizedError`, every module, deprecated names not counted): one type per
-domain, so that a `catch` never has to guess which of two types a problem comes as. The symbol
+domain, so that a `catch` never has to guess which of two types a problem comes as; and past
+250 declarations of the engine or 531 for the library modules together (a capability added
+later, such as URLStubsServer, is counted apart in its own reviewed baseline). The symbol
 graphs are the Linux ones: Apple platforms see the same declarations.
 """
 import glob, json, os, subprocess, sys
@@ -42,6 +45,13 @@ MAX_RESPONSE_BUILDERS = 10
 # One error type per domain (a stub, a file, the traffic a test expected, the UI-test link, an
 # OpenAPI document, the stub server), across every module, deprecated names not counted.
 MAX_ERROR_TYPES = 6
+# A small engine: at most this many non-deprecated declarations in URLStubs (enum cases not
+# counted), and the library modules together no more than the one module and its test and
+# OpenAPI libraries had before the split into wings.
+MAX_ENGINE_DECLARATIONS = 250
+MAX_TOTAL_DECLARATIONS = 531
+# Capabilities that came after that total was set, each reviewed in its own baseline instead.
+SEPARATELY_BUDGETED = {"URLStubsServer": "the loopback HTTP server"}
 SWIFT_ERROR = "s:s5ErrorP"
 # Foundation's protocols that refine `Error`; the symbol graph usually lists the implied
 # `Error` conformance as well, but a type is counted even where it does not.
@@ -147,6 +157,15 @@ def open_declarations(graphs):
     return sorted(found)
 
 
+def surface_sizes(graphs):
+    """Non-deprecated public declarations per module, enum cases not counted."""
+    return {module: sum(1 for row in declarations(graphs, module) if not row[2] and not row[3]) for module in MODULES}
+
+
+def budgeted_total(per_module):
+    return sum(count for module, count in per_module.items() if module not in SEPARATELY_BUDGETED)
+
+
 def baseline_path(module):
     return os.path.join(ROOT, "Tests", "API", f"{module}.api")
 
@@ -165,6 +184,11 @@ def main(argv):
         errors = error_types(graphs)
         print(f"Error types: {len(errors)} public, every module (at most {MAX_ERROR_TYPES}): "
               + ", ".join(line.split(": ", 1)[1] for line in errors))
+        per_module = surface_sizes(graphs)
+        print("Non-deprecated declarations per module: "
+              + ", ".join(f"{module} {count}" for module, count in per_module.items()))
+        print(f"Together: {budgeted_total(per_module)} (at most {MAX_TOTAL_DECLARATIONS}; "
+              + ", ".join(f"{m}, {why}, counted apart" for m, why in SEPARATELY_BUDGETED.items()) + ")")
     elif command == "list":
         show_all = "--all" in argv
         for module in MODULES:
@@ -218,6 +242,15 @@ def main(argv):
                   "(one per kind of body); move the extra spelling to URLStubsMigration as a deprecated forward:")
             for line in builders:
                 print(f"  {line}")
+        per_module = surface_sizes(graphs)
+        if per_module[COUNTED_MODULE] > MAX_ENGINE_DECLARATIONS:
+            failed = True
+            print(f"error: {COUNTED_MODULE} has {per_module[COUNTED_MODULE]} non-deprecated public declarations, at most "
+                  f"{MAX_ENGINE_DECLARATIONS}: keep the engine small (a wing, an `@_spi(AddOns)` seam, or one spelling per idea)")
+        if budgeted_total(per_module) > MAX_TOTAL_DECLARATIONS:
+            failed = True
+            print(f"error: the library modules together have {budgeted_total(per_module)} non-deprecated public declarations, "
+                  f"at most {MAX_TOTAL_DECLARATIONS}")
         errors = error_types(graphs)
         if len(errors) > MAX_ERROR_TYPES:
             failed = True

@@ -122,7 +122,7 @@ import FoundationNetworking
     @_spi(Transport) public var announcedLength: Int? {
         if let declared = response.declaredContentLength { return declared }
         if response.headers.isEmpty { return bodyLength }
-        if response.value(forHeader: "Transfer-Encoding") != nil { return nil }
+        if response.headers["Transfer-Encoding"] != nil { return nil }
         return bodyLength
     }
 
@@ -130,7 +130,7 @@ import FoundationNetworking
     /// fields (one `Set-Cookie` per cookie), then `Content-Length` if the stub gives none.
     @_spi(Transport) public var fields: [(name: String, value: String)] {
         var fields = Array(response.headers)
-        if response.declaredContentLength == nil, response.value(forHeader: "Transfer-Encoding") == nil, let bodyLength {
+        if response.declaredContentLength == nil, response.headers["Transfer-Encoding"] == nil, let bodyLength {
             fields.append((name: "Content-Length", value: String(bodyLength)))
         }
         return fields

@@ -167,12 +167,9 @@ public struct StubResponse: Sendable {
     /// with a `Location`), `nil` for any other response.
     var redirectLocation: String? {
         guard RedirectHop.isRedirect(statusCode: statusCode) else { return nil }
-        return value(forHeader: "Location")
+        return headers["Location"]
     }
 
-    /// A header value, looked up case-insensitively; several fields of one name come joined
-    /// with `", "`, as ``HTTPHeaders`` reads a name.
-    public func value(forHeader name: String) -> String? { headers[name] }
 
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
     /// of a crash or a silently altered response.
@@ -183,7 +180,7 @@ public struct StubResponse: Sendable {
         for (name, value) in headers where !Self.isValidHeader(name: name, value: value) {
             throw StubError.invalidHeader(name: name, value: value, stub: stubName())
         }
-        if let length = value(forHeader: "Content-Length"), Int(length.trimmingCharacters(in: .whitespaces)).map({ $0 < 0 }) ?? true {
+        if let length = headers["Content-Length"], Int(length.trimmingCharacters(in: .whitespaces)).map({ $0 < 0 }) ?? true {
             throw StubError.invalidContentLength(value: length, stub: stubName())
         }
         if case .speed(let bytesPerSecond) = pacing.body, !(bytesPerSecond > 0 && bytesPerSecond.isFinite) {
@@ -196,7 +193,7 @@ public struct StubResponse: Sendable {
 
     /// The `Content-Length` the stub's own headers give, if any.
     var declaredContentLength: Int? {
-        value(forHeader: "Content-Length").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        headers["Content-Length"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
     }
 
     /// `1xx`, 204 and 304 responses carry no body in HTTP (RFC 9110, 6.4.1).

@@ -59,7 +59,7 @@ struct FixtureTests {
         let response = try StubResponse(fixture: fixturesFolder.appendingPathComponent("lf-only.response"))
         #expect(response.statusCode == 404)
         #expect(response.body.data == Data("not here".utf8))
-        #expect(response.value(forHeader: "x-folded") == "first second")
+        #expect(response.headers["x-folded"] == "first second")
     }
 
     @Test func emptyBodyAndInterimBlocks() throws {
@@ -133,7 +133,7 @@ struct FixtureTests {
         let raw = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6;name=value\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n"
         let response = try StubResponse(httpMessageData: Data(raw.utf8), source: "raw.response")
         #expect(response.body.data == Data("hello world".utf8))
-        #expect(response.value(forHeader: "Transfer-Encoding") == nil)
+        #expect(response.headers["Transfer-Encoding"] == nil)
         // curl's usual output: the header stays, the body is already decoded and kept as it is.
         let decoded = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nnot really chunks"
         #expect(try StubResponse(httpMessageData: Data(decoded.utf8)).body.data == Data("5\r\nnot really chunks".utf8))

@@ -51,7 +51,7 @@ struct ParserScalingTests {
         #expect(response.headers.count == 100_002)
         #expect(Set(response.headers.map { $0.name.lowercased() }).count == 90_004)
         #expect(response.headers.values(for: "Set-Cookie").count == 1000)
-        #expect(response.value(forHeader: "x-repeated")?.hasPrefix("r10, r20, r30") == true)
+        #expect(response.headers["x-repeated"]?.hasPrefix("r10, r20, r30") == true)
 
         // Served without its 1,000 cookies: storing those is corelibs' `HTTPCookieStorage`
         // work (tens of seconds in a debug build beside the suite), not the header path.
@@ -87,7 +87,7 @@ struct ParserScalingTests {
         // Each field is kept (HTTPHeaders keeps repeated fields); reading the name joins them,
         // and so does the head the app receives, each in one pass.
         #expect(response.headers.count == 100_000)
-        let (joined, joinSeconds) = try await Self.timed { response.value(forHeader: "Vary") }
+        let (joined, joinSeconds) = try await Self.timed { response.headers["Vary"] }
         #expect(joinSeconds < 20, "joining took \(joinSeconds) s")
         #expect(joined?.hasSuffix("v99998, v99999") == true)
         let (head, headSeconds) = try await Self.timed { response.head(for: URL(string: "https://a.test/")!, bodyLength: 0) }
@@ -103,7 +103,7 @@ struct ParserScalingTests {
         #expect(entries[9_999].url.absoluteString == "https://api.example.com/items/9999?page=3")
         #expect(entries[10].responseBody == Data([0, 1, 2, 3]))
         #expect(entries[11].startedDateTime == HAR.parseDate("2024-05-01T10:00:00.011Z"))
-        #expect(entries[11].stubResponse().value(forHeader: "X-Request-Id") == "req-11")
+        #expect(entries[11].stubResponse().headers["X-Request-Id"] == "req-11")
     }
 
     @Test func harReadingTimeGrowsLinearly() async throws {

@@ -38,14 +38,14 @@ struct ResponseTests {
         // Mixed values: `JSONSerialization` objects, written with sorted keys.
         let mixed = try StubResponse(json: ["name": "Ada", "id": 1, "manager": NSNull(), "tags": ["a"]])
         #expect(mixed.body.data == Data(#"{"id":1,"manager":null,"name":"Ada","tags":["a"]}"#.utf8))
-        #expect(mixed.value(forHeader: "Content-Type") == "application/json")
+        #expect(mixed.headers["Content-Type"] == "application/json")
         // An Encodable value goes through the encoder it is given.
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         struct Account: Encodable { let displayName: String }
         let encoded = try StubResponse(json: Account(displayName: "Ada"), headers: ["Content-Type": "application/vnd.api+json"], encoder: encoder)
         #expect(encoded.body.data == Data(#"{"display_name":"Ada"}"#.utf8))
-        #expect(encoded.value(forHeader: "Content-Type") == "application/vnd.api+json")
+        #expect(encoded.headers["Content-Type"] == "application/vnd.api+json")
         #expect(try StubResponse(json: "fragment").body.data == Data(#""fragment""#.utf8))
         // Neither: an error naming the type, not a crash.
         #expect(throws: StubError.notJSON(type: "Date")) { try StubResponse(json: ["when": Date() as Any]) }
@@ -54,7 +54,7 @@ struct ResponseTests {
 
     @Test func dataIsOptionalSoAStatusAloneIsAResponseWithoutBody() {
         let notFound = StubResponse(statusCode: 404, headers: ["X-Reason": "gone"])
-        #expect(notFound.statusCode == 404 && notFound.body.data == Data() && notFound.value(forHeader: "X-Reason") == "gone")
+        #expect(notFound.statusCode == 404 && notFound.body.data == Data() && notFound.headers["X-Reason"] == "gone")
         #expect(StubResponse().statusCode == 200 && StubResponse().body.data == Data())
     }
 
