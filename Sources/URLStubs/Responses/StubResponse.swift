@@ -170,7 +170,6 @@ public struct StubResponse: Sendable {
         return headers["Location"]
     }
 
-
     /// Checks what `HTTPURLResponse` cannot represent, so the caller gets a sentence instead
     /// of a crash or a silently altered response.
     func validate(stubName: @autoclosure () -> String) throws {
