@@ -40,6 +40,15 @@ extension ExchangePlayer {
         }
     }
 
+    /// The head of `exchange`'s response, for a body of `bodyLength` bytes. A stub's heads are
+    /// built into an `HTTPURLResponse` once for as long as they stay the same
+    /// (``StubDescriptor/head(_:)``); the network's are not.
+    func head(of exchange: Exchange, bodyLength: Int?) -> ResponseHead {
+        var head = ResponseHead(url: exchange.url, response: exchange.response, bodyLength: bodyLength)
+        if !exchange.cameFromNetwork { head.reusingHeadsOf = exchange.stub }
+        return head
+    }
+
     /// Stores the response's cookies and hands the head to the client; `false` when there is
     /// no client left (the player has ended).
     func deliver(_ head: ResponseHead, of exchange: Exchange) -> Bool {

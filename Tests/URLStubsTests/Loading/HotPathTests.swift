@@ -26,4 +26,33 @@ struct HotPathTests {
         }
         #expect(moments.count <= 2)
     }
+
+    /// A stub answering the same head again hands out the same `HTTPURLResponse` (Foundation
+    /// spends most of a stubbed request building one); any difference in URL, status, header
+    /// fields or body length gets a response of its own, with exactly its own head.
+    @Test func equalHeadsShareOneHTTPURLResponse() async throws {
+        let registry = StubRegistry()
+        registry.stub(.get, "https://api.test/same", data: Data("one".utf8))
+        registry.stub(isPath("/closure")) { request in
+            let status = request.url?.query == "missing" ? 404 : 200
+            return StubResponse(data: Data("two".utf8), statusCode: status, headers: ["X-Kind": "closure"])
+        }
+        let session = registry.makeSession()
+        func head(_ url: String) async throws -> HTTPURLResponse {
+            let (_, response) = try await session.data(from: URL(string: url)!)
+            return try #require(response as? HTTPURLResponse)
+        }
+        let first = try await head("https://api.test/same")
+        let second = try await head("https://api.test/same")
+        #expect(first === second)
+        #expect(first.statusCode == 200 && first.value(forHTTPHeaderField: "Content-Length") == "3")
+
+        let closure = try await head("https://api.test/closure")
+        #expect(try await head("https://api.test/closure") === closure)
+        let otherURL = try await head("https://api.test/closure?x=1")
+        let missing = try await head("https://api.test/closure?missing")
+        #expect(otherURL !== closure && missing !== otherURL)
+        #expect(otherURL.url?.absoluteString == "https://api.test/closure?x=1" && otherURL.statusCode == 200)
+        #expect(missing.statusCode == 404 && missing.value(forHTTPHeaderField: "X-Kind") == "closure")
+    }
 }
