@@ -55,4 +55,19 @@ struct HotPathTests {
         #expect(otherURL.url?.absoluteString == "https://api.test/closure?x=1" && otherURL.statusCode == 200)
         #expect(missing.statusCode == 404 && missing.value(forHTTPHeaderField: "X-Kind") == "closure")
     }
+
+    /// The method a matcher sees is the request's, uppercased: unchanged when it already is,
+    /// and uppercased (Unicode included) when it is not.
+    @Test func methodIsUppercasedOnlyWhenItNeedsIt() {
+        func method(_ name: String?) -> String {
+            var request = URLRequest(url: URL(string: "https://api.test/m")!)
+            request.httpMethod = name
+            return StubRequest(request).method
+        }
+        #expect(method(nil) == "GET")
+        #expect(method("POST") == "POST")
+        #expect(method("patch") == "PATCH")
+        #expect(method("M-SEARCH") == "M-SEARCH")
+        #expect(method("Ärger") == "ÄRGER")
+    }
 }
