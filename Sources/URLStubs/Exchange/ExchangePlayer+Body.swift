@@ -5,14 +5,13 @@ import Dispatch
 /// announced.
 extension ExchangePlayer {
     /// The commonest response there is (bytes in memory, unpaced, whole) in this very step:
-    /// head, body, finish. Returns `false`, having done nothing, for any other.
-    func sendAtOnce(_ body: Data, of exchange: Exchange) -> Bool {
-        let response = exchange.response
+    /// head, body, finish; `response` is `exchange`'s. Returns `false`, having done nothing, for any other.
+    func sendAtOnce(_ body: Data, _ response: StubResponse, of exchange: Exchange) -> Bool {
         guard case .respond(nil) = response.action, case .unpaced = response.pacing.body,
             // A client that sees chunks gets a large body in chunks, at its own pace.
             !traits.deliversChunks || body.count <= Self.maximumChunkSize
         else { return false }
-        let head = ResponseHead(url: exchange.url, response: response, bodyLength: body.count)
+        let head = self.head(of: exchange, response, bodyLength: body.count)
         let isHEAD = exchange.request.method == "HEAD"
         if let announced = head.announcedLength, announced != body.count, !isHEAD {
             return false  // a Content-Length that contradicts the body: the transfer reports it
@@ -48,7 +47,7 @@ extension ExchangePlayer {
         let length = reader.length
         var limit = response.action.byteLimit.map { min($0, length ?? $0) }
         if exchange.request.method == "HEAD" { limit = 0 }
-        let head = ResponseHead(url: exchange.url, response: response, bodyLength: length)
+        let head = self.head(of: exchange, response, bodyLength: length)
         // What the head promised is what the body must deliver, unless it stops short on
         // purpose (`truncated(afterBytes:)`, `failing(afterBytes:)`, `HEAD`).
         let announced = limit == nil ? head.announcedLength : nil

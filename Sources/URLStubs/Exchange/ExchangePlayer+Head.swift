@@ -33,11 +33,20 @@ extension ExchangePlayer {
             redirect(exchange, to: location)
         } else if response.body.isStreamed {
             startStream(of: exchange)
-        } else if let data = response.body.data, sendAtOnce(data, of: exchange) {
+        } else if let data = response.body.data, sendAtOnce(data, response, of: exchange) {
             return
         } else {
             sendBody(of: exchange)
         }
+    }
+
+    /// The head of `exchange`'s `response`, for a body of `bodyLength` bytes. A stub's heads are
+    /// built into an `HTTPURLResponse` once for as long as they stay the same
+    /// (``StubDescriptor/head(_:)``); the network's are not.
+    func head(of exchange: Exchange, _ response: StubResponse, bodyLength: Int?) -> ResponseHead {
+        var head = ResponseHead(url: exchange.url, response: response, bodyLength: bodyLength)
+        if !exchange.cameFromNetwork { head.reusingHeadsOf = exchange.stub }
+        return head
     }
 
     /// Stores the response's cookies and hands the head to the client; `false` when there is
@@ -49,7 +58,7 @@ extension ExchangePlayer {
         }
         // A redirect played as final already stored its cookies when it was announced.
         if !exchange.playsRedirectAsFinal {
-            traits.cookies?.store(exchange.response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
+            traits.cookies?.store(head.response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
         }
         exchange.headDelivered(status: head.statusCode)
         lastProgress = .now()

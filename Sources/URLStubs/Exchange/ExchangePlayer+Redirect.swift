@@ -22,7 +22,7 @@ extension ExchangePlayer {
             fail(RedirectHop.tooManyRedirects(target: target))
             return
         }
-        let head = ResponseHead(url: exchange.url, response: response, bodyLength: response.body.knownLength)
+        let head = self.head(of: exchange, response, bodyLength: response.body.knownLength)
         // Before the next hop: a cookie this response sets goes out with it.
         traits.cookies?.store(response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
         let next = RedirectHop.nextRequest(after: exchange.request.requestWithBody, statusCode: response.statusCode, to: target)

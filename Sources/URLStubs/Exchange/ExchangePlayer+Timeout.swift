@@ -13,7 +13,20 @@ extension ExchangePlayer {
     func armTimeout() {
         let timeout = traits.timeout
         guard timeout > 0, timeout.isFinite else { return }
-        TimeoutMonitor.shared.check(self, at: min(lastProgress + timeout, .now() + 1.0))
+        TimeoutMonitor.shared.check(self, at: min(lastProgress + timeout, Self.firstCheck(after: .now())))
+    }
+
+    /// Step of the grid that first checks fall on.
+    static let firstCheckGrid: UInt64 = 250_000_000
+
+    /// The first check of a request started at `now`: a second later, rounded down to a
+    /// quarter-second grid. Most requests end long before it and only their check is left;
+    /// on a grid, the checks of every request started within a quarter second come due
+    /// together and the monitor's timer fires once for all of them, not once per request.
+    /// A check earlier than the deadline is only a look: it registers the next one.
+    static func firstCheck(after now: DispatchTime) -> DispatchTime {
+        let second = now.uptimeNanoseconds + 1_000_000_000
+        return DispatchTime(uptimeNanoseconds: second - second % firstCheckGrid)
     }
 
     /// Called by the ``TimeoutMonitor`` when a check is due, on its queue.

@@ -113,6 +113,9 @@ import FoundationNetworking
     @_spi(Transport) public let response: StubResponse
     /// The length of the body that follows, when known.
     @_spi(Transport) public let bodyLength: Int?
+    /// The stub whose previous head ``httpURLResponse`` may hand out again
+    /// (``StubDescriptor/head(_:)``); `nil`: built afresh.
+    var reusingHeadsOf: StubDescriptor?
 
     /// The status the head sends.
     @_spi(Transport) public var statusCode: Int { response.statusCode }
@@ -138,5 +141,21 @@ import FoundationNetworking
 
     /// The head as Foundation's loading system takes it (cookies joined in one field);
     /// `nil` when `HTTPURLResponse` refuses the status.
-    @_spi(Transport) public var httpURLResponse: HTTPURLResponse? { response.head(for: url, bodyLength: bodyLength) }
+    @_spi(Transport) public var httpURLResponse: HTTPURLResponse? {
+        if let stub = reusingHeadsOf { return stub.head(self) }
+        return response.head(for: url, bodyLength: bodyLength)
+    }
+
+    /// What makes two heads the same `HTTPURLResponse`.
+    struct Key: Equatable {
+        let url: URL
+        let statusCode: Int
+        let httpVersion: String
+        let headers: HTTPHeaders
+        let bodyLength: Int?
+    }
+
+    var key: Key {
+        Key(url: url, statusCode: response.statusCode, httpVersion: response.httpVersion, headers: response.headers, bodyLength: bodyLength)
+    }
 }

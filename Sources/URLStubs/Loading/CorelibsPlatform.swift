@@ -50,10 +50,17 @@ enum CorelibsTaskState {
         }
         let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
+        // Read once: the getter takes a lock.
+        let hasDelegate = task.delegate != nil
+        // `is` costs a dynamic cast each; the plain data task that nearly every request is
+        // answers both at once.
+        let isDataTask = type(of: task) == URLSessionDataTask.self
+        let isUploadTask = !isDataTask && task is URLSessionUploadTask
+        let isDownloadTask = !isDataTask && task is URLSessionDownloadTask
         // Without a delegate no one sees `didReceive data`, so one whole body is as good as
         // chunks.
         var deliversChunks = false
-        if let session, task.delegate != nil {
+        if let session, hasDelegate {
             if let taskBehaviour = behaviour(of: task, in: session) {
                 deliversChunks = isCallDelegate(taskBehaviour)
             } else {
@@ -61,7 +68,7 @@ enum CorelibsTaskState {
             }
         }
         var uploadBody: Data?
-        if task is URLSessionUploadTask {
+        if isUploadTask {
             if let body = layout.knownBody.flatMap({ unwrapOptional($0.loadAny(from: task)) }) {
                 uploadBody = bodyData(body)
             } else {
@@ -74,14 +81,14 @@ enum CorelibsTaskState {
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
             // A layout change may hide an upload body: unknown, never silently empty.
-            hidesUploadBody: task is URLSessionUploadTask && uploadBody == nil,
+            hidesUploadBody: isUploadTask && uploadBody == nil,
             configuration: session.map(SessionConfigurations.shared.configuration(of:)),
-            isDownloadTask: task is URLSessionDownloadTask,
+            isDownloadTask: isDownloadTask,
             delegateQueue: deliversChunks ? session?.delegateQueue : nil,
             handsRedirectsToSession: false)
         environment.preparesInline = scheduler is InlineScheduler
         environment.addsCookiesToFirstRequest = true
-        if let session, task.delegate != nil {
+        if let session, hasDelegate {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on
             // the session's delegate queue. Read when needed: the delegate is fixed by then.
             environment.approveRedirect = TaskDelegateRedirectAsker(session: session, task: task)
@@ -178,20 +185,29 @@ final class SessionConfigurations: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// The session asked for last: a test's requests come one session at a time, and comparing
+    /// one reference costs less than hashing it.
+    private var last: Entry?
     /// Entries of released sessions are swept when the table doubles past this.
     private var sweepAt = 64
 
     func configuration(of session: URLSession) -> URLSessionConfiguration {
         let key = ObjectIdentifier(session)
         lock.lock()
+        if let last, last.session === session {
+            lock.unlock()
+            return last.configuration
+        }
         if let entry = entries[key], entry.session === session {
+            last = entry
             lock.unlock()
             return entry.configuration
         }
         lock.unlock()
         let configuration = session.configuration
         lock.lock()
-        entries[key] = Entry(session: session, configuration: configuration)
+        last = Entry(session: session, configuration: configuration)
+        entries[key] = last
         if entries.count > sweepAt {
             entries = entries.filter { $0.value.session != nil }
             sweepAt = max(64, entries.count * 2)

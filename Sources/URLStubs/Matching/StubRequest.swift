@@ -58,7 +58,18 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     }
 
     /// The HTTP method, `GET` when the request does not say.
-    public var method: String { urlRequest.httpMethod?.uppercased() ?? "GET" }
+    public var method: String {
+        guard let method = urlRequest.httpMethod else { return "GET" }
+        return Self.isUppercaseASCII(method) ? method : method.uppercased()
+    }
+
+    /// Whether `text` is ASCII without lowercase letters, so `uppercased()` would return it
+    /// unchanged: the usual method (`GET`, `POST`) is read several times per request, and
+    /// `uppercased()` costs about 250 instructions each time.
+    private static func isUppercaseASCII(_ text: String) -> Bool {
+        for byte in text.utf8 where byte >= 0x80 || (byte >= 0x61 && byte <= 0x7A) { return false }
+        return true
+    }
 
     /// The body decoded as UTF-8, or `nil` when there is no body or it is not UTF-8.
     public var bodyString: String? { body.flatMap { String(data: $0, encoding: .utf8) } }

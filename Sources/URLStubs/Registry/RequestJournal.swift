@@ -52,14 +52,18 @@ final class RequestJournal: @unchecked Sendable {
     ///
     /// - Parameter scrubbing: What the entry's description hides.
     @discardableResult
-    func record(_ entry: JournalEntry, scrubbing: Scrubbing) -> UInt64 {
-        var entry = entry
+    func record(_ entry: consuming JournalEntry, scrubbing: Scrubbing) -> UInt64 {
         entry.scrubbing = scrubbing
         lock.lock()
         lastSequence += 1
         entry.sequence = lastSequence
         if entry.isUnmatched { unmatched.add(entry) }
         entry.limitBody(to: bodyLimitValue)
+        // Told before the entry moves into the ring (no copy of it is made), still under the
+        // lock: a waiter starting meanwhile reads the journal after this, and sees the entry
+        // once either way (waiters tell entries apart by sequence).
+        waiters.recorded(entry)
+        let sequence = lastSequence
         // A ring once full: dropping the oldest must not move 10,000 entries per request.
         if entries.count < Self.capacity {
             entries.append(entry)
@@ -67,9 +71,7 @@ final class RequestJournal: @unchecked Sendable {
             entries[start] = entry
             start = (start + 1) % Self.capacity
         }
-        let sequence = lastSequence
         lock.unlock()
-        waiters.recorded(entry)
         return sequence
     }
 

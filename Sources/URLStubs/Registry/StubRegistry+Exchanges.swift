@@ -151,16 +151,15 @@ extension StubRegistry {
         if let stubError = error as? StubError, stubError.isInvalidResponse {
             exchange.stub.noteInvalidResponse(Self.withoutPrefix(stubError))
         }
-        var response: StubResponse? = exchange.response
         switch exchange.ending {
         case .finished, .redirected:
             ExchangeCheckers.tell(state.checkers, that: exchange)
-        case .cancelled:
-            if exchange.deliveredStatus == nil { response = nil }
-        case .failed, nil:
+        case .cancelled, .failed, nil:
             break
         }
         if let hook = state.hooks.finish {
+            var response: StubResponse? = exchange.response
+            if case .cancelled = exchange.ending, exchange.deliveredStatus == nil { response = nil }
             hooks.run { [response] in hook(exchange.request, exchange.stub, response, error) }
         }
     }

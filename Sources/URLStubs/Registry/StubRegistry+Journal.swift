@@ -35,7 +35,7 @@ extension StubRegistry {
 
     /// Adds `entry` to the journal; returns its number, for ``completeJournalEntry(_:_:)``.
     @discardableResult
-    func record(_ entry: JournalEntry, scrubbing: Scrubbing) -> UInt64 {
+    func record(_ entry: consuming JournalEntry, scrubbing: Scrubbing) -> UInt64 {
         requests.record(entry, scrubbing: scrubbing)
     }
 
