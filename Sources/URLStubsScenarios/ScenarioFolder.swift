@@ -173,13 +173,7 @@ extension Scenario {
             }
         }
         manifest.headers = strings(root["headers"], at: "scenario.json: \"headers\"", problems: &problems)
-        if let delay = root["delay"] {
-            if let seconds = delay.numericValue, seconds >= 0 {
-                manifest.delay = seconds
-            } else {
-                problems.append("scenario.json: \"delay\" must be a number of seconds")
-            }
-        }
+        if let delay = seconds(root["delay"], at: "scenario.json: \"delay\"", problems: &problems) { manifest.delay = delay }
         if let profile = root["profile"] { manifest.profile = readProfile(profile, problems: &problems) }
         if let files = root["files"] {
             guard case .object(let entries) = files else {
@@ -200,12 +194,8 @@ extension Scenario {
                     }
                 }
                 override.headers = strings(fields["headers"], at: "scenario.json: files[\"\(path)\"].headers", problems: &problems)
-                if let delay = fields["delay"] {
-                    if let seconds = delay.numericValue, seconds >= 0 {
-                        override.delay = seconds
-                    } else {
-                        problems.append("scenario.json: files[\"\(path)\"].delay must be a number of seconds")
-                    }
+                if let delay = seconds(fields["delay"], at: "scenario.json: files[\"\(path)\"].delay", problems: &problems) {
+                    override.delay = delay
                 }
                 manifest.files[path] = override
             }
@@ -221,6 +211,14 @@ extension Scenario {
             if case .string(let text) = member { result[key] = text } else { problems.append("\(place)[\"\(key)\"] must be a string") }
         }
         return result
+    }
+
+    /// A delay in seconds (a number, 0 or more), or `nil` with a problem for anything else.
+    private static func seconds(_ value: JSONValue?, at place: String, problems: inout [String]) -> TimeInterval? {
+        guard let value else { return nil }
+        if let seconds = value.numericValue, seconds >= 0 { return seconds }
+        problems.append("\(place) must be a number of seconds")
+        return nil
     }
 
     private static func readProfile(_ value: JSONValue, problems: inout [String]) -> NetworkProfile? {
