@@ -70,4 +70,26 @@ struct ScenarioFolderReadingErrorTests {
             String(describing: try #require(deep)).contains(
                 "scenario.json: expected a JSON object, but the file is nested deeper than 512 levels at line 1"))
     }
+
+    @Test func aDelayThatIsNoNumberOfSecondsIsNamedWhereItIs() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = folder.appendingPathComponent("slow")
+        try FileManager.default.createDirectory(at: scenario.appendingPathComponent("api"), withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: scenario.appendingPathComponent("api/user.json"))
+        try Data(#"{"delay": -1, "files": {"api/user.json": {"delay": "soon"}}}"#.utf8)
+            .write(to: scenario.appendingPathComponent("scenario.json"))
+        let message = try await onItsOwnThread { () -> String in
+            do {
+                _ = try Scenario.folder(scenario)
+                return "no error"
+            } catch let error as FixtureError where error.kind == .invalidFolder {
+                return error.description
+            } catch {
+                return "another error: \(error)"
+            }
+        }
+        #expect(message.contains(#"scenario.json: "delay" must be a number of seconds"#), "\(message)")
+        #expect(message.contains(#"scenario.json: files["api/user.json"].delay must be a number of seconds"#), "\(message)")
+    }
 }
