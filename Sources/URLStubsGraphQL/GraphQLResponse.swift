@@ -26,7 +26,7 @@ extension StubResponse {
     ///   `StubError.invalidResponse(reason:)` saying which member is wrong.
     @_spi(AddOns) public init(
         graphQLResponseData graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
-        statusCode: Int = 200, headers: HTTPHeaders = [:]
+        statusCode: Int = 200, headers: HeaderFields = [:]
     ) {
         GraphQLStrategy.register()
         do {

@@ -14,7 +14,7 @@ extension StubResponse {
     /// `init(fixture:statusCode:headers:)` streams it the same way and checks the file when
     /// built (it also reads `.response` and `.sse` files as whole messages).
     @available(*, deprecated, message: "use try StubResponse(fixture: url), which checks the file when the response is built")
-    public init(fileAt url: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(fileAt url: URL, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(bodyFileAt: url, statusCode: statusCode, headers: headers)
     }
 
@@ -27,7 +27,7 @@ extension StubResponse {
         message: "write the body to a file and use StubResponse(fixture:), or send it with .stream(script:) or .stream(liveStream)"
     )
     public static func stream(
-        length: Int?, statusCode: Int = 200, headers: HTTPHeaders = [:],
+        length: Int?, statusCode: Int = 200, headers: HeaderFields = [:],
         _ open: @escaping @Sendable () throws -> InputStream
     ) -> StubResponse {
         StubResponse(streamLength: length, statusCode: statusCode, headers: headers, open: open)
@@ -36,21 +36,21 @@ extension StubResponse {
     /// A `text/event-stream` live stream: `stream(_:statusCode:headers:)` with that
     /// `Content-Type` (this spelling also adds `Cache-Control: no-cache` unless given).
     @available(*, deprecated, message: "use .stream(liveStream, headers: [\"Content-Type\": \"text/event-stream\"])")
-    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func eventStream(_ stream: LiveStream, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         .stream(stream, statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
     /// A `text/event-stream` script: `stream(script:statusCode:headers:)` with that
     /// `Content-Type` (this spelling also adds `Cache-Control: no-cache` unless given).
     @available(*, deprecated, message: "use .stream(script: steps, headers: [\"Content-Type\": \"text/event-stream\"])")
-    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func eventStream(script steps: [StreamStep], statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         .stream(script: steps, statusCode: statusCode, headers: eventStreamHeaders(headers))
     }
 
     /// JSON from `JSONSerialization` objects: `init(json:statusCode:headers:encoder:)` takes
     /// them too.
     @available(*, deprecated, renamed: "init(json:statusCode:headers:)")
-    public init(jsonObject: Any, statusCode: Int = 200, headers: HTTPHeaders = [:]) throws {
+    public init(jsonObject: Any, statusCode: Int = 200, headers: HeaderFields = [:]) throws {
         // Not Encodable-first like `json:`: a `[String: Int]` keeps the sorted keys it had.
         _ = try JSONValue(any: jsonObject)
         let data = try JSONSerialization.data(withJSONObject: jsonObject, options: [.sortedKeys, .fragmentsAllowed])
@@ -71,7 +71,7 @@ extension StubResponse {
     @available(*, deprecated, message: "use StubResponse(json: [\"data\": …, \"errors\": […]])")
     public init(
         graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
-        statusCode: Int = 200, headers: HTTPHeaders = [:]
+        statusCode: Int = 200, headers: HeaderFields = [:]
     ) {
         self.init(graphQLResponseData: graphQLData, errors: errors, extensions: extensions, statusCode: statusCode, headers: headers)
     }

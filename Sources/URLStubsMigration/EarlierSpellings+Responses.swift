@@ -28,7 +28,7 @@ extension StubResponse {
     /// missing file with `FixtureError`, as this spelling does.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)", message: "StubResponse(fixture: url) reads an .sse file by its extension")
     public init(eventStreamAt url: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: HTTPHeaders(headers))
+        try self.init(eventStreamFileAt: url, statusCode: statusCode, headers: HeaderFields(headers))
     }
 
     /// Server-sent events one after the other, the first at once and each next one `interval`
@@ -46,7 +46,7 @@ extension StubResponse {
             if index > 0, interval > 0 { steps.append(.wait(interval)) }
             steps.append(.event(event))
         }
-        return stream(script: steps, statusCode: statusCode, headers: eventStreamHeaders(HTTPHeaders(headers)))
+        return stream(script: steps, statusCode: statusCode, headers: eventStreamHeaders(HeaderFields(headers)))
     }
 }
 
@@ -89,7 +89,7 @@ extension StubResponse {
         message: "use StubResponse(data:), StubResponse(fixture:) or StubResponse.stream(_:); or copy a response and set statusCode/headers"
     )
     public init(body: StubBody, statusCode: Int = 200, headers: [String: String] = [:]) {
-        self.init(data: Data(), statusCode: statusCode, headers: HTTPHeaders(headers))
+        self.init(data: Data(), statusCode: statusCode, headers: HeaderFields(headers))
         self.body = body
     }
 }
@@ -140,7 +140,7 @@ extension StubResponse {
     /// the same.
     @available(*, deprecated, message: "use StubResponse(fixture: directory.appendingPathComponent(name))")
     public init(fixture name: String, inDirectory directory: URL, statusCode: Int = 200, headers: [String: String] = [:]) throws {
-        try self.init(fixture: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: HTTPHeaders(headers))
+        try self.init(fixture: try Fixture.url(name, inDirectory: directory), statusCode: statusCode, headers: HeaderFields(headers))
     }
 }
 

@@ -33,10 +33,10 @@ extension HAR {
     /// One entry of `log.entries` as HAR 1.2 writes it. `cookies` lists each cookie of the
     /// `Cookie` and `Set-Cookie` headers by name and value (a scrubbed one keeps its name).
     static func json(of entry: HAREntry, dates formatter: ISO8601DateFormatter) -> JSONValue {
-        func headers(_ list: HTTPHeaders) -> JSONValue {
+        func headers(_ list: HeaderFields) -> JSONValue {
             .array(list.map { .object(["name": .string($0.name), "value": .string($0.value)]) })
         }
-        func cookies(_ list: HTTPHeaders, named name: String) -> JSONValue {
+        func cookies(_ list: HeaderFields, named name: String) -> JSONValue {
             .array(
                 list.filter { $0.name.lowercased() == name }.flatMap { header -> [JSONValue] in
                     // `Cookie: a=1; b=2`; a `Set-Cookie` value per line (Firefox joins repeats so).

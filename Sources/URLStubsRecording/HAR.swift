@@ -98,10 +98,10 @@ public enum HAR {
             return status
         }
 
-        func headers(_ value: JSONValue?, at path: String) throws -> HTTPHeaders {
+        func headers(_ value: JSONValue?, at path: String) throws -> HeaderFields {
             guard let value else { return [:] }
-            return HTTPHeaders(
-                try array(value, at: path).enumerated().map { index, header -> HTTPHeaders.Field in
+            return HeaderFields(
+                try array(value, at: path).enumerated().map { index, header -> HeaderFields.Field in
                     let members = try object(header, at: "\(path)[\(index)]")
                     return (
                         name: try string(members["name"], at: "\(path)[\(index)].name"),

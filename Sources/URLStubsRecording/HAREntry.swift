@@ -15,7 +15,7 @@ public struct HAREntry: Sendable, Equatable {
     /// The request URL, query included.
     public var url: URL
     /// Request headers in recorded order, repeats kept.
-    public var requestHeaders: HTTPHeaders
+    public var requestHeaders: HeaderFields
     /// The request body (`postData`), decoded.
     public var requestBody: Data?
     /// The request body's MIME type.
@@ -27,7 +27,7 @@ public struct HAREntry: Sendable, Equatable {
     /// The response HTTP version.
     public var httpVersion: String
     /// Response headers in recorded order, repeats kept.
-    public var responseHeaders: HTTPHeaders
+    public var responseHeaders: HeaderFields
     /// The response body, decoded (`content.text`, base64 or not).
     public var responseBody: Data
     /// The response's `content.mimeType`.
@@ -49,9 +49,9 @@ public struct HAREntry: Sendable, Equatable {
     /// ```
     public init(
         startedDateTime: Date = Date(timeIntervalSince1970: 0), time: Double = 0, method: String, url: URL,
-        requestHeaders: HTTPHeaders = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
+        requestHeaders: HeaderFields = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
         status: Int, statusText: String = "", httpVersion: String = "HTTP/1.1",
-        responseHeaders: HTTPHeaders = [:], responseBody: Data = Data(), responseMimeType: String = "",
+        responseHeaders: HeaderFields = [:], responseBody: Data = Data(), responseMimeType: String = "",
         failure: String? = nil
     ) {
         self.startedDateTime = startedDateTime
@@ -76,8 +76,8 @@ public struct HAREntry: Sendable, Equatable {
         exchange request: URLRequest, body: Data?, response: HTTPURLResponse, responseBody: Data,
         startedDateTime: Date, time: Double
     ) {
-        let requestHeaders = HTTPHeaders(request.allHTTPHeaderFields ?? [:])
-        let responseHeaders = HTTPHeaders(
+        let requestHeaders = HeaderFields(request.allHTTPHeaderFields ?? [:])
+        let responseHeaders = HeaderFields(
             response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
                 .sorted { ($0.name.lowercased(), $0.value) < ($1.name.lowercased(), $1.value) })
         self.init(
@@ -97,7 +97,7 @@ public struct HAREntry: Sendable, Equatable {
             if replayingTime { response.pacing.requestTime = max(0, time) / 1000 }
             return response
         }
-        var headers = HTTPHeaders()
+        var headers = HeaderFields()
         for header in responseHeaders {
             let lower = header.name.lowercased()
             if ["content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"].contains(lower) { continue }

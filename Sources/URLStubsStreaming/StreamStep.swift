@@ -85,7 +85,7 @@ extension StubResponse {
     /// let prices = LiveStream(name: "prices")
     /// registry.stub(isPath("/prices")) { _ in .stream(prices, headers: ["Content-Type": "text/event-stream"]) }
     /// ```
-    public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func stream(_ stream: LiveStream, statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(
             streamedBody: { request, stub, wake in .pushed(try stream.connect(request, stub: stub, wake: wake)) }, statusCode: statusCode,
             headers: headers)
@@ -93,7 +93,7 @@ extension StubResponse {
 
     /// A response whose body is written step by step on a schedule (see ``StreamStep``); give
     /// a `Content-Type` in `headers` (`text/event-stream` for ``StreamStep/event(_:)`` steps).
-    public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: HTTPHeaders = [:]) -> StubResponse {
+    public static func stream(script steps: [StreamStep], statusCode: Int = 200, headers: HeaderFields = [:]) -> StubResponse {
         StubResponse(
             streamedBody: { _, stub, _ in .scripted(try StreamStep.script(of: steps, stub: stub)) }, statusCode: statusCode, headers: headers)
     }

@@ -38,7 +38,7 @@ public enum AppFixtures {
             return resolved.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         }
         guard inside else { throw Self.outside(name, place: place, because: "a symbolic link leads to \(resolved.path)") }
-        return try StubResponse(fixtureAt: resolved, statusCode: status, headers: HTTPHeaders(headers))
+        return try StubResponse(fixtureAt: resolved, statusCode: status, headers: HeaderFields(headers))
     }
 
     /// Why `name` points out of the place by its spelling alone, or `nil`.

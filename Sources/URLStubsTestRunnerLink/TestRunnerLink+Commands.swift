@@ -173,9 +173,9 @@ extension TestRunnerLink {
             let stream = liveStream(streamID, location: remote.streamLocation)
             switch remote.streamKind {
             case .eventStream:
-                response = .stream(stream, statusCode: remote.status, headers: StubResponse.eventStreamHeaders(HTTPHeaders(remote.headers)))
+                response = .stream(stream, statusCode: remote.status, headers: StubResponse.eventStreamHeaders(HeaderFields(remote.headers)))
             case .stream, nil:
-                response = .stream(stream, statusCode: remote.status, headers: HTTPHeaders(remote.headers))
+                response = .stream(stream, statusCode: remote.status, headers: HeaderFields(remote.headers))
             }
             if let requestTime = remote.requestTime { response = response.requestTime(requestTime, responseTime: 0) }
         }

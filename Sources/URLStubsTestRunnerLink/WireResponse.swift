@@ -70,17 +70,17 @@ import FoundationNetworking
             if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
                 headers["Content-Type"] = "text/plain; charset=utf-8"
             }
-            response = StubResponse(data: Data(text.utf8), statusCode: status, headers: HTTPHeaders(headers))
+            response = StubResponse(data: Data(text.utf8), statusCode: status, headers: HeaderFields(headers))
         } else if let json {
             var headers = self.headers
             if !headers.keys.contains(where: { $0.equalsIgnoringASCIICase("Content-Type") }) {
                 headers["Content-Type"] = "application/json"
             }
-            response = StubResponse(data: json.value.serialized(), statusCode: status, headers: HTTPHeaders(headers))
+            response = StubResponse(data: json.value.serialized(), statusCode: status, headers: HeaderFields(headers))
         } else if let fixture {
             response = try fixtures.response(fixture, status: status, headers: headers)
         } else {
-            response = StubResponse(data: data ?? Data(), statusCode: status, headers: HTTPHeaders(headers))
+            response = StubResponse(data: data ?? Data(), statusCode: status, headers: HeaderFields(headers))
         }
         if requestTime != nil || responseTime != nil {
             response = response.requestTime(requestTime ?? 0, responseTime: responseTime ?? 0)

@@ -14,19 +14,19 @@ extension RemoteResponse {
     /// No body: `RemoteResponse(statusCode:headers:)`.
     @available(*, deprecated, renamed: "init(statusCode:headers:)")
     public static func status(_ status: Int, headers: [String: String] = [:]) -> RemoteResponse {
-        RemoteResponse(statusCode: status, headers: HTTPHeaders(headers))
+        RemoteResponse(statusCode: status, headers: HeaderFields(headers))
     }
 
     /// A UTF-8 text body: `RemoteResponse(string:statusCode:headers:)`.
     @available(*, deprecated, renamed: "init(string:statusCode:headers:)")
     public static func text(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        RemoteResponse(string: text, statusCode: status, headers: HTTPHeaders(headers))
+        RemoteResponse(string: text, statusCode: status, headers: HeaderFields(headers))
     }
 
     /// A JSON body from `JSONSerialization` values: `RemoteResponse(json:statusCode:headers:)`.
     @available(*, deprecated, renamed: "init(json:statusCode:headers:)")
     public static func json(_ object: Any, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        RemoteResponse(json: object, statusCode: status, headers: HTTPHeaders(headers))
+        RemoteResponse(json: object, statusCode: status, headers: HeaderFields(headers))
     }
 
     /// A body of bytes: `RemoteResponse(data:statusCode:headers:)`.
@@ -40,7 +40,7 @@ extension RemoteResponse {
     /// A fixture file the app finds: `RemoteResponse(fixture:statusCode:headers:)`.
     @available(*, deprecated, renamed: "init(fixture:statusCode:headers:)")
     public static func fixture(_ name: String, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        RemoteResponse(fixture: name, statusCode: status, headers: HTTPHeaders(headers))
+        RemoteResponse(fixture: name, statusCode: status, headers: HeaderFields(headers))
     }
 
     /// The request fails with `URLError(code)`: `RemoteResponse(error: URLError(code))`.

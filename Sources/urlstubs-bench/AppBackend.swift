@@ -62,7 +62,7 @@ func runAppBackend(rounds: Int) async throws -> [Figure] {
     progress("appBackend: \(rounds) request pairs, linked and plain")
     let plain = StubRegistry()
     plain.stub(isMethod("GET") && isPath("/item"), name: "item") { _ in
-        var headers: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+        var headers: HeaderFields = ["Content-Type": "text/plain; charset=utf-8"]
         headers["X-Plain"] = nil
         return StubResponse(data: Data("plain".utf8), headers: headers)
     }

@@ -21,9 +21,9 @@ struct ProtocolReplayTests {
     /// and the test helpers register them; here nothing else does).
     init() { GraphQLStrategy.register() }
 
-    private static func graphQLEntry(_ body: [String: Any], answer: String, headers: HTTPHeaders = [:]) -> HAREntry {
+    private static func graphQLEntry(_ body: [String: Any], answer: String, headers: HeaderFields = [:]) -> HAREntry {
         HAREntry(
-            method: "POST", url: endpoint, requestHeaders: HTTPHeaders([(name: "Content-Type", value: "application/json")] + Array(headers)),
+            method: "POST", url: endpoint, requestHeaders: HeaderFields([(name: "Content-Type", value: "application/json")] + Array(headers)),
             requestBody: try! JSONSerialization.data(withJSONObject: body), requestMimeType: "application/json",
             status: 200, responseBody: Data(answer.utf8), responseMimeType: "application/json")
     }

@@ -39,7 +39,7 @@ struct HARReplayIndexTests {
 
     private static func randomEntry(_ generator: inout SplitMix64) -> HAREntry {
         let (url, method, body) = randomURLAndBody(&generator)
-        let contentType: HTTPHeaders = body == nil ? [:] : ["Content-Type": "application/json"]
+        let contentType: HeaderFields = body == nil ? [:] : ["Content-Type": "application/json"]
         return HAREntry(
             method: method, url: url, requestHeaders: contentType, requestBody: body, status: 200,
             responseBody: Data(url.absoluteString.utf8))

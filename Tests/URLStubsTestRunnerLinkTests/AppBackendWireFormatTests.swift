@@ -273,7 +273,7 @@ struct AppBackendWireFormatTests {
             let encoded = try encodes(response, as: json)
             #expect(encoded.matches, "expected \(json), encoded \(encoded.encoded)")
         }
-        let cookies = RemoteResponse(headers: HTTPHeaders([(name: "Set-Cookie", value: "a=1"), (name: "set-cookie", value: "b=2")]))
+        let cookies = RemoteResponse(headers: HeaderFields([(name: "Set-Cookie", value: "a=1"), (name: "set-cookie", value: "b=2")]))
         #expect(cookies.problems.contains { $0.contains(#"carries one value per header name, and "Set-Cookie" is given more than once"#) })
         #expect(throws: EncodingError.self) { try JSONEncoder().encode(cookies) }
     }

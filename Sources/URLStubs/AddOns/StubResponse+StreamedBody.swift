@@ -49,7 +49,7 @@ extension StubResponse {
     ///   stub's description (for errors) and `wake`, which a pushing source calls (from any
     ///   thread) when writes wait to be taken. What it throws fails the request before any head.
     @_spi(AddOns) public init(
-        streamedBody play: @escaping StubBody.StreamedSource, statusCode: Int = 200, headers: HTTPHeaders = [:]
+        streamedBody play: @escaping StubBody.StreamedSource, statusCode: Int = 200, headers: HeaderFields = [:]
     ) {
         self.init(bodySource: .streamed(play), statusCode: statusCode, headers: headers)
     }

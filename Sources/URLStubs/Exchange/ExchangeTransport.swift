@@ -151,7 +151,7 @@ import FoundationNetworking
         let url: URL
         let statusCode: Int
         let httpVersion: String
-        let headers: HTTPHeaders
+        let headers: HeaderFields
         let bodyLength: Int?
     }
 

@@ -29,14 +29,14 @@ extension StubResponse {
     /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` or
     ///   ``FixtureError/Kind/unreadable`` for the path, ``FixtureError/Kind/malformed`` naming
     ///   the line of a `: delay` whose duration cannot be read.
-    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
+    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HeaderFields) throws {
         try self.init(eventStream: try FixtureFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
     }
 
     /// The event stream in `contents`, the bytes of the `.sse` file at `path`.
     /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming the line of a
     ///   `: delay` whose duration cannot be read.
-    init(eventStream contents: Data, path: String, statusCode: Int, headers: HTTPHeaders) throws {
+    init(eventStream contents: Data, path: String, statusCode: Int, headers: HeaderFields) throws {
         let steps = try EventStreamFile.steps(of: contents, path: path)
         self.init(streamedBody: { _, _, _ in .scripted(steps) }, statusCode: statusCode, headers: Self.eventStreamHeaders(headers))
     }
@@ -44,7 +44,7 @@ extension StubResponse {
     /// `headers` with `text/event-stream`'s `Content-Type` and `Cache-Control: no-cache` unless
     /// given: what an `.sse` fixture answers with, and URLStubsMigration's `eventStream`
     /// spellings and the UI-test link's event streams too.
-    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
+    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HeaderFields) -> HeaderFields {
         var headers = headers
         if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = "text/event-stream"

@@ -173,7 +173,7 @@ extension StubResponse {
     ///   or `.sse` file, the line and what was expected there.
     public init(
         fixture name: String, in bundle: Bundle, subdirectory: String? = nil,
-        statusCode: Int = 200, headers: HTTPHeaders = [:]
+        statusCode: Int = 200, headers: HeaderFields = [:]
     ) throws {
         try self.init(
             fixtureAt: try Fixture.url(name, in: bundle, subdirectory: subdirectory),
@@ -191,14 +191,14 @@ extension StubResponse {
     ///   file's folder; ``FixtureError/Kind/unreadable`` for a folder, a FIFO or another special
     ///   file, or a file this process may not read; for a malformed `.response` or `.sse` file,
     ///   ``FixtureError/Kind/malformed`` with the line and what was expected there.
-    public init(fixture url: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) throws {
+    public init(fixture url: URL, statusCode: Int = 200, headers: HeaderFields = [:]) throws {
         try self.init(fixtureAt: url, statusCode: statusCode, headers: headers)
     }
 
     /// The fixture at `url`, read by its extension. A `.response` or `.sse` file is read whole
     /// now; a body file is checked now and streamed when a request comes.
     /// - Throws: ``FixtureError`` for a missing, unreadable or malformed file.
-    @_spi(AddOns) public init(fixtureAt url: URL, statusCode: Int, headers: HTTPHeaders) throws {
+    @_spi(AddOns) public init(fixtureAt url: URL, statusCode: Int, headers: HeaderFields) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
             return

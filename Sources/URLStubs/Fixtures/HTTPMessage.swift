@@ -237,7 +237,7 @@ struct HTTPMessage {
 
     /// The message as a stub response, its fields in the order written, repeated ones kept.
     var stubResponse: StubResponse {
-        var response = StubResponse(data: body, statusCode: statusCode, headers: HTTPHeaders(headers))
+        var response = StubResponse(data: body, statusCode: statusCode, headers: HeaderFields(headers))
         response.httpVersion = httpVersion.hasPrefix("HTTP/2") ? "HTTP/2" : httpVersion
         return response
     }

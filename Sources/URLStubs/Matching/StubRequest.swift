@@ -75,7 +75,7 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public var bodyString: String? { body.flatMap { String(data: $0, encoding: .utf8) } }
 
     /// The request's header fields, ordered by name (`URLRequest` holds one value per name).
-    public var headers: HTTPHeaders { HTTPHeaders(urlRequest.allHTTPHeaderFields ?? [:]) }
+    public var headers: HeaderFields { HeaderFields(urlRequest.allHTTPHeaderFields ?? [:]) }
 
     /// A header's value, looked up case-insensitively as HTTP requires.
     public func value(forHTTPHeaderField name: String) -> String? {

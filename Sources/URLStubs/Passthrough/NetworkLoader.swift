@@ -123,7 +123,7 @@ enum NetworkLoader {
     /// the body is already decoded and will be re-sent with its own length.
     static func stubResponse(from response: HTTPURLResponse, body: Data, timing: StubResponse) -> StubResponse {
         let transportHeaders = ["content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive"]
-        var headers = HTTPHeaders(response.stringHeaders)
+        var headers = HeaderFields(response.stringHeaders)
         for name in transportHeaders { headers.removeAll(named: name) }
         var result = StubResponse(data: body, statusCode: response.statusCode, headers: headers)
         // The wait before the request was sent is over; the body keeps the stub's pace.

@@ -21,7 +21,7 @@ extension StubRegistry {
     @discardableResult
     public func stub(
         _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-        headers: HTTPHeaders = [:], json: Any,
+        headers: HeaderFields = [:], json: Any,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         var headers = headers
@@ -62,7 +62,7 @@ extension StubRegistry {
     @discardableResult
     public func stub(
         _ method: StubRequest.Method, _ url: String, name: String? = nil, statusCode: Int = 200,
-        headers: HTTPHeaders = [:], data: Data = Data(),
+        headers: HeaderFields = [:], data: Data = Data(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) -> StubDescriptor {
         add(

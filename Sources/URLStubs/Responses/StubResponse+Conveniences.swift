@@ -10,7 +10,7 @@ extension StubResponse {
     /// ```swift
     /// registry.stub(isPath("/greeting")) { _ in StubResponse(string: "héllo") }
     /// ```
-    public init(string: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(string: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
         var headers = headers
         if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "text/plain; charset=utf-8" }
         self.init(data: Data(string.utf8), statusCode: statusCode, headers: headers)

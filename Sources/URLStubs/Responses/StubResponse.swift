@@ -25,7 +25,7 @@ public struct StubResponse: Sendable {
     public var statusCode: Int
     /// Response headers, in order; a name may repeat (several `Set-Cookie` fields).
     /// `Content-Length` is added from the body size when absent.
-    public var headers: HTTPHeaders
+    public var headers: HeaderFields
     /// The body.
     public var body: StubBody
     /// The HTTP version reported in the response.
@@ -44,14 +44,14 @@ public struct StubResponse: Sendable {
     /// registry.stub(isPath("/avatar")) { _ in StubResponse(data: avatarPNG, headers: ["Content-Type": "image/png"]) }
     /// registry.stub(isPath("/users/999")) { _ in StubResponse(statusCode: 404) }
     /// ```
-    public init(data: Data = Data(), statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(data: Data = Data(), statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(bodySource: .data(data), statusCode: statusCode, headers: headers)
     }
 
     /// A response whose body is streamed from the file at `url`, unchecked until a request
     /// comes (``init(fixture:statusCode:headers:)`` checks the file when built); a missing file
     /// fails the request with a ``FixtureError`` naming the folder searched and the closest names.
-    @_spi(AddOns) public init(bodyFileAt url: URL, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    @_spi(AddOns) public init(bodyFileAt url: URL, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(bodySource: .file(url), statusCode: statusCode, headers: headers)
     }
 
@@ -59,14 +59,14 @@ public struct StubResponse: Sendable {
     /// `length` is the number of bytes it yields (`nil` when unknown). URLStubsMigration's
     /// `stream(length:statusCode:headers:_:)` comes here.
     @_spi(AddOns) public init(
-        streamLength length: Int?, statusCode: Int = 200, headers: HTTPHeaders = [:],
+        streamLength length: Int?, statusCode: Int = 200, headers: HeaderFields = [:],
         open: @escaping @Sendable () throws -> InputStream
     ) {
         self.init(bodySource: .stream(length: length, open: open), statusCode: statusCode, headers: headers)
     }
 
     /// A response with a body from `source`; every public initializer and factory comes here.
-    init(bodySource source: StubBody.Source, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    init(bodySource source: StubBody.Source, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = StubBody(source: source)
@@ -83,7 +83,7 @@ public struct StubResponse: Sendable {
     /// - Throws: What `encoder` throws for an `Encodable` value; ``StubError/notJSON(type:)``
     ///   naming the type of a value that is neither `Encodable` nor made of `JSONSerialization`
     ///   objects.
-    public init(json value: Any, statusCode: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()) throws {
+    public init(json value: Any, statusCode: Int = 200, headers: HeaderFields = [:], encoder: JSONEncoder = JSONEncoder()) throws {
         let data: Data
         if let encodable = value as? any Encodable {
             data = try encoder.encode(encodable)
@@ -110,7 +110,7 @@ public struct StubResponse: Sendable {
         return response
     }
 
-    private static func addingJSONContentType(to headers: HTTPHeaders) -> HTTPHeaders {
+    private static func addingJSONContentType(to headers: HeaderFields) -> HeaderFields {
         var headers = headers
         if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "application/json" }
         return headers

@@ -14,13 +14,13 @@ import FoundationNetworking
     /// The request URL, query included.
     @_spi(AddOns) public var url: URL
     /// The request headers, in order, repeats kept.
-    @_spi(AddOns) public var requestHeaders: HTTPHeaders
+    @_spi(AddOns) public var requestHeaders: HeaderFields
     /// The request body, or `nil` when the request has none.
     @_spi(AddOns) public var requestBody: Data?
     /// The request body's media type (`Content-Type`), which says how the body is read.
     @_spi(AddOns) public var requestMimeType: String?
     /// The response headers, in order, repeats kept.
-    @_spi(AddOns) public var responseHeaders: HTTPHeaders
+    @_spi(AddOns) public var responseHeaders: HeaderFields
     /// The response body, empty when there is none.
     @_spi(AddOns) public var responseBody: Data
     /// The response body's media type, empty when unknown.
@@ -28,8 +28,8 @@ import FoundationNetworking
 
     /// An exchange from its parts.
     @_spi(AddOns) public init(
-        url: URL, requestHeaders: HTTPHeaders = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
-        responseHeaders: HTTPHeaders = [:], responseBody: Data = Data(), responseMimeType: String = ""
+        url: URL, requestHeaders: HeaderFields = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
+        responseHeaders: HeaderFields = [:], responseBody: Data = Data(), responseMimeType: String = ""
     ) {
         self.url = url
         self.requestHeaders = requestHeaders
@@ -43,7 +43,7 @@ import FoundationNetworking
     /// A live request's parts, as a recording of it would hold them before scrubbing.
     @_spi(AddOns) public init(_ request: StubRequest) {
         self.init(
-            url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]),
+            url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: HeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
             requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"))
     }
 }

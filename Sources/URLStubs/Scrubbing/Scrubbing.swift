@@ -133,9 +133,9 @@ public struct Scrubbing: Sendable {
         !queryParameters.isEmpty && queryNames.contains(name.lowercased())
     }
 
-    func scrub(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(
-            headers.map { header -> HTTPHeaders.Field in
+    func scrub(_ headers: HeaderFields) -> HeaderFields {
+        HeaderFields(
+            headers.map { header -> HeaderFields.Field in
                 let name = header.name.lowercased()
                 guard self.headers.contains(name) else { return header }
                 if name == "cookie" || name == "set-cookie" {
@@ -258,8 +258,8 @@ public struct Scrubbing: Sendable {
         let redactor = Redactor(secrets: secretValues(in: exchange), placeholder: placeholder)
         if !redactor.isEmpty {
             copy.url = URL(string: redactor.redact(copy.url.absoluteString)) ?? copy.url
-            copy.requestHeaders = HTTPHeaders(copy.requestHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
-            copy.responseHeaders = HTTPHeaders(copy.responseHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
+            copy.requestHeaders = HeaderFields(copy.requestHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
+            copy.responseHeaders = HeaderFields(copy.responseHeaders.map { (name: $0.name, value: redactor.redact($0.value)) })
             copy.requestBody = copy.requestBody.map(redactor.redact)
             copy.responseBody = redactor.redact(copy.responseBody)
         }
@@ -274,8 +274,8 @@ public struct Scrubbing: Sendable {
 
     /// `headers` with any `Content-Length` giving `length`: a scrubbed body is shorter or longer
     /// than the one the server declared.
-    private static func settingContentLength(_ length: Int, in headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.map { $0.name.lowercased() == "content-length" ? (name: $0.name, value: String(length)) : $0 })
+    private static func settingContentLength(_ length: Int, in headers: HeaderFields) -> HeaderFields {
+        HeaderFields(headers.map { $0.name.lowercased() == "content-length" ? (name: $0.name, value: String(length)) : $0 })
     }
 
     /// What hides `request`'s secrets in a report about it.

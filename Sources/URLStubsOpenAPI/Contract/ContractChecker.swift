@@ -114,7 +114,7 @@ final class ContractChecker: ExchangeChecker, @unchecked Sendable {
         // A body cut on purpose (a truncated download) is a fault the test injects, not a claim.
         if response.bodyBytesSent != nil { body = nil }
         let exchange = HTTPExchange(
-            method: request.method, url: request.url, requestHeaders: HTTPHeaders(request.urlRequest.allHTTPHeaderFields ?? [:]),
+            method: request.method, url: request.url, requestHeaders: HeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
             requestBody: request.body, isRequestBodyKnown: finished.isRequestBodyKnown, status: response.statusCode,
             responseHeaders: response.headers, responseBody: body, scrubbing: scrubbing)
         let violations = document.violations(of: exchange)

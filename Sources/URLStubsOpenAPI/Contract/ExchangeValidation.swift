@@ -10,13 +10,13 @@ import FoundationNetworking
 struct HTTPExchange: Sendable {
     var method: String
     var url: URL?
-    var requestHeaders: HTTPHeaders
+    var requestHeaders: HeaderFields
     /// `nil`: no body.
     var requestBody: Data?
     /// `false` when a body may have been sent that could not be read: body checks are skipped.
     var isRequestBodyKnown = true
     var status: Int
-    var responseHeaders: HTTPHeaders
+    var responseHeaders: HeaderFields
     /// `nil` when the body cannot be read again (a stream): body checks are skipped.
     var responseBody: Data?
     /// Whose values violations print as its placeholder: secret parameters, headers and JSON
@@ -33,7 +33,7 @@ struct HTTPExchange: Sendable {
         }
     }
 
-    func header(_ name: String, in headers: HTTPHeaders) -> String? { headers[name] }
+    func header(_ name: String, in headers: HeaderFields) -> String? { headers[name] }
 }
 
 extension OpenAPIDocument {

@@ -96,7 +96,7 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
 extension RemoteResponse {
     /// A response whose body is `stream`, as written; give its `Content-Type`
     /// (`text/event-stream` for server-sent events), as with `StubResponse.stream(_:statusCode:headers:)`.
-    public static func stream(_ stream: RemoteLiveStream, statusCode: Int = 200, headers: HTTPHeaders = [:]) -> RemoteResponse {
+    public static func stream(_ stream: RemoteLiveStream, statusCode: Int = 200, headers: HeaderFields = [:]) -> RemoteResponse {
         var response = RemoteResponse(statusCode: statusCode, headers: headers)
         response.wire.streamID = stream.id
         response.wire.streamLocation = stream.location

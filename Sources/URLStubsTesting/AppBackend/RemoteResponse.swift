@@ -35,7 +35,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     /// `headers` as the link carries them: one value per name (protocol version 2). A name
     /// given twice is refused when the response is sent rather than joined, since joined
     /// `Set-Cookie` lines would be one broken cookie.
-    private init(statusCode: Int, fields headers: HTTPHeaders) {
+    private init(statusCode: Int, fields headers: HeaderFields) {
         var fields: [String: String] = [:]
         var repeated: [String] = []
         for (name, value) in headers {
@@ -54,13 +54,13 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     }
 
     /// A body of bytes (sent as base64); without `data`, a response with no body.
-    public init(data: Data = Data(), statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(data: Data = Data(), statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(statusCode: statusCode, fields: headers)
         if !data.isEmpty { wire.data = data }
     }
 
     /// A UTF-8 text body, `text/plain; charset=utf-8` unless `headers` say otherwise.
-    public init(string: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(string: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(statusCode: statusCode, fields: headers)
         wire.text = string
     }
@@ -68,7 +68,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     /// A JSON body, `application/json` unless `headers` say otherwise: an `Encodable` value
     /// written by `encoder`, or `JSONSerialization` objects. A value that is neither fails the
     /// `stub` or `release(with:)` call that sends it, naming its type.
-    public init(json value: Any, statusCode: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()) {
+    public init(json value: Any, statusCode: Int = 200, headers: HeaderFields = [:], encoder: JSONEncoder = JSONEncoder()) {
         self.init(statusCode: statusCode, fields: headers)
         do {
             if let encodable = value as? any Encodable {
@@ -85,7 +85,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     /// `AppFixtures`), with a `Content-Type` from its extension; `.response` and `.sse` files
     /// are read as `StubResponse(fixture:in:subdirectory:statusCode:headers:)` reads them. A
     /// missing fixture fails the test's `stub` call with the closest names the app has.
-    public init(fixture name: String, statusCode: Int = 200, headers: HTTPHeaders = [:]) {
+    public init(fixture name: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(statusCode: statusCode, fields: headers)
         wire.fixture = name
     }

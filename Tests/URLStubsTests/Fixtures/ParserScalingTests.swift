@@ -84,7 +84,7 @@ struct ParserScalingTests {
         let message = Data((text + "\n").utf8)
         let (response, seconds) = try await Self.timed { try StubResponse(httpMessageData: message) }
         #expect(seconds < 20, "took \(seconds) s")
-        // Each field is kept (HTTPHeaders keeps repeated fields); reading the name joins them,
+        // Each field is kept (HeaderFields keeps repeated fields); reading the name joins them,
         // and so does the head the app receives, each in one pass.
         #expect(response.headers.count == 100_000)
         let (joined, joinSeconds) = try await Self.timed { response.headers["Vary"] }

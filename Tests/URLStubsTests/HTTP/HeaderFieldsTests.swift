@@ -9,9 +9,9 @@ import FoundationNetworking
 
 /// The one header model: ordered fields, names without case, repeated fields kept; what the
 /// app receives through URLSession from such a response.
-@Suite struct HTTPHeadersTests {
+@Suite struct HeaderFieldsTests {
     @Test func aLiteralKeepsOrderAndRepeatedNames() {
-        let headers: HTTPHeaders = ["B": "2", "Set-Cookie": "a=1", "A": "1", "set-cookie": "b=2"]
+        let headers: HeaderFields = ["B": "2", "Set-Cookie": "a=1", "A": "1", "set-cookie": "b=2"]
         #expect(headers.map(\.name) == ["B", "Set-Cookie", "A", "set-cookie"])
         #expect(headers.values(for: "SET-COOKIE") == ["a=1", "b=2"])
         #expect(headers["set-cookie"] == "a=1, b=2")
@@ -22,7 +22,7 @@ import FoundationNetworking
     }
 
     @Test func settingANameReplacesEveryFieldOfItWhereTheFirstStood() {
-        var headers: HTTPHeaders = ["Accept": "x", "Vary": "a", "Host": "h", "vary": "b"]
+        var headers: HeaderFields = ["Accept": "x", "Vary": "a", "Host": "h", "vary": "b"]
         headers["VARY"] = "c"
         #expect(headers.map(\.name) == ["Accept", "VARY", "Host"])
         #expect(headers.values(for: "vary") == ["c"])
@@ -37,15 +37,15 @@ import FoundationNetworking
     }
 
     @Test func equalityIgnoresTheCaseOfNamesButNotOrderOrValues() {
-        let one: HTTPHeaders = ["Content-Type": "a", "X": "1"]
+        let one: HeaderFields = ["Content-Type": "a", "X": "1"]
         #expect(one == ["content-type": "a", "x": "1"])
-        #expect(one.hashValue == HTTPHeaders(["content-type": "a", "x": "1"]).hashValue)
+        #expect(one.hashValue == HeaderFields(["content-type": "a", "x": "1"]).hashValue)
         #expect(one != ["X": "1", "Content-Type": "a"])
         #expect(one != ["Content-Type": "A", "X": "1"])
     }
 
     @Test func aDictionaryGivesFieldsOrderedByName() {
-        let headers = HTTPHeaders(["b": "2", "C": "3", "a": "1"])
+        let headers = HeaderFields(["b": "2", "C": "3", "a": "1"])
         #expect(headers.map(\.name) == ["a", "b", "C"])
     }
 

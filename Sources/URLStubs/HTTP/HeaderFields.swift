@@ -15,7 +15,7 @@
 /// HTTP combines repeated fields (RFC 9110, 5.3); ``values(for:)`` gives each line.
 /// `HTTPURLResponse` holds one value per name, so the app sees repeated fields joined the
 /// same way (Foundation splits a joined `Set-Cookie` back into cookies).
-public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+public struct HeaderFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field: a name as written and its value.
     public typealias Field = (name: String, value: String)
 
@@ -110,7 +110,7 @@ public struct HTTPHeaders: Sendable, Hashable, RandomAccessCollection, Expressib
     // MARK: Equality and description
 
     /// Equal when the same fields come in the same order; names compare without case.
-    public static func == (left: HTTPHeaders, right: HTTPHeaders) -> Bool {
+    public static func == (left: HeaderFields, right: HeaderFields) -> Bool {
         left.fields.count == right.fields.count
             && zip(left.fields, right.fields).allSatisfy { $0.name.equalsIgnoringASCIICase($1.name) && $0.value == $1.value }
     }
