@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 // A batch (a JSON array of operations, as apollo-link-batch-http and Apollo Kotlin send) is
 // answered operation by operation: each element is looked up as a request of its own, so the

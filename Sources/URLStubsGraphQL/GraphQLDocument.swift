@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// What a matcher needs to know about a GraphQL document: its operations (type and name) and
 /// fragments, read without a schema and without building a syntax tree.

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// Splits GraphQL text into tokens (names, punctuators, numbers, strings), skipping what the
 /// spec ignores: white space, line breaks, commas, comments and a byte order mark.

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 // GraphQL sends every operation to one URL, so these matchers read the operation itself:
 // from a POST JSON body, from the `query`, `operationName`, `variables` and `extensions`

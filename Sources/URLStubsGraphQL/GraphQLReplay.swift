@@ -2,14 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// GraphQL requests as HAR replay compares them: by operation and variables rather than the raw
 /// body or query string, so entries for `GetUser` and `GetUsers` sent to one `/graphql` URL
 /// replay apart, and a differently formatted document still matches. An anonymous operation is
 /// its document's tokens.
-@_spi(AddOns) extension GraphQLStrategy: ReplayStrategy {
+extension GraphQLStrategy: ReplayStrategy {
     /// An operation as replay compares it.
     private struct Reading: Sendable {
         /// The operation's name, or its document's tokens when anonymous.
@@ -26,7 +26,7 @@ import FoundationNetworking
     /// sent (the index files these stubs by it) and its variables as scrubbed, so a scrubbed
     /// secret variable lines up. An anonymous operation is compared as scrubbed (its inline
     /// secrets). `nil` for an operation whose name cannot be known.
-    @_spi(AddOns) public func replayIdentity(of request: StubRequest, sent: StubRequest?, volatile: VolatileFields) -> ReplayIdentity? {
+    package func replayIdentity(of request: StubRequest, sent: StubRequest?, volatile: VolatileFields) -> ReplayIdentity? {
         guard case .single(let operation) = GraphQLRequest.read(request), var reading = Self.reading(operation, volatile: volatile) else {
             return nil
         }
@@ -50,7 +50,7 @@ import FoundationNetworking
 
     /// Whether the request's operation carries its document (Apollo's persisted queries send it
     /// by hash first, with the document after a miss): the recorded exchange that agrees answers.
-    @_spi(AddOns) public func replayTag(of request: StubRequest) -> String? {
+    package func replayTag(of request: StubRequest) -> String? {
         GraphQLRequest.read(request).operations.first.map { $0.document != nil ? "document" : "hash" }
     }
 

@@ -2,18 +2,18 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// One GraphQL operation as a request carries it: a POST body object, the parameters of a
 /// GET, an element of a batch, or the `operations` field of a multipart upload.
-@_spi(AddOns) public struct GraphQLOperationRequest: Sendable, Equatable {
+package struct GraphQLOperationRequest: Sendable, Equatable {
     /// The document (`query`), absent for an automatic persisted query sent by hash only.
     let document: String?
     /// `operationName` as sent; `nil` when absent, `null` or empty.
     let operationName: String?
     /// `variables`; `nil` when absent or `null`.
-    @_spi(AddOns) public let variables: [String: JSONValue]?
+    package let variables: [String: JSONValue]?
     let extensions: JSONValue?
     /// The operation as one JSON object (`{"query", "operationName", "variables", "extensions"}`),
     /// whichever way it was sent: what volatile JSON paths and reports refer to.
@@ -99,7 +99,7 @@ import FoundationNetworking
 }
 
 /// A request read as GraphQL over HTTP.
-@_spi(AddOns) public enum GraphQLRequest: Sendable, Equatable {
+package enum GraphQLRequest: Sendable, Equatable {
     case single(GraphQLOperationRequest)
     /// An array body: each element is an operation, answered in order.
     case batch([GraphQLOperationRequest])
@@ -121,7 +121,7 @@ import FoundationNetworking
     ///   multipart request spec that Apollo uses for files).
     ///
     /// `queryItems`, when given, are the request's own (a caller that parsed them already).
-    @_spi(AddOns) public static func read(_ request: StubRequest, queryItems: [URLQueryItem]? = nil) -> GraphQLRequest {
+    package static func read(_ request: StubRequest, queryItems: [URLQueryItem]? = nil) -> GraphQLRequest {
         let method = request.method
         if method == "GET" || method == "HEAD" {
             return readParameters(queryItems ?? request.queryItems)
@@ -228,7 +228,7 @@ struct GraphQLRequestError: Error, CustomStringConvertible {
 
 /// The variables of a request's one GraphQL operation, as an add-on reads them (a scenario
 /// folder's file name spells some).
-@_spi(AddOns) public enum GraphQLVariablesReading: Sendable {
+package enum GraphQLVariablesReading: Sendable {
     /// The body cannot be read yet: "maybe", decided once it is.
     case bodyUnknown
     /// The request is not exactly one GraphQL operation.
@@ -237,7 +237,7 @@ struct GraphQLRequestError: Error, CustomStringConvertible {
     case variables([String: JSONValue])
 
     /// The variables of `request`'s one operation, or why there are none.
-    @_spi(AddOns) public init(_ request: StubRequest) {
+    package init(_ request: StubRequest) {
         switch GraphQLRequest.read(request) {
         case .bodyUnknown: self = .bodyUnknown
         case .single(let operation): self = .variables(operation.variables ?? [:])

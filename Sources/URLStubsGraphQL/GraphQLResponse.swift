@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 extension StubResponse {
     /// A GraphQL response in the shape the GraphQL spec gives it:
@@ -24,7 +24,7 @@ extension StubResponse {
     /// - Important: Values that are not JSON, or an error without a `message` or with a
     ///   malformed `path` or `locations`, do not crash the test: the request fails with
     ///   `StubError.invalidResponse(reason:)` saying which member is wrong.
-    @_spi(AddOns) public init(
+    package init(
         graphQLResponseData graphQLData: [String: Any]?, errors: [[String: Any]] = [], extensions: [String: Any]? = nil,
         statusCode: Int = 200, headers: HeaderFields = [:]
     ) {

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// GraphQL as the engine's registry sees it: operation names for the stub index, a request's
 /// operation and variables in the unmatched report with the stub to type, and a batch answered
@@ -11,12 +11,12 @@ import FoundationNetworking
 ///
 /// Registered, with the multipart strategy it reads uploads through, on first use of a GraphQL
 /// matcher or response (``register()``).
-@_spi(AddOns) public struct GraphQLStrategy: RequestStrategy {
+package struct GraphQLStrategy: RequestStrategy {
     /// Before multipart: a GraphQL upload is described and suggested as an operation.
-    @_spi(AddOns) public var precedence: Int { 0 }
+    package var precedence: Int { 0 }
 
     /// The strategy; ``register()`` makes it known to every registry.
-    @_spi(AddOns) public init() {}
+    package init() {}
 
     private static let registration: Void = {
         MultipartStrategy.register()
@@ -24,12 +24,12 @@ import FoundationNetworking
     }()
 
     /// Registers the strategy for every registry of the process (once; later calls are free).
-    @_spi(AddOns) public static func register() { _ = registration }
+    package static func register() { _ = registration }
 
     /// Operation names: the key ``isGraphQLOperation(_:)`` files its stubs under. Mirrors that
     /// matcher: a request with one named operation has its name; a batch, an anonymous or a
     /// non-GraphQL request has none; a body not visible yet is unknown.
-    @_spi(AddOns) public static let operationKind = IndexKind("GraphQL operation") { request in
+    package static let operationKind = IndexKind("GraphQL operation") { request in
         let method = request.method
         if method == "GET" || method == "HEAD", request.parsedQueryItems == nil { request.parsedQueryItems = request.queryItems }
         switch GraphQLRequest.read(request, queryItems: request.parsedQueryItems) {
@@ -42,7 +42,7 @@ import FoundationNetworking
     // MARK: The report
 
     /// The request's operation (or batch) reading, or why it cannot be read; none when it is not GraphQL.
-    @_spi(AddOns) public func reportLines(for request: StubRequest) -> [String] {
+    package func reportLines(for request: StubRequest) -> [String] {
         switch GraphQLRequest.read(request) {
         case .single(let operation) where Self.isRecognisable(operation):
             return ["  GraphQL: \(Self.describe(operation))"]
@@ -59,7 +59,7 @@ import FoundationNetworking
     private static let parameters: Set<String> = ["query", "operationName", "variables", "extensions"]
 
     /// The operation's name (or the start of its document) and variables, a GraphQL response.
-    @_spi(AddOns) public func suggestion(for request: StubRequest, scrubbing: Scrubbing) -> StubSuggestion? {
+    package func suggestion(for request: StubRequest, scrubbing: Scrubbing) -> StubSuggestion? {
         guard case .single(let operation) = GraphQLRequest.read(request), Self.isRecognisable(operation) else { return nil }
         var matchers: [String] = []
         if let name = operation.resolvedName {
@@ -100,7 +100,7 @@ import FoundationNetworking
     // MARK: Batches
 
     /// A batch as its operations, each a JSON POST of its own; answers joined into an array.
-    @_spi(AddOns) public func split(_ request: StubRequest) -> RequestSplit? {
+    package func split(_ request: StubRequest) -> RequestSplit? {
         guard case .batch(let operations) = GraphQLRequest.read(request) else { return nil }
         return RequestSplit(
             parts: operations.map { RequestPart(request: request.answering($0), summary: $0.summary) },

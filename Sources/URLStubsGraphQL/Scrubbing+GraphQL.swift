@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 /// GraphQL documents: an argument or an input field written inline whose name
 /// ``Scrubbing/jsonFields`` lists (`login(password: "…")`, `input: {token: "…"}`, names
@@ -185,9 +185,9 @@ extension Scrubbing {
 
 /// GraphQL documents scrubbed wherever a request carries one: an `application/graphql` body, a
 /// GET's `query` parameter, a JSON body's `query` (each operation of a batch).
-@_spi(AddOns) extension GraphQLStrategy: ScrubbingStrategy {
+extension GraphQLStrategy: ScrubbingStrategy {
     /// An `application/graphql` body's listed arguments scrubbed.
-    @_spi(AddOns) public func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? {
+    package func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? {
         guard Scrubbing.isGraphQLDocument(mimeType) else { return nil }
         guard let document = String(data: body, encoding: .utf8) else { return body }
         let kept = scrubbing.scrubGraphQLDocument(document)
@@ -195,35 +195,35 @@ extension Scrubbing {
     }
 
     /// The listed arguments of an `application/graphql` body.
-    @_spi(AddOns) public func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? {
+    package func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? {
         guard Scrubbing.isGraphQLDocument(mimeType) else { return nil }
         return scrubbing.graphQLDocumentSecrets(String(decoding: body, as: UTF8.self))
     }
 
     /// A `query` parameter's document with its listed arguments scrubbed.
-    @_spi(AddOns) public func scrub(queryValue value: String, named name: String, with scrubbing: Scrubbing) -> String? {
+    package func scrub(queryValue value: String, named name: String, with scrubbing: Scrubbing) -> String? {
         guard name == "query" else { return nil }
         let kept = scrubbing.scrubGraphQLDocument(value)
         return kept == value ? nil : kept
     }
 
     /// The listed arguments of a `query` parameter's document.
-    @_spi(AddOns) public func secrets(inQueryValue value: String, named name: String, with scrubbing: Scrubbing) -> Set<String> {
+    package func secrets(inQueryValue value: String, named name: String, with scrubbing: Scrubbing) -> Set<String> {
         name == "query" ? scrubbing.graphQLDocumentSecrets(value) : []
     }
 
     /// Whether `body` may hold a `query` document with a listed argument.
-    @_spi(AddOns) public func mayHoldSecrets(inJSONBody body: Data, with scrubbing: Scrubbing) -> Bool {
+    package func mayHoldSecrets(inJSONBody body: Data, with scrubbing: Scrubbing) -> Bool {
         scrubbing.mayHoldGraphQLArgument(body)
     }
 
     /// `json` with each operation's document scrubbed.
-    @_spi(AddOns) public func scrub(json: JSONValue, with scrubbing: Scrubbing) -> JSONValue {
+    package func scrub(json: JSONValue, with scrubbing: Scrubbing) -> JSONValue {
         scrubbing.scrubGraphQLQueries(in: json)
     }
 
     /// The listed arguments of each operation's document in `json`.
-    @_spi(AddOns) public func secrets(inJSON json: JSONValue, with scrubbing: Scrubbing) -> Set<String> {
+    package func secrets(inJSON json: JSONValue, with scrubbing: Scrubbing) -> Set<String> {
         scrubbing.graphQLQuerySecrets(in: json)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsGraphQL
+import URLStubs
+import URLStubsGraphQL
 import URLStubsStreaming
 
 // The ways to build a `StubResponse` that 0.2 folds into its ten (one per kind of body), each

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 // The error types 0.2 folded into one type per domain (a stub, a file, the traffic a test
 // expected), each name kept as a deprecated alias of the type that now holds its problems.

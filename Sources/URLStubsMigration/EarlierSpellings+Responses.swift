@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) @_spi(Transport) import URLStubs
-@_spi(AddOns) import URLStubsRecording
+import URLStubs
+import URLStubsRecording
 import URLStubsScenarios
 import URLStubsStreaming
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) @_spi(Transport) import URLStubs
+import URLStubs
 
 // Spellings of URLStubs 0.1 that a second spelling of the same idea replaced. They compile, warn
 // with the spelling to use (a fix-it where it is a rename), and behave as they did in 0.1, with

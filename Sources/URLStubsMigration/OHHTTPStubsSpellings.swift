@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) @_spi(Transport) import URLStubs
+import URLStubs
 
 // OHHTTPStubs' spellings that a search-and-replace migration produces. They compile, and the
 // deprecation message (with a fix-it) names the URLStubs spelling. Each forwards to it and

@@ -1,16 +1,16 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A `Content-Type` (or `Content-Disposition`) value split into its essence and parameters:
 /// `multipart/form-data; boundary="a b"` is `multipart/form-data` with `boundary` = `a b`.
-@_spi(AddOns) public struct MediaType: Sendable, Equatable {
+package struct MediaType: Sendable, Equatable {
     /// The part before the first `;`, lower-cased and trimmed (`multipart/form-data`, `form-data`).
-    @_spi(AddOns) public let essence: String
+    package let essence: String
     /// Parameters by lower-cased name, quotes removed and `\` escapes resolved.
-    @_spi(AddOns) public let parameters: [String: String]
+    package let parameters: [String: String]
 
     /// Reads `text`, a header value; never fails (what does not read as a parameter is skipped).
-    @_spi(AddOns) public init(_ text: String) {
+    package init(_ text: String) {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         func skipSpaces() {

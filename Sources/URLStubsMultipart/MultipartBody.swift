@@ -1,12 +1,12 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One part of a `multipart/*` body.
-@_spi(AddOns) public struct MultipartPart: Sendable, Equatable {
+package struct MultipartPart: Sendable, Equatable {
     /// The part's header lines, names as written, in order.
-    @_spi(AddOns) public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The part's bytes, without the line break that precedes the next delimiter.
-    @_spi(AddOns) public var body: Data
+    package var body: Data
 
     /// The first header named `name` (case-insensitive).
     func header(_ name: String) -> String? {
@@ -16,19 +16,19 @@ import Foundation
     private var disposition: MediaType? { header("Content-Disposition").map(MediaType.init) }
 
     /// The form field name (`Content-Disposition: form-data; name="avatar"`).
-    @_spi(AddOns) public var name: String? { disposition?.parameters["name"] }
+    package var name: String? { disposition?.parameters["name"] }
 
     /// The file name, from `filename*` (RFC 8187) when present, else `filename`.
-    @_spi(AddOns) public var filename: String? {
+    package var filename: String? {
         guard let disposition else { return nil }
         return disposition.extendedParameter("filename") ?? disposition.parameters["filename"]
     }
 
     /// The part's own `Content-Type`, as written.
-    @_spi(AddOns) public var contentType: String? { header("Content-Type") }
+    package var contentType: String? { header("Content-Type") }
 
     /// Whether both parts have the same headers, in order, and the same bytes.
-    @_spi(AddOns) public static func == (lhs: MultipartPart, rhs: MultipartPart) -> Bool {
+    package static func == (lhs: MultipartPart, rhs: MultipartPart) -> Bool {
         lhs.body == rhs.body && lhs.headers.count == rhs.headers.count
             && zip(lhs.headers, rhs.headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
@@ -51,16 +51,16 @@ struct MultipartError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A `multipart/*` body (RFC 2046, `multipart/form-data` as RFC 7578 uses it), read from its
 /// bytes and the boundary its `Content-Type` names. The boundary changes on every run, so
 /// comparisons go through the parts, never through the raw bytes.
-@_spi(AddOns) public struct MultipartBody: Sendable, Equatable {
+package struct MultipartBody: Sendable, Equatable {
     /// `multipart/form-data`, `multipart/mixed`, …
-    @_spi(AddOns) public let mediaType: String
+    package let mediaType: String
     /// The boundary the `Content-Type` names.
-    @_spi(AddOns) public let boundary: String
+    package let boundary: String
     /// The parts, in order.
-    @_spi(AddOns) public let parts: [MultipartPart]
+    package let parts: [MultipartPart]
 
     /// Whether a `Content-Type` value announces a multipart body.
-    @_spi(AddOns) public static func isMultipart(contentType: String?) -> Bool {
+    package static func isMultipart(contentType: String?) -> Bool {
         guard let contentType else { return false }
         return MediaType(contentType).essence.hasPrefix("multipart/")
     }
@@ -70,7 +70,7 @@ struct MultipartError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Tolerates what real clients send: a preamble and an epilogue, LF instead of CRLF,
     /// spaces after a delimiter, folded header lines. Everything else that cannot be a
     /// multipart body throws a ``MultipartError`` saying where and why.
-    @_spi(AddOns) public init(_ body: Data, contentType: String) throws {
+    package init(_ body: Data, contentType: String) throws {
         let type = MediaType(contentType)
         guard type.essence.hasPrefix("multipart/") else {
             throw MultipartError(description: "the Content-Type is \"\(type.essence)\", not multipart")

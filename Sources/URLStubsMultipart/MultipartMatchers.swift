@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 // Multipart bodies are compared part by part: the boundary is read from the request's
 // `Content-Type` and never compared, since clients make a new one for every request.

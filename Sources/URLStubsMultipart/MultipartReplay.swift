@@ -2,11 +2,11 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Multipart bodies as HAR replay compares them: part by part (name, file name, type and
 /// content), never by the boundary, which changes on every run.
-@_spi(AddOns) extension MultipartStrategy: ReplayStrategy {
+extension MultipartStrategy: ReplayStrategy {
     /// A part as replay compares it.
     private struct PartKey: Sendable, Equatable {
         let name: String?
@@ -18,7 +18,7 @@ import FoundationNetworking
     }
 
     /// The parts of a `POST`, `PUT` or `PATCH` with a multipart body that can be read.
-    @_spi(AddOns) public func replayIdentity(of request: StubRequest, sent: StubRequest?, volatile: VolatileFields) -> ReplayIdentity? {
+    package func replayIdentity(of request: StubRequest, sent: StubRequest?, volatile: VolatileFields) -> ReplayIdentity? {
         guard ["POST", "PUT", "PATCH"].contains(request.method), let contentType = request.value(forHTTPHeaderField: "Content-Type"),
             MultipartBody.isMultipart(contentType: contentType), let multipart = try? MultipartBody(request.body ?? Data(), contentType: contentType)
         else { return nil }

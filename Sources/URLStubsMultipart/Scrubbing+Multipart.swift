@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Multipart bodies (`multipart/form-data` uploads): a part whose field name
 /// ``Scrubbing/queryParameters`` lists (the names of form fields, as for an
@@ -49,14 +49,14 @@ extension Scrubbing {
 }
 
 /// Multipart bodies scrubbed part by part.
-@_spi(AddOns) extension MultipartStrategy: ScrubbingStrategy {
+extension MultipartStrategy: ScrubbingStrategy {
     /// A multipart body with its listed parts scrubbed.
-    @_spi(AddOns) public func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? {
+    package func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? {
         scrubbing.scrubMultipart(body, contentType: mimeType)
     }
 
     /// The secrets of a multipart body's parts.
-    @_spi(AddOns) public func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? {
+    package func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? {
         scrubbing.multipartSecrets(body, contentType: mimeType)
     }
 }

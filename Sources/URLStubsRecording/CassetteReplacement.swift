@@ -6,7 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Replaces a cassette with new bytes atomically, through a temporary file of a name of its
 /// own: `<cassette>.saving`, beside the cassette (a rename is atomic within one folder).

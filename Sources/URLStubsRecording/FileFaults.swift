@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Test seams for the files a recorder writes: a disk that fills up, and points where a save
 /// stops so that a test can kill the process there. Each is keyed by a folder or a cassette, so

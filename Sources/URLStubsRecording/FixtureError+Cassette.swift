@@ -6,7 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A cassette that could not be written (its folder may not be written by this process, the
 /// disk is full, the volume is read-only) is a `FixtureError` of kind `unwritable`: `source` is

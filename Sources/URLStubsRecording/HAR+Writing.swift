@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Writing HAR 1.2 documents (the recorder's cassettes).
 extension HAR {

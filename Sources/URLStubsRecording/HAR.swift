@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Reads and writes HAR 1.2 archives (the format browser developer tools, Charles, Proxyman
 /// and mitmproxy export).

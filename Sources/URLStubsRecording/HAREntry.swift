@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One request and its response, as recorded in (or written to) a HAR 1.2 archive.
 public struct HAREntry: Sendable, Equatable {
@@ -72,7 +72,7 @@ public struct HAREntry: Sendable, Equatable {
 
     /// An entry from a request (its `httpBody`, or `body`) and a response: what the recorder
     /// writes for an exchange that reached the network.
-    @_spi(AddOns) public init(
+    package init(
         exchange request: URLRequest, body: Data?, response: HTTPURLResponse, responseBody: Data,
         startedDateTime: Date, time: Double
     ) {

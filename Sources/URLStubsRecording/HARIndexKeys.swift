@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// What the registry's stub index files a replayed HAR entry under besides its host, path and
 /// method: a query parameter's value, the JSON body or the body's bytes. Thousands of entries

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 extension StubRegistry {
     /// Records real traffic into `file` or replays it, as `mode` says (see ``RecordMode``).

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubsGraphQL
-@_spi(AddOns) import URLStubs
+import URLStubsGraphQL
+import URLStubs
 
 /// Records real traffic to a HAR file, or replays a recording, VCR style.
 ///
@@ -30,12 +30,12 @@ import FoundationNetworking
 /// and one added before it is never reached while the recorder records.
 public final class HARRecorder: @unchecked Sendable {
     /// The file recorded to or replayed from.
-    @_spi(AddOns) public let cassette: URL
+    package let cassette: URL
     /// The mode in force: the one in code unless `URLSTUBS_RECORD` or `CI` says otherwise (see
     /// ``RecordMode``).
     public let mode: RecordMode
     /// What is scrubbed (also the registry's `StubRegistry.scrubbing`).
-    @_spi(AddOns) public let scrubbingRules: Scrubbing
+    package let scrubbingRules: Scrubbing
     /// What replay leaves out when it decides whether a live request is a recorded one: a
     /// request differing from a recorded one only there is replayed, never recorded again.
     let volatileFields: VolatileFields

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsGraphQL
+import URLStubs
+import URLStubsGraphQL
 
 extension StubRegistry {
     /// Adds one stub per distinct request of HAR entries (method, URL with its query in any
@@ -43,8 +43,7 @@ extension StubRegistry {
 
     /// One stub description per distinct request of `entries` (see
     /// `stubs(fromHAREntries:named:options:fileID:filePath:line:)`), for a scenario to add later.
-    @_spi(AddOns) public static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec]
-    {
+    package static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
         // Replay reads GraphQL and multipart requests by meaning once their strategies are
         // known: every way in (entries, a HAR file, a scenario) comes through here.
         GraphQLStrategy.register()

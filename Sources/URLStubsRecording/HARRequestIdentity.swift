@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// What makes a recorded request and a live one "the same request" for replay: method, URL
 /// (query in any order) and, for methods that carry one, the body, each without the volatile

@@ -6,7 +6,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A file opened for appending (every write goes to its end) under an exclusive `flock`. With `CassetteReplacement`, the
 /// places recording uses POSIX calls (available alike in Glibc and Darwin): they say which

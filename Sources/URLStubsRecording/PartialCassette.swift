@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// The exchanges a recorder has recorded and not yet saved, appended one line each to
 /// `<cassette>.partial` beside the cassette. Used on the recorder's writer queue only (and in

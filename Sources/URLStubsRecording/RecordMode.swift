@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// When a ``HARRecorder`` talks to the real network and when it replays a file.
 ///

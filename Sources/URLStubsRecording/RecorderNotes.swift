@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// What a ``HARRecorder`` tells the developer besides its errors: the note a replaying
 /// registry's near-miss report starts with, and the warning for stubs a recorder shadows.

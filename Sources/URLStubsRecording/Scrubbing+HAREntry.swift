@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 extension Scrubbing {
     /// The entry with every secret replaced, as the policy scrubs the parts of any exchange

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 extension StubRegistry {
     /// Adds one stub per distinct request of a HAR archive (method, URL with its query in any

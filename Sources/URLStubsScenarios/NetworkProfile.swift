@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Network conditions applied to every stub of a scenario: a download speed, added latency
 /// with jitter, and a failure rate, all driven by a seeded generator so a failing run can be
@@ -55,7 +55,7 @@ public struct NetworkProfile: Sendable, Equatable {
     }
 
     /// What the profile does to the `index`-th response (0-based) of `endpoint`.
-    @_spi(AddOns) public func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
+    package func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
         var random = SplitMix64(seed: (seed ^ Self.stableHash(endpoint)) &+ index &* 0x9E37_79B9_7F4A_7C15)
         let offset = jitter > 0 ? (random.nextUnit() * 2 - 1) * jitter : 0
         let delay = max(0, latency + offset)

@@ -1,10 +1,10 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 extension Scenario {
     /// Each stub of the scenario, with a name, where it was declared and a responder, for
     /// checks that make no request (a scenario folder's responders read their files).
-    @_spi(AddOns) public var stubResponders:
+    package var stubResponders:
         [(name: String?, location: StubLocation, method: String?, path: String?, respond: @Sendable (StubRequest) throws -> StubResponse)]
     {
         specs.map { spec in

@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubsGraphQL
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsRecording
+import URLStubsGraphQL
+import URLStubs
+import URLStubsRecording
 
 /// A named set of stubs (a fake backend state: "happy", "empty-cart", "slow-network") that a
 /// registry activates or deactivates as a unit. Several can be active; the one activated last
@@ -105,15 +105,15 @@ extension StubRegistry {
 
 /// Counts the requests of one activated scenario per endpoint, for its network profile's
 /// generator.
-@_spi(AddOns) public final class RequestCounter: @unchecked Sendable {
+package final class RequestCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: UInt64] = [:]
 
     /// A counter at zero for every endpoint.
-    @_spi(AddOns) public init() {}
+    package init() {}
 
     /// The index of this request to `endpoint` (`0` for the first), counting it.
-    @_spi(AddOns) public func next(for endpoint: String) -> UInt64 {
+    package func next(for endpoint: String) -> UInt64 {
         lock.lock(); defer { lock.unlock() }
         let index = counts[endpoint, default: 0]
         counts[endpoint] = index + 1

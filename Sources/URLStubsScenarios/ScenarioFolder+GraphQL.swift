@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubsGraphQL
-@_spi(AddOns) import URLStubs
+import URLStubsGraphQL
+import URLStubs
 
 /// The scenario folder convention for GraphQL: inside a folder named `graphql`, a file named
 /// after an operation answers that operation at the folder's path (see ``Scenario/folder(_:name:fileID:filePath:line:)``).

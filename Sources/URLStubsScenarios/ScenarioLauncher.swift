@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Chooses scenarios when an app starts, from its launch environment or arguments: the way
 /// a UI test (a separate process) tells a DEBUG app which backend state to fake.

@@ -1,5 +1,5 @@
 import Dispatch
-@_spi(Transport) import URLStubs
+import URLStubs
 
 /// A connection's queue as its players' ``DeliveryScheduler``: each step runs on the queue,
 /// then what it wrote goes out in one write.

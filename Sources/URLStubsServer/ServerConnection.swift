@@ -1,6 +1,6 @@
 import Foundation
 import Dispatch
-@_spi(Transport) import URLStubs
+import URLStubs
 
 /// One client connection: reads requests, answers them one at a time and in order (pipelined
 /// requests wait their turn), writes the answers, and closes on the client's end, a timeout or

@@ -1,6 +1,6 @@
 import Foundation
 import Dispatch
-@_spi(Transport) import URLStubs
+import URLStubs
 
 /// What a ``StubServer`` runs: its listening sockets, each watched by a DispatchSource, and
 /// the connections they accepted. Connections run on queues of their own; this holds them so

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Transport) import URLStubs
+import URLStubs
 
 /// An HTTP/1.1 server on the loopback address that answers with a ``URLStubs/StubRegistry``'s
 /// stubs: the same stubs, matchers, journal, verification, hooks, held responses, pacing and
@@ -129,7 +129,7 @@ public struct StubServerError: Error, Sendable, CustomStringConvertible {
     public let description: String
 
     /// A server error saying `description`.
-    @_spi(Transport) public init(description: String) { self.description = description }
+    package init(description: String) { self.description = description }
 
     static func socketCall(_ call: String, address: String, code: Int32) -> StubServerError {
         let reason = String(cString: strerror(code))

@@ -3,7 +3,7 @@ import Dispatch
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(Transport) import URLStubs
+import URLStubs
 
 /// One request answered over a connection: the server's ``ExchangeTransport``. The engine
 /// (an ``ExchangePlayer`` and the registry) decides everything; this writes what it hands

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// What a test writes to a live stream: bytes, text, events, JSON lines, and its end.
 extension LiveStream {

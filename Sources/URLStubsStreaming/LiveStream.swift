@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A response body the test writes while the app reads it: a live feed, server-sent events,
 /// NDJSON, a chat's token stream.

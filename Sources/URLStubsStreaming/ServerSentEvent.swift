@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One message of a `text/event-stream` (server-sent events), framed as the HTML standard's
 /// parser reads it: optional comment lines, `event:`, `id:`, `retry:`, a `data:` line per line
@@ -41,7 +41,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// - Throws: `StubError.invalidEvent` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
-    @_spi(AddOns) public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         Data(try framedText().utf8)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One step of a scripted stream body: a write, or a pause before the next one.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Where the app finds the fixture files a UI test names (`RemoteResponse(fixture:statusCode:headers:)`
 /// in URLStubsTesting), given to

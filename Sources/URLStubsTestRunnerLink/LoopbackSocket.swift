@@ -10,16 +10,16 @@ import Darwin
 #endif
 import Foundation
 import LoopbackSockets
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A failed socket call: which call, and the system's reason.
-@_spi(TestRunnerLink) public struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {
+package struct LoopbackSocketError: Error, Sendable, CustomStringConvertible {
     /// `connect to 127.0.0.1:5000 failed: Connection refused`.
-    @_spi(TestRunnerLink) public let description: String
+    package let description: String
     /// `true` when the peer closed the connection (a read found its end).
-    @_spi(TestRunnerLink) public let isClosed: Bool
+    package let isClosed: Bool
     /// `true` when the call waited its whole timeout for the other side.
-    @_spi(TestRunnerLink) public let isTimeout: Bool
+    package let isTimeout: Bool
 
     init(_ call: String, code: Int32 = errno) {
         description = "\(call) failed: \(String(cString: strerror(code)))"
@@ -40,7 +40,7 @@ import LoopbackSockets
 /// serialized) or ``shutdown()`` it to wake the reader. The descriptor is closed once, under
 /// the lock writers take, so no write reaches a descriptor number the system gave to another
 /// file.
-@_spi(TestRunnerLink) public final class LoopbackSocket: @unchecked Sendable {
+package final class LoopbackSocket: @unchecked Sendable {
     private let descriptor: Int32
     private let lock = NSLock()
     private var isClosed = false
@@ -60,7 +60,7 @@ import LoopbackSockets
     ///   the system's maximum by default, so a burst of connections (hostile or not) does not
     ///   leave an app's connection waiting in the system's retries.
     /// - Returns: The listening socket and its port.
-    @_spi(TestRunnerLink) public static func listen(backlog: Int32 = SOMAXCONN) throws -> (socket: LoopbackSocket, port: UInt16) {
+    package static func listen(backlog: Int32 = SOMAXCONN) throws -> (socket: LoopbackSocket, port: UInt16) {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         var address = SystemSocket.loopbackAddress(port: 0)
         let bound = withUnsafePointer(to: &address) {
@@ -83,7 +83,7 @@ import LoopbackSockets
     /// minutes on Linux) whatever the caller's timeout.
     /// - Throws: ``LoopbackSocketError`` with `isTimeout` when the listener did not take the
     ///   connection in time; the system's reason (connection refused) otherwise.
-    @_spi(TestRunnerLink) public static func connect(port: UInt16, timeout: TimeInterval = 10) throws -> LoopbackSocket {
+    package static func connect(port: UInt16, timeout: TimeInterval = 10) throws -> LoopbackSocket {
         let socket = try LoopbackSocket(descriptor: makeDescriptor())
         let flags = fcntl(socket.descriptor, F_GETFL, 0)
         guard flags >= 0, fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { throw LoopbackSocketError("fcntl") }
@@ -125,7 +125,7 @@ import LoopbackSockets
 
     /// The next connection, or `nil` when none came within `timeout` seconds or the socket was
     /// shut down.
-    @_spi(TestRunnerLink) public func accept(timeout: TimeInterval) throws -> LoopbackSocket? {
+    package func accept(timeout: TimeInterval) throws -> LoopbackSocket? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             guard try waitUntilReadable(timeout: deadline.timeIntervalSinceNow) else { return nil }
@@ -146,7 +146,7 @@ import LoopbackSockets
     ///   waits until they arrive or the socket closes.
     /// - Throws: ``LoopbackSocketError`` with `isClosed` when the peer closed the connection or
     ///   the socket was shut down; a timeout error when nothing came in time.
-    @_spi(TestRunnerLink) public func read(count: Int, timeout: TimeInterval?) throws -> Data {
+    package func read(count: Int, timeout: TimeInterval?) throws -> Data {
         var data = Data(count: count)
         var filled = 0
         let deadline = timeout.map { Date().addingTimeInterval($0) }
@@ -174,7 +174,7 @@ import LoopbackSockets
 
     /// Writes all of `data`, from any thread (writes are serialized).
     /// - Throws: when the socket is closed, or the peer read nothing for 10 seconds.
-    @_spi(TestRunnerLink) public func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed, !shutDown else { throw LoopbackSocketError(description: "the connection is closed", isClosed: true) }
         #if canImport(Darwin)
@@ -211,7 +211,7 @@ import LoopbackSockets
 
     /// Ends the connection in both directions: the peer reads its end, and this side's reader
     /// wakes within a quarter of a second.
-    @_spi(TestRunnerLink) public func shutdown() {
+    package func shutdown() {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed, !shutDown else { return }
         shutDown = true
@@ -219,7 +219,7 @@ import LoopbackSockets
     }
 
     /// Closes the descriptor (once).
-    @_spi(TestRunnerLink) public func close() {
+    package func close() {
         lock.lock(); defer { lock.unlock() }
         guard !isClosed else { return }
         isClosed = true

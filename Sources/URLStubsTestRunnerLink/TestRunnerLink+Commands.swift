@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 import URLStubsStreaming
 
 /// What the app does with each command of the test: registry calls, made on the link's own

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 import URLStubsStreaming
 
 /// The app's end of a UI test's control channel: the test process (its `AppBackend`, in
@@ -34,9 +34,9 @@ public final class TestRunnerLink: @unchecked Sendable {
     // The launch environment is the test side's business: `AppBackend.launchEnvironment` sets
     // both variables and this link reads them, so neither an app nor a test names them.
     /// `URLSTUBS_TEST_RUNNER=127.0.0.1:<port>`: where the test process listens.
-    @_spi(TestRunnerLink) public static let addressVariable = "URLSTUBS_TEST_RUNNER"
+    package static let addressVariable = "URLSTUBS_TEST_RUNNER"
     /// `URLSTUBS_TEST_RUNNER_TOKEN=<hex>`: the secret the test process expects.
-    @_spi(TestRunnerLink) public static let tokenVariable = "URLSTUBS_TEST_RUNNER_TOKEN"
+    package static let tokenVariable = "URLSTUBS_TEST_RUNNER_TOKEN"
 
     let registry: StubRegistry
     let scenarios: [Scenario]

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Why the link between a UI test and the app it drives failed, on either side: the app could
 /// not take its fake backend from the test that launched it, or lost it (thrown by
@@ -107,7 +107,7 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
     }
 
     /// `2` or `0.30`: a duration in seconds as the descriptions say it.
-    @_spi(TestRunnerLink) public static func seconds(_ value: TimeInterval) -> String {
+    package static func seconds(_ value: TimeInterval) -> String {
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 }

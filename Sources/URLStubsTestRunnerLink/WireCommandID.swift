@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 extension WireMessage {
     /// The `id` of a message that could not be decoded, read without decoding the rest: so a

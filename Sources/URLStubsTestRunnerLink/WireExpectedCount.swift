@@ -1,20 +1,20 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// How many times a stub the test added to the app is expected to answer (``ExpectedCount``),
 /// as it crosses the test-runner link: one of its fields, `{"atLeast": 2}`.
-@_spi(TestRunnerLink) public struct WireExpectedCount: Codable, Sendable, Equatable {
+package struct WireExpectedCount: Codable, Sendable, Equatable {
     /// ``ExpectedCount/exactly(_:)``.
-    @_spi(TestRunnerLink) public var exactly: Int?
+    package var exactly: Int?
     /// ``ExpectedCount/atLeast(_:)``.
-    @_spi(TestRunnerLink) public var atLeast: Int?
+    package var atLeast: Int?
     /// ``ExpectedCount/atMost(_:)``.
-    @_spi(TestRunnerLink) public var atMost: Int?
+    package var atMost: Int?
     /// ``ExpectedCount/between(_:)``: the lower and upper bounds.
-    @_spi(TestRunnerLink) public var between: [Int]?
+    package var between: [Int]?
 
     /// The wire form of `count`.
-    @_spi(TestRunnerLink) public init(_ count: ExpectedCount) {
+    package init(_ count: ExpectedCount) {
         switch count {
         case .exactly(let n): exactly = n
         case .atLeast(let n): atLeast = n
@@ -24,7 +24,7 @@ import Foundation
     }
 
     /// The count this describes, or an error naming the field at fault.
-    @_spi(TestRunnerLink) public func expectedCount() throws -> ExpectedCount {
+    package func expectedCount() throws -> ExpectedCount {
         let given = [exactly.map(ExpectedCount.exactly), atLeast.map(ExpectedCount.atLeast), atMost.map(ExpectedCount.atMost)]
             .compactMap { $0 }
         switch (given.count, between) {

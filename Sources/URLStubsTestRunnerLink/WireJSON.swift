@@ -1,17 +1,17 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A ``JSONValue`` that crosses the test-runner link as nested JSON (a stub's JSON body, a
 /// matcher's body subset), so a captured message reads as the JSON it carries.
-@_spi(TestRunnerLink) public struct WireJSON: Codable, Sendable, Equatable {
+package struct WireJSON: Codable, Sendable, Equatable {
     /// The JSON itself.
-    @_spi(TestRunnerLink) public var value: JSONValue
+    package var value: JSONValue
 
     /// Wraps `value`.
-    @_spi(TestRunnerLink) public init(_ value: JSONValue) { self.value = value }
+    package init(_ value: JSONValue) { self.value = value }
 
     /// Decodes nested JSON.
-    @_spi(TestRunnerLink) public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             value = .null
@@ -33,7 +33,7 @@ import Foundation
     }
 
     /// Encodes the JSON as nested JSON.
-    @_spi(TestRunnerLink) public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch value {
         case .null: try container.encodeNil()

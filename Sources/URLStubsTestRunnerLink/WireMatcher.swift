@@ -1,32 +1,32 @@
 import Foundation
-@_spi(AddOns) import URLStubsGraphQL
-@_spi(AddOns) import URLStubs
+import URLStubsGraphQL
+import URLStubs
 
 /// Which requests a stub the test adds to the app answers, as it crosses the test-runner link:
 /// the ``RequestMatcher``s a closure-free description can hold, all of which must accept a
 /// request. Test authors write it as `RemoteMatcher` (URLStubsTesting), which converts to this.
 ///
 /// Every field is optional; an empty matcher accepts every request.
-@_spi(TestRunnerLink) public struct WireMatcher: Codable, Sendable, Equatable, CustomStringConvertible {
+package struct WireMatcher: Codable, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP method, any case.
-    @_spi(TestRunnerLink) public var method: String?
+    package var method: String?
     /// The host, exactly.
-    @_spi(TestRunnerLink) public var host: String?
+    package var host: String?
     /// Exact, or a pattern (`/users/:id`, `*`, `**`), as for ``isPath(_:)``.
-    @_spi(TestRunnerLink) public var path: String?
+    package var path: String?
     /// An absolute URL, query parameters in any order, as for ``isAbsoluteURLString(_:)``.
-    @_spi(TestRunnerLink) public var url: String?
+    package var url: String?
     /// `nil` values: present, with any value.
-    @_spi(TestRunnerLink) public var queryItems: [String: String?]?
+    package var queryItems: [String: String?]?
     /// `nil` values: present, with any value.
-    @_spi(TestRunnerLink) public var headers: [String: String?]?
+    package var headers: [String: String?]?
     /// A subset the JSON body must contain, as for ``hasJSONBody(containing:arrays:)``.
-    @_spi(TestRunnerLink) public var jsonBody: WireJSON?
+    package var jsonBody: WireJSON?
     /// The GraphQL operation name.
-    @_spi(TestRunnerLink) public var graphQLOperation: String?
+    package var graphQLOperation: String?
 
     /// A matcher of the fields given; empty collections are sent as absent.
-    @_spi(TestRunnerLink) public init(
+    package init(
         method: String? = nil, host: String? = nil, path: String? = nil, url: String? = nil,
         queryItems: [String: String?] = [:], headers: [String: String?] = [:], jsonBody: WireJSON? = nil,
         graphQLOperation: String? = nil
@@ -42,7 +42,7 @@ import Foundation
     }
 
     /// The ``RequestMatcher`` the app answers with.
-    @_spi(TestRunnerLink) public var requestMatcher: RequestMatcher {
+    package var requestMatcher: RequestMatcher {
         var parts: [RequestMatcher] = []
         if let method { parts.append(isMethod(StubRequest.Method(rawValue: method))) }
         if let host { parts.append(isHost(host)) }
@@ -59,7 +59,7 @@ import Foundation
 
     /// What is wrong with this matcher (a path pattern's syntax, an empty method); empty when
     /// nothing is. Both sides check: the test before sending, the app on receipt.
-    @_spi(TestRunnerLink) public var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         if let method, method.isEmpty || method.contains(where: { $0.isWhitespace }) {
             problems.append("method \"\(method)\" is not an HTTP method")
@@ -70,5 +70,5 @@ import Foundation
     }
 
     /// What the matcher accepts, in words (`method is "GET" and path is "/api/cart"`).
-    @_spi(TestRunnerLink) public var description: String { requestMatcher.description }
+    package var description: String { requestMatcher.description }
 }

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 
 /// One message of the test-runner link, in either direction: a JSON object whose `type` says
 /// what it is, `id` pairs a command with its reply, and the other fields are those the type
@@ -12,77 +12,77 @@ import Foundation
 /// all, see ``WireFrame/maximumSize``); the app applies them and answers `ready`. Then the test sends
 /// commands, each answered by `done` or `failed` with the same `id`. `hello` and `refused` keep
 /// their fields in every protocol version, so a mismatch is always reported, never garbled.
-@_spi(TestRunnerLink) public struct WireMessage: Codable, Sendable {
+package struct WireMessage: Codable, Sendable {
     /// The link's protocol version; both sides must speak the same one.
-    @_spi(TestRunnerLink) public static let protocolVersion = 2
+    package static let protocolVersion = 2
 
     /// What the message is: a ``WireMessageType`` raw value.
-    @_spi(TestRunnerLink) public var type: String
+    package var type: String
     /// Pairs a command with its reply.
-    @_spi(TestRunnerLink) public var id: Int?
+    package var id: Int?
     // hello, welcome, refused, ready
     /// `hello`, `welcome`, `refused`: the sender's protocol version.
-    @_spi(TestRunnerLink) public var protocolVersion: Int?
+    package var protocolVersion: Int?
     /// `hello`: the token of `URLSTUBS_TEST_RUNNER_TOKEN`.
-    @_spi(TestRunnerLink) public var token: String?
+    package var token: String?
     /// `hello`: the app's process identifier.
-    @_spi(TestRunnerLink) public var processID: Int?
+    package var processID: Int?
     /// `hello`: the app's process name.
-    @_spi(TestRunnerLink) public var processName: String?
+    package var processName: String?
     /// `welcome`: how many commands declared before the app connected follow the welcome, one
     /// frame each, in order.
-    @_spi(TestRunnerLink) public var setupCount: Int?
+    package var setupCount: Int?
     /// `welcome`: `fail` or `passthrough`, the app registry's unmatched policy.
-    @_spi(TestRunnerLink) public var unmatchedRequests: String?
+    package var unmatchedRequests: String?
     // commands
     /// `addStub`: the stub.
-    @_spi(TestRunnerLink) public var stub: WireStub?
+    package var stub: WireStub?
     /// `expectCount`: how many times the stub of ``stubID`` is expected to answer.
-    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
+    package var expected: WireExpectedCount?
     /// `removeStub`, `expectCount`: the stub's identifier.
-    @_spi(TestRunnerLink) public var stubID: String?
+    package var stubID: String?
     /// `activateScenario`, `deactivateScenario`: the scenario's name.
-    @_spi(TestRunnerLink) public var scenario: String?
+    package var scenario: String?
     /// `setOffline`: on or off.
-    @_spi(TestRunnerLink) public var offline: Bool?
+    package var offline: Bool?
     /// `setOffline`: `MyAppTests/AppTests.swift:12`, where the test called it, for the app's reports.
-    @_spi(TestRunnerLink) public var location: String?
+    package var location: String?
     /// Gate commands: the gate's identifier.
-    @_spi(TestRunnerLink) public var gateID: String?
+    package var gateID: String?
     /// Stream commands: the live stream's identifier.
-    @_spi(TestRunnerLink) public var streamID: String?
+    package var streamID: String?
     /// `releaseHeld`: the response that replaces the stub's own.
-    @_spi(TestRunnerLink) public var response: WireResponse?
+    package var response: WireResponse?
     /// `failHeld`, `streamFail`: the `URLError` code.
-    @_spi(TestRunnerLink) public var errorCode: Int?
+    package var errorCode: Int?
     /// `streamSend`: the bytes to write.
-    @_spi(TestRunnerLink) public var data: Data?
+    package var data: Data?
     /// `waitForRequests`: which requests count.
-    @_spi(TestRunnerLink) public var matcher: WireMatcher?
+    package var matcher: WireMatcher?
     /// `waitForRequests`: how many.
-    @_spi(TestRunnerLink) public var count: Int?
+    package var count: Int?
     /// Waits: seconds before the wait fails.
-    @_spi(TestRunnerLink) public var timeout: Double?
+    package var timeout: Double?
     // replies
     /// `failed`, `refused`, `ready`: what went wrong, in words.
-    @_spi(TestRunnerLink) public var message: String?
+    package var message: String?
     /// `done` of gate and removal commands: whether something was released or removed.
-    @_spi(TestRunnerLink) public var released: Bool?
+    package var released: Bool?
     /// `done` of `journal` and `waitForRequests`: the requests.
-    @_spi(TestRunnerLink) public var entries: [WireJournalEntry]?
+    package var entries: [WireJournalEntry]?
     /// `done` of the waits for a held request or a stream connection: the request.
-    @_spi(TestRunnerLink) public var entry: WireJournalEntry?
+    package var entry: WireJournalEntry?
     /// `done` of `verify`: the report.
-    @_spi(TestRunnerLink) public var report: WireVerificationReport?
+    package var report: WireVerificationReport?
 
     /// A message of `type`, answering or asking `id`.
-    @_spi(TestRunnerLink) public init(_ type: WireMessageType, id: Int? = nil) {
+    package init(_ type: WireMessageType, id: Int? = nil) {
         self.type = type.rawValue
         self.id = id
     }
 
     /// The message's type, or an error naming the `type` field and the known types.
-    @_spi(TestRunnerLink) public func knownType() throws -> WireMessageType {
+    package func knownType() throws -> WireMessageType {
         guard let known = WireMessageType(rawValue: type) else {
             throw WireProtocolError(
                 "unknown message type \"\(type)\" in the field \"type\" (known: \(WireMessageType.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -91,7 +91,7 @@ import Foundation
     }
 
     /// `value`, or an error naming `field` as missing from a message of this type.
-    @_spi(TestRunnerLink) public func required<Value>(_ value: Value?, _ field: String) throws -> Value {
+    package func required<Value>(_ value: Value?, _ field: String) throws -> Value {
         guard let value else { throw WireProtocolError("a \"\(type)\" message needs the field \"\(field)\"") }
         return value
     }
@@ -99,14 +99,14 @@ import Foundation
     // MARK: Encoding
 
     /// The JSON of this message.
-    @_spi(TestRunnerLink) public func encoded() throws -> Data {
+    package func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return try encoder.encode(self)
     }
 
     /// Decodes a message, with an error that names the field at fault.
-    @_spi(TestRunnerLink) public static func decode(_ json: Data) throws -> WireMessage {
+    package static func decode(_ json: Data) throws -> WireMessage {
         do {
             return try JSONDecoder().decode(WireMessage.self, from: json)
         } catch let error as DecodingError {
@@ -115,7 +115,7 @@ import Foundation
     }
 
     /// `field "stub.response.status" must be a number`, from a decoder's error.
-    @_spi(TestRunnerLink) public static func describe(_ error: DecodingError) -> String {
+    package static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context, adding key: (any CodingKey)? = nil) -> String {
             let keys = context.codingPath + (key.map { [$0] } ?? [])
             return keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
@@ -152,7 +152,7 @@ import Foundation
 }
 
 /// What a ``WireMessage`` is.
-@_spi(TestRunnerLink) public enum WireMessageType: String, CaseIterable, Sendable {
+package enum WireMessageType: String, CaseIterable, Sendable {
     // The handshake.
     case hello, welcome, refused, ready
     // Commands from the test.
@@ -165,24 +165,24 @@ import Foundation
 }
 
 /// A stub as the test sends it: an identifier to remove it by, and its description.
-@_spi(TestRunnerLink) public struct WireStub: Codable, Sendable {
+package struct WireStub: Codable, Sendable {
     /// The test's identifier for the stub.
-    @_spi(TestRunnerLink) public var id: String
+    package var id: String
     /// Shown in the app's reports.
-    @_spi(TestRunnerLink) public var name: String?
+    package var name: String?
     /// How many requests it answers (`nil`: no limit).
-    @_spi(TestRunnerLink) public var times: Int?
+    package var times: Int?
     /// Which requests it answers.
-    @_spi(TestRunnerLink) public var matcher: WireMatcher
+    package var matcher: WireMatcher
     /// What it answers.
-    @_spi(TestRunnerLink) public var response: WireResponse
+    package var response: WireResponse
     /// `MyAppTests/AppTests.swift:12`, where the test declared it.
-    @_spi(TestRunnerLink) public var location: String
+    package var location: String
     /// How many times it is expected to answer, checked by the app's `verify()`.
-    @_spi(TestRunnerLink) public var expected: WireExpectedCount?
+    package var expected: WireExpectedCount?
 
     /// A stub of the given fields.
-    @_spi(TestRunnerLink) public init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {
+    package init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {
         self.id = id
         self.name = name
         self.times = times
@@ -193,9 +193,9 @@ import Foundation
 }
 
 /// A message that breaks the link's protocol: what was wrong, naming the field.
-@_spi(TestRunnerLink) public struct WireProtocolError: Error, Sendable, CustomStringConvertible {
+package struct WireProtocolError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, naming the field.
-    @_spi(TestRunnerLink) public let description: String
+    package let description: String
     /// The error, in words.
-    @_spi(TestRunnerLink) public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,9 +1,9 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 
 /// A ``NetworkProfile`` on the wire (the seed as text: JSON numbers lose 64-bit precision).
-@_spi(TestRunnerLink) public struct WireNetworkProfile: Codable, Sendable, Equatable {
+package struct WireNetworkProfile: Codable, Sendable, Equatable {
     var downloadSpeed: Double?
     var latency: Double
     var jitter: Double
@@ -12,7 +12,7 @@ import Foundation
     var seed: String
 
     /// The wire form of `profile`.
-    @_spi(TestRunnerLink) public init(_ profile: NetworkProfile) {
+    package init(_ profile: NetworkProfile) {
         downloadSpeed = profile.downloadSpeed?.kilobytesPerSecond
         latency = profile.latency
         jitter = profile.jitter
@@ -22,7 +22,7 @@ import Foundation
     }
 
     /// The profile, or an error naming the field that is wrong.
-    @_spi(TestRunnerLink) public func profile() throws -> NetworkProfile {
+    package func profile() throws -> NetworkProfile {
         let known = try failures.map { name in
             guard let failure = NetworkProfile.Failure(rawValue: name) else {
                 throw WireProtocolError(

@@ -1,30 +1,30 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A request the app made, as its journal reports it across the test-runner link (see
 /// ``JournalEntry``); the test reads it as `AppJournalEntry` (URLStubsTesting). Secrets the
 /// app's registry scrubs (``StubRegistry/scrubbing``) cross as `<scrubbed>`.
-@_spi(TestRunnerLink) public struct WireJournalEntry: Codable, Sendable, Equatable {
+package struct WireJournalEntry: Codable, Sendable, Equatable {
     /// `GET`, `POST`, …
-    @_spi(TestRunnerLink) public let method: String
+    package let method: String
     /// The absolute URL.
-    @_spi(TestRunnerLink) public let url: String
+    package let url: String
     /// The body as UTF-8 text (the journal's first ``StubRegistry/journalBodyLimit`` bytes),
     /// `nil` when there was none or it is not text.
-    @_spi(TestRunnerLink) public let body: String?
+    package let body: String?
     /// The stub that answered (its name, or its description), `nil` when none matched.
-    @_spi(TestRunnerLink) public let stub: String?
+    package let stub: String?
     /// The status code answered, `nil` for an error or an unmatched request.
-    @_spi(TestRunnerLink) public let statusCode: Int?
+    package let statusCode: Int?
     /// The error the request was answered with, if any.
-    @_spi(TestRunnerLink) public let errorDescription: String?
+    package let errorDescription: String?
     /// When the app saw the request.
-    @_spi(TestRunnerLink) public let date: Date
+    package let date: Date
     /// One line: the request and what answered it (``JournalEntry/description``).
-    @_spi(TestRunnerLink) public let description: String
+    package let description: String
 
     /// The entry of `entry`, scrubbed as the app's registry scrubs.
-    @_spi(TestRunnerLink) public init(_ entry: JournalEntry) {
+    package init(_ entry: JournalEntry) {
         self.init(entry, description: entry.description)
     }
 
@@ -51,16 +51,16 @@ import Foundation
 
 /// The app's ``StubRegistry/verify(includePassedThrough:)`` report, as it crosses the
 /// test-runner link; the test reads it as `AppVerificationReport` (URLStubsTesting).
-@_spi(TestRunnerLink) public struct WireVerificationReport: Codable, Sendable, Equatable {
+package struct WireVerificationReport: Codable, Sendable, Equatable {
     /// `true` when nothing is wrong.
-    @_spi(TestRunnerLink) public let isSuccess: Bool
+    package let isSuccess: Bool
     /// Each problem, with its details.
-    @_spi(TestRunnerLink) public let problems: [String]
+    package let problems: [String]
     /// The whole report, as the app's registry prints it.
-    @_spi(TestRunnerLink) public let description: String
+    package let description: String
 
     /// The report of `report`.
-    @_spi(TestRunnerLink) public init(_ report: VerificationReport) {
+    package init(_ report: VerificationReport) {
         isSuccess = report.isSuccess
         problems = report.problems.map(\.message)
         description = report.description

@@ -2,57 +2,57 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 
 /// What a stub the test adds to the app answers, as it crosses the test-runner link: a status,
 /// headers and one body (text, JSON, bytes, a fixture file the app resolves, or a live stream
 /// of the test), or an error, with timing and the gate that holds it. Test authors write it as
 /// `RemoteResponse` (URLStubsTesting), which converts to this.
-@_spi(TestRunnerLink) public struct WireResponse: Codable, Sendable, Equatable {
+package struct WireResponse: Codable, Sendable, Equatable {
     /// The HTTP status code.
-    @_spi(TestRunnerLink) public var status: Int
+    package var status: Int
     /// The response headers.
-    @_spi(TestRunnerLink) public var headers: [String: String]
+    package var headers: [String: String]
     /// A UTF-8 text body.
-    @_spi(TestRunnerLink) public var text: String?
+    package var text: String?
     /// A JSON body.
-    @_spi(TestRunnerLink) public var json: WireJSON?
+    package var json: WireJSON?
     /// A body of bytes (base64 on the wire).
-    @_spi(TestRunnerLink) public var data: Data?
+    package var data: Data?
     /// A fixture file name the app resolves.
-    @_spi(TestRunnerLink) public var fixture: String?
+    package var fixture: String?
     /// A `URLError.Code` the request fails with.
-    @_spi(TestRunnerLink) public var errorCode: Int?
+    package var errorCode: Int?
     /// Seconds before the response head.
-    @_spi(TestRunnerLink) public var requestTime: Double?
+    package var requestTime: Double?
     /// Seconds over which the body is spread (negative: KB/s).
-    @_spi(TestRunnerLink) public var responseTime: Double?
+    package var responseTime: Double?
     /// KB/s.
-    @_spi(TestRunnerLink) public var downloadSpeed: Double?
+    package var downloadSpeed: Double?
     /// Network conditions applied to each answer.
-    @_spi(TestRunnerLink) public var networkProfile: WireNetworkProfile?
+    package var networkProfile: WireNetworkProfile?
     /// The test's gate that holds this response.
-    @_spi(TestRunnerLink) public var gateID: String?
+    package var gateID: String?
     /// `MyAppTests/CheckoutTests.swift:12`, where the test made the gate of ``gateID``, for the
     /// app's reports.
-    @_spi(TestRunnerLink) public var gateLocation: String?
+    package var gateLocation: String?
     /// `MyAppTests/PriceTests.swift:8`, where the test made the live stream of ``streamID``.
-    @_spi(TestRunnerLink) public var streamLocation: String?
+    package var streamLocation: String?
     /// The test's live stream that is this response's body, and its framing.
-    @_spi(TestRunnerLink) public var streamID: String?
+    package var streamID: String?
     /// How the app frames the live stream of ``streamID``.
-    @_spi(TestRunnerLink) public var streamKind: WireStreamKind?
+    package var streamKind: WireStreamKind?
 
     /// A response with no body yet; set one of the body fields.
-    @_spi(TestRunnerLink) public init(status: Int, headers: [String: String]) {
+    package init(status: Int, headers: [String: String]) {
         self.status = status
         self.headers = headers
     }
 
     /// What is wrong with this response; empty when nothing is. Both sides check: the test
     /// before sending, the app on receipt.
-    @_spi(TestRunnerLink) public var problems: [String] {
+    package var problems: [String] {
         var problems: [String] = []
         if !(100...599).contains(status) { problems.append("status \(status) is not an HTTP status (100...599)") }
         let bodies = [text != nil, json != nil, data != nil, fixture != nil, streamID != nil].filter { $0 }.count
@@ -61,7 +61,7 @@ import FoundationNetworking
     }
 
     /// The response the app answers with; the caller applies the gate and the stream.
-    @_spi(TestRunnerLink) public func stubResponse(fixtures: AppFixtures) throws -> StubResponse {
+    package func stubResponse(fixtures: AppFixtures) throws -> StubResponse {
         var response: StubResponse
         if let errorCode {
             response = StubResponse(error: URLError(urlErrorCode(errorCode)))

@@ -1,9 +1,9 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// How the app frames a live stream the test writes, as it crosses the test-runner link in
 /// ``WireResponse/streamKind``. The raw values are the JSON text both sides exchange.
-@_spi(TestRunnerLink) public enum WireStreamKind: String, Codable, Sendable, CaseIterable {
+package enum WireStreamKind: String, Codable, Sendable, CaseIterable {
     /// `"eventStream"`: a `text/event-stream` body (server-sent events).
     case eventStream
     /// `"stream"`: the bytes as the test writes them (NDJSON, tokens), with the stub's own
@@ -11,7 +11,7 @@ import Foundation
     case stream
 
     /// Decodes a kind, with an error that names the value and the known kinds.
-    @_spi(TestRunnerLink) public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let kind = WireStreamKind(rawValue: text) else {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 // URLStubsTesting's earlier spellings of a UI test's responses, each forwarding to the
 // builder that mirrors `StubResponse`. They stay in this module, the one place outside

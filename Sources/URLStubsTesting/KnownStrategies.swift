@@ -1,5 +1,5 @@
-@_spi(AddOns) import URLStubsGraphQL
-@_spi(AddOns) import URLStubs
+import URLStubsGraphQL
+import URLStubs
 
 /// Every request strategy the package ships, registered when a test's registry is made, so a
 /// test that never names GraphQL or multipart still gets such an unmatched request described,

@@ -5,7 +5,7 @@
 import Foundation
 import Testing
 import URLStubs
-@_spi(Transport) import URLStubsServer
+import URLStubsServer
 
 /// A Swift Testing trait that gives each test (each case of a parameterized test) a fresh
 /// `StubRegistry`, verifies it when the test ends, and throws it away.

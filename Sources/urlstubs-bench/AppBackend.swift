@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// The test-runner link (a UI test driving its app's fake backend), in this process: the app's
 /// end is the real `TestRunnerLink`, connected from a thread of its own into a registry; the

@@ -2,8 +2,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsStreaming
+import URLStubs
+import URLStubsStreaming
 
 /// Tells, for each write, when a delegate received it.
 final class ArrivalDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import SyntheticFixtures
-@_spi(AddOns) import URLStubs
+import URLStubs
 import URLStubsOpenAPI
 
 // Speed of the OpenAPI add-on: reading a generated 5 MB document shaped like real ones (YAML

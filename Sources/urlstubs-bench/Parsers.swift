@@ -1,6 +1,6 @@
 import Foundation
 import SyntheticFixtures
-@_spi(AddOns) import URLStubs
+import URLStubs
 import URLStubsRecording
 
 // Loading speed of the fixture parsers: a `.response` file with 100,000 headers, and a HAR

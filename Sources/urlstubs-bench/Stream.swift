@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 struct StreamResult {
     let megabytesPerSecond: Double

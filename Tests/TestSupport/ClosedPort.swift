@@ -1,5 +1,5 @@
 import Foundation
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// A loopback port nothing listens on (one the system gave out, then closed): a request to it
 /// fails at once with `URLError.cannotConnectToHost`, as with a server that is down.

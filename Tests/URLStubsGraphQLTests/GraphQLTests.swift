@@ -3,9 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
-@_spi(AddOns) @testable import URLStubsGraphQL
-@_spi(AddOns) @testable import URLStubsMultipart
+@testable import URLStubs
+@testable import URLStubsGraphQL
+@testable import URLStubsMultipart
 @testable import TestSupport
 
 /// GraphQL: the document reader, requests read from every transport, the matchers through a

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsGraphQL
+import URLStubs
+import URLStubsGraphQL
 import URLStubsMultipart
 import URLStubsRecording
 @testable import TestSupport

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@testable import URLStubs
 @testable import URLStubsMigration
 import URLStubsRecording
 import URLStubsScenarios

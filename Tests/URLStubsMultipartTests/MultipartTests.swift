@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
-@_spi(AddOns) @testable import URLStubsMultipart
+@testable import URLStubsMultipart
 @testable import TestSupport
 
 /// Multipart uploads: the parser, and `hasMultipartPart` through a real session whichever way

@@ -1,7 +1,7 @@
 import Foundation
 import SyntheticFixtures
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@testable import URLStubs
 @testable import URLStubsOpenAPI
 
 @Suite struct YAMLReaderTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 @testable import URLStubsRecording
 import LoopbackTestServer
 @testable import TestSupport

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
-@_spi(AddOns) import URLStubsRecording
+@testable import URLStubs
+import URLStubsRecording
 @testable import URLStubsScenarios
 @testable import TestSupport
 

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
-@_spi(AddOns) @testable import URLStubsStreaming
+@testable import URLStubsStreaming
 @testable import TestSupport
 
 /// Live streams the test writes to while the app reads them: server-sent events read event by

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 import URLStubsTesting
 
 /// Both ends of the UI-test link fail with one error type: an `AppBackend` call throws

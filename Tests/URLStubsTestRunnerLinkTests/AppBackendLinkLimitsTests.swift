@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
-@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
 @testable import TestSupport
 

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 import URLStubsTesting
 @testable import TestSupport
 

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import URLStubs
-@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import URLStubsTestRunnerLink
 @testable import URLStubsTesting
 
 /// The test-runner link's JSON, pinned by text written by hand from the protocol's documented

@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import Testing
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 @testable import TestSupport
 
 /// The link's socket waits as long as it was asked to, whatever signals the process receives

@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) @testable import URLStubs
-@_spi(AddOns) import URLStubsGraphQL
+@testable import URLStubs
+import URLStubsGraphQL
 
 // The GraphQL operation as a key of the engine's stub index, for the index tests that file
 // stubs by a strategy's key.

@@ -4,20 +4,20 @@ extension JSONValue {
     /// Why `data` is not JSON, as a report says it after "the file" (`is not valid JSON:
     /// expected … at line 3, column 7 (byte 20)`, or that it is nested too deep); `nil` when it
     /// is JSON.
-    @_spi(AddOns) public static func verdict(on data: Data) -> String? {
+    package static func verdict(on data: Data) -> String? {
         problem(in: data)?.verdict
     }
 
     /// How ``verdict(on:)`` says `error`, when it is the error of a JSON text that
     /// `parsing(_:)` rejected; `nil` for any other error.
-    @_spi(AddOns) public static func verdict(of error: any Error) -> String? {
+    package static func verdict(of error: any Error) -> String? {
         (error as? JSONSyntaxError)?.verdict
     }
 
     /// What a reader of a JSON-based format (HAR) expected, for an error `parsing(_:)` threw:
     /// `valid JSON: <reason, line, column and byte>`, or `JSON nested at most 512 levels deep,
     /// but the text is nested deeper …`; `nil` for any other error.
-    @_spi(AddOns) public static func expectation(after error: any Error) -> String? {
+    package static func expectation(after error: any Error) -> String? {
         guard let problem = error as? JSONSyntaxError else { return nil }
         let expected =
             problem.isTooDeep ? "JSON nested at most \(JSONSyntaxError.maximumDepth) levels deep, but the text is" : "valid JSON:"

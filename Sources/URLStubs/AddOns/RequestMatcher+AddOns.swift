@@ -1,7 +1,7 @@
 import Foundation
 
 /// An add-on matcher's answer for one request (see `RequestMatcher(description:verdict:)`).
-@_spi(AddOns) public enum MatcherVerdict: Sendable {
+package enum MatcherVerdict: Sendable {
     /// The request is accepted.
     case matched
     /// The request is refused; the reason completes a near-miss report's line.
@@ -22,7 +22,7 @@ extension RequestMatcher {
     ///
     /// - Parameter indexKey: The exact value of a strategy's ``IndexKind`` every request this
     ///   matcher accepts carries (an operation name): the stub index files the stub under it.
-    @_spi(AddOns) public init(
+    package init(
         description: String, indexKey: IndexKey? = nil, verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict
     ) {
         self.init(description: description, keys: MatchKeys(strategyKey: indexKey), verdict: verdict)
@@ -31,7 +31,7 @@ extension RequestMatcher {
     /// A matcher an add-on builds as above, filed in the stub index by every exact value in
     /// `keys` (a replayed request's method, host, path and body), and failing every request with
     /// `problems` (an invalid volatile path) when there are any.
-    @_spi(AddOns) public init(
+    package init(
         description: String, keys: MatchKeys, problems: [String] = [], verdict: @escaping @Sendable (StubRequest) -> MatcherVerdict
     ) {
         self.init(description: description, keys: keys, problems: problems, runsUserCode: false) { (request: StubRequest) -> MatchResult in
@@ -46,7 +46,7 @@ extension RequestMatcher {
 
     /// The method (upper-cased) and the exact path every request this matcher accepts has,
     /// where it requires them (`isMethod(.get) && isPath("/pets")`); `nil` where it does not.
-    @_spi(AddOns) public var requiredMethodAndPath: (method: String?, path: String?) {
+    package var requiredMethodAndPath: (method: String?, path: String?) {
         (keys.method, keys.path)
     }
 }
@@ -56,7 +56,7 @@ extension MatchKeys {
     /// path, and those given of a query parameter's value, the JSON body, the body's bytes and a
     /// strategy's ``IndexKind``. Each must be a value every request the matcher accepts carries
     /// as it is: a request lacking one is never offered the stub.
-    @_spi(AddOns) public init(
+    package init(
         method: String, url: URL, queryParameter: (name: String, value: String)? = nil, jsonBody: JSONValue? = nil, body: Data? = nil,
         strategyKey: IndexKey? = nil
     ) {

@@ -4,7 +4,7 @@ extension StubResponse {
     /// The seconds before the response head, as `requestTime(_:responseTime:)` sets them: read
     /// and changed by add-ons that add to a response's wait (a network profile's latency, a
     /// scenario manifest's delay).
-    @_spi(AddOns) public var requestDelay: TimeInterval {
+    package var requestDelay: TimeInterval {
         get { pacing.requestTime }
         set { pacing.requestTime = newValue }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One write of a body that arrives over time (``StubResponse/init(streamedBody:statusCode:headers:)``).
-@_spi(AddOns) public enum StreamedWrite: Sendable {
+package enum StreamedWrite: Sendable {
     /// Bytes, delivered as one `didReceive data` where the client takes chunks.
     case data(Data)
     /// The end: the request finishes once the writes before it are delivered.
@@ -13,7 +13,7 @@ import Foundation
 
 /// How a streamed body arrives for one request: what an add-on's source answers when the
 /// response head is due.
-@_spi(AddOns) public enum StreamedBodyPlay {
+package enum StreamedBodyPlay {
     /// Writes the source pushes while the request runs: the engine takes them from the
     /// connection each time the source calls its `wake`, and tells it what the app has taken
     /// (room for more) and when the request lets go.
@@ -27,7 +27,7 @@ import Foundation
 
 /// One request connected to a source that pushes writes (``StreamedBodyPlay/pushed(_:)``).
 /// The engine calls it on the loading context, never twice at once.
-@_spi(AddOns) public protocol StreamedBodyConnection: AnyObject, Sendable {
+package protocol StreamedBodyConnection: AnyObject, Sendable {
     /// The writes waiting, oldest first; none when nothing waits (a `wake` may come twice).
     /// After a write that ends the body, the engine takes nothing more.
     func take() -> [StreamedWrite]
@@ -48,7 +48,7 @@ extension StubResponse {
     /// - Parameter play: Called once per request when its head is due, with the request, the
     ///   stub's description (for errors) and `wake`, which a pushing source calls (from any
     ///   thread) when writes wait to be taken. What it throws fails the request before any head.
-    @_spi(AddOns) public init(
+    package init(
         streamedBody play: @escaping StubBody.StreamedSource, statusCode: Int = 200, headers: HeaderFields = [:]
     ) {
         self.init(bodySource: .streamed(play), statusCode: statusCode, headers: headers)
@@ -58,6 +58,6 @@ extension StubResponse {
 extension StubBody {
     /// Where a streamed body comes from (``StubResponse/init(streamedBody:statusCode:headers:)``):
     /// given the request, the stub's description and a wake call, how its writes arrive.
-    @_spi(AddOns) public typealias StreamedSource =
+    package typealias StreamedSource =
         @Sendable (_ request: StubRequest, _ stub: String, _ wake: @escaping @Sendable () -> Void) throws -> StreamedBodyPlay
 }

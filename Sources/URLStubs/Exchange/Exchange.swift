@@ -19,9 +19,9 @@ import FoundationNetworking
 ///
 /// Touched on its player's delivery context only, but for the fields set before it is handed
 /// to the player.
-@_spi(Transport) public final class Exchange: @unchecked Sendable {
+package final class Exchange: @unchecked Sendable {
     /// How an exchange ended, as its client saw it.
-    @_spi(Transport) public enum Ending: Sendable {
+    package enum Ending: Sendable {
         /// The whole response was delivered.
         case finished
         /// The client got this error (after the head and some body bytes, or before any).

@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// What an ``ExchangePlayer`` asks of the registry whose stubs it plays (``StubRegistry``):
 /// the player knows nothing about matching, the registry nothing about transports.
-@_spi(Transport) public protocol ExchangeHost: AnyObject, Sendable {
+package protocol ExchangeHost: AnyObject, Sendable {
     /// Matches `request` and builds its answer: an exchange to play, or the error the request
     /// fails with (the journal and hooks already know of it). Runs no user code: called on the
     /// loading context, which the whole process shares. A request that needs some (a closure
@@ -32,7 +32,7 @@ import FoundationNetworking
 }
 
 /// What ``ExchangeHost/answer(_:)`` found.
-@_spi(Transport) public enum ExchangeAnswer: Sendable {
+package enum ExchangeAnswer: Sendable {
     /// A stub answers (or the network does, for an unmatched request passed through).
     case exchange(Exchange)
     /// The request fails with this error before any exchange (no stub, an invalid stub, a
@@ -43,7 +43,7 @@ import FoundationNetworking
 }
 
 /// A moment of an exchange that hooks, the journal and checkers hear of.
-@_spi(Transport) public enum ExchangeEvent: Sendable {
+package enum ExchangeEvent: Sendable {
     /// The stub answered with a redirect to `next`, about to be followed or handed on
     /// (`onRedirect`, before any delegate is asked).
     case redirecting(to: URLRequest)

@@ -31,7 +31,7 @@ import FoundationNetworking
 /// is a value with a body in memory is played in the very step that started it. The request's
 /// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
 /// the head is sent it bounds the gap between parts of the body.
-@_spi(Transport) public final class ExchangePlayer: @unchecked Sendable {
+package final class ExchangePlayer: @unchecked Sendable {
     // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
 
     /// Body chunks are read in at most this many bytes.
@@ -63,7 +63,7 @@ import FoundationNetworking
 
     /// A player for one request of `transport`, answered by `host`; `url` names the request in
     /// errors before any exchange exists. Call ``start(_:uploadBody:hidesUploadBody:)`` next.
-    @_spi(Transport) public init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
+    package init(url: URL?, traits: TransportTraits, transport: any ExchangeTransport, host: any ExchangeHost) {
         requestURL = url ?? URL(fileURLWithPath: "/")
         self.traits = traits
         self.transport = transport
@@ -131,7 +131,7 @@ import FoundationNetworking
 
     /// Starts the request (as a server would see it: cookies and configuration headers
     /// included), on the scheduler. A body stream is read off the loading context.
-    @_spi(Transport) public func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
+    package func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
         lastProgress = .now()
         defer {
             // A request answered within this call needs no timeout.
@@ -175,7 +175,7 @@ import FoundationNetworking
 
     /// Stops at once: closes what the phase holds, makes no further callback. Called on the
     /// scheduler, by the transport.
-    @_spi(Transport) public func cancel() {
+    package func cancel() {
         switch phase {
         case .ended:
             return

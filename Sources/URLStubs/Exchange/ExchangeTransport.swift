@@ -24,7 +24,7 @@ import FoundationNetworking
 ///   that learns of it only by asking answers ``isClientGone`` (corelibs marks a task cancelled
 ///   a step before it stops the protocol), which the player reads at the start of each step.
 /// - The player holds its transport weakly: a transport that is released is a client gone.
-@_spi(Transport) public protocol ExchangeTransport: AnyObject {
+package protocol ExchangeTransport: AnyObject {
     /// Sends the response head (status and header fields, in order, repeats kept).
     func deliver(head: ResponseHead)
     /// Sends body bytes, in order; each byte is handed over once.
@@ -41,18 +41,18 @@ import FoundationNetworking
 }
 
 /// Asks a client whether to follow a redirect (corelibs' task delegate).
-@_spi(Transport) public protocol RedirectAsker: Sendable {
+package protocol RedirectAsker: Sendable {
     /// Asks about `response`, which redirects to `next`; `decide` gets the request to follow
     /// (`nil`: do not follow, deliver the 3xx), on any queue.
     func ask(about response: HTTPURLResponse, next: URLRequest, decide: @escaping @Sendable (URLRequest?) -> Void)
 }
 
 /// What a transport can do, told to the player once, when it starts.
-@_spi(Transport) public struct TransportTraits: @unchecked Sendable {
+package struct TransportTraits: @unchecked Sendable {
     // @unchecked: the operation queue is thread-safe.
 
     /// Who follows a redirect a stub answers with.
-    @_spi(Transport) public enum RedirectHandling: Sendable {
+    package enum RedirectHandling: Sendable {
         /// The player does, matching the next hop itself; `ask` (when set) asks the client
         /// whether to follow (corelibs' task delegate): its answer (`nil`: do not follow, send
         /// the 3xx) comes back on any queue.
@@ -64,34 +64,34 @@ import FoundationNetworking
     }
 
     /// Where the player's steps run and every transport call is made (a serial context).
-    @_spi(Transport) public let scheduler: any DeliveryScheduler
+    package let scheduler: any DeliveryScheduler
     /// `true` when the client sees every body chunk; `false` when it keeps only the last one
     /// (corelibs' completion handlers and `async` calls): the body then goes out whole, when its
     /// last paced byte would have arrived.
-    @_spi(Transport) public let deliversChunks: Bool
+    package let deliversChunks: Bool
     /// Who follows redirects.
-    @_spi(Transport) public var redirects: RedirectHandling
+    package var redirects: RedirectHandling
     /// Where a delivered chunk is taken by the client (a session delegate's queue): the next
     /// chunk is read once the client has run the callbacks made so far, so a fast body to a
     /// slow client does not pile up in memory. `nil` when delivering is taking.
-    @_spi(Transport) public let consumerQueue: OperationQueue?
+    package let consumerQueue: OperationQueue?
     /// The cookie store of the client's session, which the engine reads and writes the way a
     /// session treats an HTTP response; `nil` when the client keeps its own cookies (it gets
     /// `Set-Cookie` in the head, as from a server).
-    @_spi(Transport) public let cookies: SessionCookies?
+    package let cookies: SessionCookies?
     /// The longest wait before the head and the longest gap between parts of the body;
     /// `.infinity` for none.
-    @_spi(Transport) public let timeout: TimeInterval
+    package let timeout: TimeInterval
     /// Redirects that led to this request before the player started (Apple: each hop is a new
     /// protocol instance, and the count is kept per task).
-    @_spi(Transport) public var redirectsSoFar = 0
+    package var redirectsSoFar = 0
     /// `true` when everything must happen within the call that starts the player (corelibs'
     /// fallback when no other place is known to be safe for callbacks).
-    @_spi(Transport) public var answersInline = false
+    package var answersInline = false
 
     /// What a transport can do; ``redirectsSoFar`` and ``answersInline`` keep their defaults
     /// unless set.
-    @_spi(Transport) public init(
+    package init(
         scheduler: any DeliveryScheduler, deliversChunks: Bool, redirects: RedirectHandling, consumerQueue: OperationQueue?,
         cookies: SessionCookies?, timeout: TimeInterval
     ) {
@@ -106,23 +106,23 @@ import FoundationNetworking
 
 /// A response head as a transport sends it: a response's status, version and headers, with
 /// the `Content-Length` of the body that follows.
-@_spi(Transport) public struct ResponseHead: Sendable {
+package struct ResponseHead: Sendable {
     /// The URL the response answers.
-    @_spi(Transport) public let url: URL
+    package let url: URL
     /// The response whose head this is.
-    @_spi(Transport) public let response: StubResponse
+    package let response: StubResponse
     /// The length of the body that follows, when known.
-    @_spi(Transport) public let bodyLength: Int?
+    package let bodyLength: Int?
     /// The stub whose previous head ``httpURLResponse`` may hand out again
     /// (``StubDescriptor/head(_:)``); `nil`: built afresh.
     var reusingHeadsOf: StubDescriptor?
 
     /// The status the head sends.
-    @_spi(Transport) public var statusCode: Int { response.statusCode }
+    package var statusCode: Int { response.statusCode }
 
     /// The body length the head announces: the stub's own `Content-Length`, else the body's
     /// length unless the stub sends `Transfer-Encoding`; `nil` when nothing is announced.
-    @_spi(Transport) public var announcedLength: Int? {
+    package var announcedLength: Int? {
         if let declared = response.declaredContentLength { return declared }
         if response.headers.isEmpty { return bodyLength }
         if response.headers["Transfer-Encoding"] != nil { return nil }
@@ -131,7 +131,7 @@ import FoundationNetworking
 
     /// The header fields in the order the stub gives them, repeated fields as separate
     /// fields (one `Set-Cookie` per cookie), then `Content-Length` if the stub gives none.
-    @_spi(Transport) public var fields: [(name: String, value: String)] {
+    package var fields: [(name: String, value: String)] {
         var fields = Array(response.headers)
         if response.declaredContentLength == nil, response.headers["Transfer-Encoding"] == nil, let bodyLength {
             fields.append((name: "Content-Length", value: String(bodyLength)))
@@ -141,7 +141,7 @@ import FoundationNetworking
 
     /// The head as Foundation's loading system takes it (cookies joined in one field);
     /// `nil` when `HTTPURLResponse` refuses the status.
-    @_spi(Transport) public var httpURLResponse: HTTPURLResponse? {
+    package var httpURLResponse: HTTPURLResponse? {
         if let stub = reusingHeadsOf { return stub.head(self) }
         return response.head(for: url, bodyLength: bodyLength)
     }

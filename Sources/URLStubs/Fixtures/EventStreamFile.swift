@@ -29,7 +29,7 @@ extension StubResponse {
     /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` or
     ///   ``FixtureError/Kind/unreadable`` for the path, ``FixtureError/Kind/malformed`` naming
     ///   the line of a `: delay` whose duration cannot be read.
-    @_spi(AddOns) public init(eventStreamFileAt url: URL, statusCode: Int, headers: HeaderFields) throws {
+    package init(eventStreamFileAt url: URL, statusCode: Int, headers: HeaderFields) throws {
         try self.init(eventStream: try FixtureFileCheck.contents(of: url), path: url.path, statusCode: statusCode, headers: headers)
     }
 
@@ -44,7 +44,7 @@ extension StubResponse {
     /// `headers` with `text/event-stream`'s `Content-Type` and `Cache-Control: no-cache` unless
     /// given: what an `.sse` fixture answers with, and URLStubsMigration's `eventStream`
     /// spellings and the UI-test link's event streams too.
-    @_spi(AddOns) public static func eventStreamHeaders(_ headers: HeaderFields) -> HeaderFields {
+    package static func eventStreamHeaders(_ headers: HeaderFields) -> HeaderFields {
         var headers = headers
         if !headers.contains(name: "Content-Type") {
             headers["Content-Type"] = "text/event-stream"

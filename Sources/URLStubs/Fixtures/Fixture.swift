@@ -102,7 +102,7 @@ public enum Fixture {
     }
 
     /// No file at `url` (asked for as `name`): the folder searched and the closest names in it.
-    @_spi(AddOns) public static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
+    package static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return FixtureError.notFound(
@@ -132,7 +132,7 @@ public enum Fixture {
     }
 
     /// A Content-Type for a file extension, `application/octet-stream` when unknown.
-    @_spi(AddOns) public static func mediaType(forExtension ext: String) -> String {
+    package static func mediaType(forExtension ext: String) -> String {
         switch ext.lowercased() {
         case "json": return "application/json"
         case "html", "htm": return "text/html; charset=utf-8"
@@ -198,7 +198,7 @@ extension StubResponse {
     /// The fixture at `url`, read by its extension. A `.response` or `.sse` file is read whole
     /// now; a body file is checked now and streamed when a request comes.
     /// - Throws: ``FixtureError`` for a missing, unreadable or malformed file.
-    @_spi(AddOns) public init(fixtureAt url: URL, statusCode: Int, headers: HeaderFields) throws {
+    package init(fixtureAt url: URL, statusCode: Int, headers: HeaderFields) throws {
         if url.pathExtension.lowercased() == "response" {
             try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
             return

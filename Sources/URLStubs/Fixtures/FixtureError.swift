@@ -111,24 +111,24 @@ public struct FixtureError: Error, Sendable, Equatable, CustomStringConvertible,
     }
 
     /// A JSON document (HAR) that does not read at `jsonPath`.
-    @_spi(AddOns) public static func malformed(_ source: String, jsonPath: String, expected: String) -> FixtureError {
+    package static func malformed(_ source: String, jsonPath: String, expected: String) -> FixtureError {
         FixtureError(kind: .malformed, source: source, jsonPath: jsonPath, expected: expected)
     }
 
     /// A path that is no readable regular file; `expected` says what it is and what to do.
-    @_spi(AddOns) public static func unreadable(_ path: String, expected: String) -> FixtureError {
+    package static func unreadable(_ path: String, expected: String) -> FixtureError {
         FixtureError(kind: .unreadable, source: path, jsonPath: "$", expected: expected)
     }
 
     /// The file at `path` could not be written: `reason` is what the system said, `explanation`
     /// the whole sentence (which file, what was kept, what to do).
-    @_spi(AddOns) public static func unwritable(_ path: String, reason: String, explanation: String) -> FixtureError {
+    package static func unwritable(_ path: String, reason: String, explanation: String) -> FixtureError {
         FixtureError(kind: .unwritable, source: path, expected: "a file this process can write", found: reason, explanation: explanation)
     }
 
     /// The folder at `path`, read as a `what` (`scenario folder`), has `problems`, each naming
     /// its file.
-    @_spi(AddOns) public static func invalidFolder(_ path: String, readAs what: String, problems: [String]) -> FixtureError {
+    package static func invalidFolder(_ path: String, readAs what: String, problems: [String]) -> FixtureError {
         let count = "\(problems.count) problem\(problems.count == 1 ? "" : "s")"
         return FixtureError(
             kind: .invalidFolder, source: path, expected: what, found: problems.joined(separator: "\n"),

@@ -251,7 +251,7 @@ extension StubResponse {
     /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` or
     ///   ``FixtureError/Kind/unreadable`` for the path, ``FixtureError/Kind/malformed`` naming
     ///   the file, the line and what was expected.
-    @_spi(AddOns) public init(httpMessageFileAt url: URL) throws {
+    package init(httpMessageFileAt url: URL) throws {
         try self.init(httpMessageData: try FixtureFileCheck.contents(of: url), source: url.lastPathComponent)
     }
 
@@ -260,7 +260,7 @@ extension StubResponse {
     /// URLStubsMigration's `init(httpMessage:source:)` comes here.
     /// - Throws: ``FixtureError`` (``FixtureError/Kind/malformed``) naming `source`, the line,
     ///   what was expected there and what was found.
-    @_spi(AddOns) public init(httpMessageData data: Data, source: String = "HTTP message") throws {
+    package init(httpMessageData data: Data, source: String = "HTTP message") throws {
         self = try HTTPMessage.parse(data, source: source).stubResponse
     }
 }

@@ -4,9 +4,9 @@ import Foundation
 /// kind first: a folder, a FIFO or a device at the path is a clear problem, never a raw
 /// `NSError` and never a read that waits (opening a FIFO for reading blocks until a writer
 /// comes).
-@_spi(AddOns) public enum RegularFile {
+package enum RegularFile {
     /// Why the path cannot be read as a regular file.
-    @_spi(AddOns) public enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable {
         /// Nothing is at the path.
         case missing
         /// The path is a folder.
@@ -17,7 +17,7 @@ import Foundation
         case unreadable(reason: String)
 
         /// `is a folder`, for "<path> is a folder": what the path is, and what to do.
-        @_spi(AddOns) public var explanation: String {
+        package var explanation: String {
             switch self {
             case .missing: return "does not exist"
             case .directory: return "is a folder, not a file: pass the path of the file inside it"
@@ -47,7 +47,7 @@ import Foundation
     }
 
     /// The bytes of the regular file at `url` (symbolic links followed).
-    @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
+    package static func contents(of url: URL) throws -> Data {
         if let problem = kindProblem(at: url) { throw problem }
         let path = url.resolvingSymlinksInPath().path
         guard FileManager.default.isReadableFile(atPath: path) else { throw Problem.unreadable(reason: "permission denied") }
@@ -80,18 +80,18 @@ import Foundation
 }
 
 /// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
-@_spi(AddOns) public enum CassetteFileCheck {
+package enum CassetteFileCheck {
     /// The bytes of the cassette at `url`.
     /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` with the closest names in its
     ///   folder when nothing is there, ``FixtureError/Kind/unreadable`` when the path is a
     ///   folder, a special file or unreadable.
-    @_spi(AddOns) public static func contents(of url: URL) throws -> Data {
+    package static func contents(of url: URL) throws -> Data {
         try RegularFile.contents(of: url) { $0 == .missing ? Fixture.notFoundError(at: url) : error(url, $0) }
     }
 
     /// Throws when something other than a regular file is at `url` (nothing there is fine: a
     /// recording writes it), before a recorder records into it.
-    @_spi(AddOns) public static func checkWritable(_ url: URL) throws {
+    package static func checkWritable(_ url: URL) throws {
         guard let problem = RegularFile.kindProblem(at: url), problem != .missing else { return }
         if case .unreadable = problem { return }
         throw error(url, problem)

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// It plugs in as its strategy does, by ``RequestStrategies/register(_:)``; replay asks every
 /// registered strategy of this kind, by precedence, and the first identity wins. A request no
 /// strategy reads is compared by its JSON or its bytes.
-@_spi(AddOns) public protocol ReplayStrategy: RequestStrategy {
+package protocol ReplayStrategy: RequestStrategy {
     /// `request`'s identity in this format with the `volatile` fields left out, or `nil` when it
     /// is not this format's.
     ///
@@ -24,29 +24,29 @@ import FoundationNetworking
     func replayTag(of request: StubRequest) -> String?
 }
 
-@_spi(AddOns) extension ReplayStrategy {
+extension ReplayStrategy {
     /// No tag.
-    @_spi(AddOns) public func replayTag(of request: StubRequest) -> String? { nil }
+    package func replayTag(of request: StubRequest) -> String? { nil }
 }
 
 /// What makes a recorded request and a live one the same request in a format
 /// (``ReplayStrategy``). Two identities are equal when their formats and keys are.
-@_spi(AddOns) public struct ReplayIdentity: Sendable, Equatable {
+package struct ReplayIdentity: Sendable, Equatable {
     /// The format, telling identities of different formats apart.
-    @_spi(AddOns) public let format: String
+    package let format: String
     /// The text two requests of this format share exactly when they are the same request.
-    @_spi(AddOns) public let key: String
+    package let key: String
     /// The identity in a few words, for stub names and reports (`pin text hello`).
-    @_spi(AddOns) public let summary: String
+    package let summary: String
     /// Query parameters this identity compares (a GET's `query`): left out of the URL.
-    @_spi(AddOns) public let queryParameters: Set<String>
+    package let queryParameters: Set<String>
     /// What the stub index files the replayed entry under, or `nil` for nothing more.
-    @_spi(AddOns) public let indexKey: IndexKey?
+    package let indexKey: IndexKey?
     /// The format's own reading of the request, for its `differences`.
-    @_spi(AddOns) public let payload: any Sendable
+    package let payload: any Sendable
     /// Why `live` is not this recorded request, one reason per difference; `live` is `nil` when
     /// the live request is not of this format. `nil` for the engine's generic line.
-    @_spi(AddOns) public let differences: @Sendable (ReplayIdentity?) -> [String]?
+    package let differences: @Sendable (ReplayIdentity?) -> [String]?
 
     /// An identity of `format`, compared by `key`, described by `summary`.
     /// - Parameters:
@@ -55,7 +55,7 @@ import FoundationNetworking
     ///   - payload: The format's reading of the request, which `differences` reads back.
     ///   - differences: Why a live identity (of the same format, or `nil`) is not this one; `nil`
     ///     for the generic "expected the recorded body …, got …".
-    @_spi(AddOns) public init(
+    package init(
         format: String, key: String, summary: String, queryParameters: Set<String> = [], indexKey: IndexKey? = nil,
         payload: any Sendable, differences: @escaping @Sendable (ReplayIdentity?) -> [String]?
     ) {
@@ -69,14 +69,14 @@ import FoundationNetworking
     }
 
     /// Whether both are the same request of the same format.
-    @_spi(AddOns) public static func == (lhs: ReplayIdentity, rhs: ReplayIdentity) -> Bool {
+    package static func == (lhs: ReplayIdentity, rhs: ReplayIdentity) -> Bool {
         lhs.format == rhs.format && lhs.key == rhs.key
     }
 }
 
 extension RequestStrategies {
     /// The registered strategies that read requests for replay, by precedence.
-    @_spi(AddOns) public static var replaying: [any ReplayStrategy] {
+    package static var replaying: [any ReplayStrategy] {
         registered.compactMap { $0 as? any ReplayStrategy }
     }
 }

@@ -63,7 +63,7 @@ extension JSONValue {
     /// Parses JSON text as ``init(data:)`` does; a rejected text throws the cause
     /// (``JSONSyntaxError``: what was expected, at which line, column and byte; or that it is
     /// nested deeper than 512 levels).
-    @_spi(AddOns) public static func parsing(_ data: Data) throws -> JSONValue {
+    package static func parsing(_ data: Data) throws -> JSONValue {
         try JSONBytesReader.read(data, rules: .body)
     }
 
@@ -81,7 +81,7 @@ extension JSONValue {
     /// cause: `a body that is not JSON (expected a value at line 1, column 1 (byte 0))`, or
     /// `a JSON body nested deeper than 512 levels (…); it is nested 600 levels deep` for a
     /// document only too deep.
-    @_spi(AddOns) public static func unreadable(_ data: Data, as noun: String) -> String {
+    package static func unreadable(_ data: Data, as noun: String) -> String {
         do {
             _ = try parsing(data)
             return "\(noun) that is not JSON"

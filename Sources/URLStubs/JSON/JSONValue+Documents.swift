@@ -7,14 +7,14 @@ extension JSONValue {
     /// UTF-16 surrogate pair are refused by name rather than picked, guessed or repaired.
     ///
     /// - Throws: ``JSONDocumentProblem``, with the line and column.
-    @_spi(AddOns) public static func readingDocument(_ data: Data) throws -> JSONValue {
+    package static func readingDocument(_ data: Data) throws -> JSONValue {
         try readingDocument(data, keepingMemberOrderUnder: nil).value
     }
 
     /// ``readingDocument(_:)``, also telling the order in which each object found under a member
     /// named `name` lists its members (a ``JSONValue`` object does not keep it), keyed by the
     /// object: what an OpenAPI document's `examples` need, whose first entry is the one shown.
-    @_spi(AddOns) public static func readingDocument(_ data: Data, keepingMemberOrderUnder name: String?) throws -> (
+    package static func readingDocument(_ data: Data, keepingMemberOrderUnder name: String?) throws -> (
         value: JSONValue, memberOrders: [JSONValue: [String]]
     ) {
         var rules = JSONBytesReader.Rules.document
@@ -29,14 +29,14 @@ extension JSONValue {
 
 /// Why a JSON document does not read, and where: `line 3, column 7: expected ',' or '}' after
 /// an object member`.
-@_spi(AddOns) public struct JSONDocumentProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONDocumentProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong.
-    @_spi(AddOns) public let reason: String
+    package let reason: String
     /// The line, from 1.
-    @_spi(AddOns) public let line: Int
+    package let line: Int
     /// The column within the line, in bytes, from 1.
-    @_spi(AddOns) public let column: Int
+    package let column: Int
 
     /// `line 3, column 7: …`.
-    @_spi(AddOns) public var description: String { "line \(line), column \(column): \(reason)" }
+    package var description: String { "line \(line), column \(column): \(reason)" }
 }

@@ -77,7 +77,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The numeric value of a ``number(_:)`` or an ``integer(_:)``, else `nil`: what a schema
     /// check compares with its bounds.
-    @_spi(AddOns) public var numericValue: Double? {
+    package var numericValue: Double? {
         switch self {
         case .number(let value): return value
         case .integer(let value): return Double(value)
@@ -190,7 +190,7 @@ public enum JSONValue: Sendable, Equatable, CustomStringConvertible {
 
     /// The differences between `self` (what was expected) and `actual`, one line each,
     /// as JSON paths: `$.user.name: expected "abc", got "abd"`. The JSON matchers' reasons.
-    @_spi(AddOns) public func differenceLines(from actual: JSONValue, path: String = "$") -> [String] {
+    package func differenceLines(from actual: JSONValue, path: String = "$") -> [String] {
         switch (self, actual) {
         case let (.object(expected), .object(got)):
             var lines: [String] = []

@@ -3,9 +3,9 @@ import Foundation
 /// Whether bytes are well-formed UTF-8 (the Unicode Standard's table 3-7: no overlong forms, no
 /// surrogates, nothing past U+10FFFF), so that readers refuse text that decoding would repair
 /// into U+FFFD. `String(validating:)` does the same from macOS 15 only.
-@_spi(AddOns) public enum UTF8Validation {
+package enum UTF8Validation {
     /// The offset of the first byte that starts no well-formed sequence, or `nil`.
-    @_spi(AddOns) public static func firstInvalidByte(in bytes: UnsafeRawBufferPointer) -> Int? {
+    package static func firstInvalidByte(in bytes: UnsafeRawBufferPointer) -> Int? {
         var index = 0
         let end = bytes.count
         while index < end {
@@ -35,7 +35,7 @@ import Foundation
     }
 
     /// Why the text is refused, naming the byte `firstInvalidByte(in:)` found.
-    @_spi(AddOns) public static func reason(byte: UInt8) -> String {
+    package static func reason(byte: UInt8) -> String {
         "invalid UTF-8 (the byte 0x\(String(byte, radix: 16, uppercase: true)) starts no valid UTF-8 sequence): the text must be UTF-8"
     }
 }

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Reads a request's body, whichever way it was sent.
-@_spi(AddOns) public enum RequestBodyReader {
+package enum RequestBodyReader {
     /// The body `canInit` can see without consuming anything: `httpBody` only. A body stream is
     /// left unread there, since a request the registry passes through still needs it.
     static func visibleBody(of request: URLRequest, in task: URLSessionTask?) -> (body: Data?, isKnown: Bool) {
@@ -26,7 +26,7 @@ import FoundationNetworking
     }
 
     /// Every byte `stream` gives, read to its end.
-    @_spi(AddOns) public static func readAll(_ stream: InputStream) -> Data {
+    package static func readAll(_ stream: InputStream) -> Data {
         if stream.streamStatus == .notOpen { stream.open() }
         defer { stream.close() }
         var data = Data()

@@ -14,7 +14,7 @@ import FoundationNetworking
 /// (``StubRegistry/storesCookiesInSharedStorage``): it is the test runner's real cookie jar
 /// (a file in the home directory on Linux), and parallel tests would leak cookies into each
 /// other through it.
-@_spi(Transport) public struct SessionCookies: @unchecked Sendable {
+package struct SessionCookies: @unchecked Sendable {
     // @unchecked: a configuration is only read here.
     private let configuration: URLSessionConfiguration?
     private let allowsSharedStorage: Bool

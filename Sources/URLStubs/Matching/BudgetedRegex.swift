@@ -7,7 +7,7 @@ import Foundation
 /// it once ``budget`` seconds have passed, so a hostile pattern or text costs at most that much
 /// per match and is reported by name instead of hanging the test. Matchers (`pathMatches`,
 /// `urlMatches`, `bodyMatches`) and the OpenAPI schemas' `pattern` use it.
-@_spi(AddOns) public final class BudgetedRegex: @unchecked Sendable {
+package final class BudgetedRegex: @unchecked Sendable {
     // @unchecked: NSRegularExpression is immutable and documented as safe to share.
 
     /// The time one match may take, in seconds. A pattern that needs longer backtracks

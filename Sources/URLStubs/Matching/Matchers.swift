@@ -7,7 +7,7 @@ import FoundationNetworking
 // developer reads in a near-miss report when a request went unanswered.
 
 /// `value` between double quotes, as a report quotes it; `none` for a missing value.
-@_spi(AddOns) public func quoted(_ value: String?) -> String {
+package func quoted(_ value: String?) -> String {
     value.map { "\"\($0)\"" } ?? "none"
 }
 
@@ -61,7 +61,7 @@ public func isPath(_ path: String) -> RequestMatcher {
 }
 
 /// Accepts requests whose path fits `pattern` and captures its parameters.
-@_spi(AddOns) public func patternPathMatcher(_ pattern: String) -> RequestMatcher {
+package func patternPathMatcher(_ pattern: String) -> RequestMatcher {
     let parsed: PathPattern
     do {
         parsed = try PathPattern(pattern)
@@ -284,7 +284,7 @@ private func normalizedURL(_ url: URL) -> String {
 }
 
 /// `body` in a few words for a report: its text (shortened past 200 characters), its size, or `empty`.
-@_spi(AddOns) public func describeBody(_ body: Data?) -> String {
+package func describeBody(_ body: Data?) -> String {
     guard let body, !body.isEmpty else { return "empty" }
     if let text = String(data: body, encoding: .utf8) {
         return text.count > 200 ? "\"\(text.prefix(200))…\" (\(body.count) bytes)" : "\"\(text)\""

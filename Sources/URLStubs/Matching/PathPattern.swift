@@ -7,7 +7,7 @@ import Foundation
 /// more segments). Every other segment must be equal, after percent-decoding.
 ///
 /// `PathPattern("/users/:id").match("/users/42")` is `["id": "42"]`; `.match("/users")` is `nil`.
-@_spi(AddOns) public struct PathPattern: Sendable, Equatable, CustomStringConvertible {
+package struct PathPattern: Sendable, Equatable, CustomStringConvertible {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
@@ -16,11 +16,11 @@ import Foundation
     }
 
     /// The pattern as written.
-    @_spi(AddOns) public let description: String
+    package let description: String
     let segments: [Segment]
 
     /// Parses a pattern; throws a ``PathPatternError`` naming the column of a syntax error.
-    @_spi(AddOns) public init(_ pattern: String) throws {
+    package init(_ pattern: String) throws {
         guard pattern.hasPrefix("/") else {
             throw PathPatternError(pattern: pattern, column: 1, message: "a path pattern must start with \"/\"")
         }
@@ -70,7 +70,7 @@ import Foundation
     }
 
     /// The captured parameters when `path` fits the pattern, else `nil`.
-    @_spi(AddOns) public func match(_ path: String) -> [String: String]? {
+    package func match(_ path: String) -> [String: String]? {
         let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var captures: [String: String] = [:]
         var index = 0
@@ -97,16 +97,16 @@ import Foundation
 }
 
 /// A syntax error in a ``PathPattern``: matchers report it as ``StubError/invalidMatcher(stub:problems:)``.
-@_spi(AddOns) public struct PathPatternError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PathPatternError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pattern as written.
-    @_spi(AddOns) public let pattern: String
+    package let pattern: String
     /// The 1-based column where the problem starts.
-    @_spi(AddOns) public let column: Int
+    package let column: Int
     /// What was expected.
-    @_spi(AddOns) public let message: String
+    package let message: String
 
     /// The whole sentence: pattern, column and what was expected.
-    @_spi(AddOns) public var description: String {
+    package var description: String {
         "invalid URL pattern \"\(pattern)\" at column \(column): \(message)"
     }
 }

@@ -67,7 +67,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public static let any = RequestMatcher(description: "any request") { _ in .matched }
 
     /// A matcher that reports a construction problem and never accepts a request.
-    @_spi(AddOns) public static func invalid(_ description: String, problem: String) -> RequestMatcher {
+    package static func invalid(_ description: String, problem: String) -> RequestMatcher {
         RequestMatcher(description: description, problems: [problem]) { _ in .failed(problem) }
     }
 }
@@ -97,7 +97,7 @@ struct MatchResult: Sendable {
 /// Exact request properties implied by a matcher, for the registry's index: a request that
 /// lacks one of them can never be accepted. `&&` keeps both sides' keys, `||` only those both
 /// sides require, `!` and closures none (their stubs are scanned).
-@_spi(AddOns) public struct MatchKeys: Sendable, Equatable {
+package struct MatchKeys: Sendable, Equatable {
     var host: String?
     var path: String?
     /// The upper-cased method (`isMethod`).

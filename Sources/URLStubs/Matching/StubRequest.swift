@@ -28,14 +28,14 @@ public struct StubRequest: Sendable, CustomStringConvertible {
     public internal(set) var pathParameters: [String: String]
     /// `false` only while deciding whether to claim a request whose body is not visible yet
     /// (upload tasks on Linux): body matchers then answer "maybe" instead of "no".
-    @_spi(AddOns) public let isBodyKnown: Bool
+    package let isBodyKnown: Bool
     /// The percent-decoded path (`%2F` kept as an escape), computed once: every path matcher reads it.
-    @_spi(AddOns) public let urlPath: String?
+    package let urlPath: String?
     /// The lowercased host, computed once: the host index and every host matcher read it.
     let urlHost: String?
     /// The query items, once the registry's index has parsed them for this lookup, so the
     /// matchers it then runs do not parse the URL again.
-    @_spi(AddOns) public var parsedQueryItems: [URLQueryItem]?
+    package var parsedQueryItems: [URLQueryItem]?
 
     /// Creates a request value, for unit-testing a matcher without a session.
     public init(_ urlRequest: URLRequest, body: Data? = nil, pathParameters: [String: String] = [:]) {

@@ -33,9 +33,9 @@ public struct VolatileFields: Sendable, Equatable {
     /// Header names, lower-cased, whose presence and value are ignored.
     let headers: Set<String>
     /// The JSON paths as written.
-    @_spi(AddOns) public let jsonPaths: [String]
+    package let jsonPaths: [String]
     /// Syntax errors in ``jsonPaths``, one sentence each; empty when every path is valid.
-    @_spi(AddOns) public let problems: [String]
+    package let problems: [String]
     let paths: [JSONPath]
 
     /// Fields to ignore when comparing requests; `VolatileFields()` ignores nothing.
@@ -69,12 +69,12 @@ public struct VolatileFields: Sendable, Equatable {
     // MARK: Applying
 
     /// Whether the header `name` is ignored (case-insensitive).
-    @_spi(AddOns) public func ignoresHeader(_ name: String) -> Bool {
+    package func ignoresHeader(_ name: String) -> Bool {
         !headers.isEmpty && headers.contains(name.lowercased())
     }
 
     /// The query items without the volatile ones.
-    @_spi(AddOns) public func keptQueryItems(_ items: [URLQueryItem]) -> [URLQueryItem] {
+    package func keptQueryItems(_ items: [URLQueryItem]) -> [URLQueryItem] {
         queryParameters.isEmpty ? items : items.filter { !queryParameters.contains($0.name) }
     }
 
@@ -90,7 +90,7 @@ public struct VolatileFields: Sendable, Equatable {
     }
 
     /// `json` without the members and elements the paths name.
-    @_spi(AddOns) public func removingPaths(from json: JSONValue) -> JSONValue {
+    package func removingPaths(from json: JSONValue) -> JSONValue {
         paths.reduce(json) { $1.removing(from: $0) }
     }
 }

@@ -6,7 +6,7 @@ import FoundationNetworking
 extension JSONValue {
     /// RFC 7396 JSON Merge Patch: objects merge recursively, `null` deletes a member, anything
     /// else (arrays included) replaces.
-    @_spi(AddOns) public func mergePatch(_ patch: JSONValue) -> JSONValue {
+    package func mergePatch(_ patch: JSONValue) -> JSONValue {
         guard case .object(let changes) = patch else { return patch }
         return patchingMembers(with: changes) { $0.mergePatch($1) }
     }
@@ -28,7 +28,7 @@ extension JSONValue {
     /// GYHttpMock's patch: like a merge patch, except that an array in the patch holding one
     /// object applies that object to every element of the matching array, so
     /// `{"items": [{"price": 0}]}` sets the price of every item. Other arrays replace.
-    @_spi(AddOns) public func templatePatch(_ patch: JSONValue) -> JSONValue {
+    package func templatePatch(_ patch: JSONValue) -> JSONValue {
         switch (self, patch) {
         case (.object, .object(let changes)):
             return patchingMembers(with: changes) { $0.templatePatch($1) }

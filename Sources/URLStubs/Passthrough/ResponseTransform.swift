@@ -36,7 +36,7 @@ public struct ResponseTransform: Sendable, CustomStringConvertible {
 
     /// A transform that also hears of a passthrough that got no response (`networkFailed`):
     /// the recorder's, which records the failure.
-    @_spi(AddOns) public init(
+    package init(
         _ description: String, _ apply: @escaping @Sendable (HTTPURLResponse, Data) throws -> (HTTPURLResponse, Data),
         networkFailed: (@Sendable (any Error) -> Void)?
     ) {
@@ -74,7 +74,7 @@ extension HTTPURLResponse {
     }
 
     /// A copy with another status code.
-    @_spi(AddOns) public func withStatusCode(_ statusCode: Int) -> HTTPURLResponse {
+    package func withStatusCode(_ statusCode: Int) -> HTTPURLResponse {
         HTTPURLResponse(
             url: url ?? URL(fileURLWithPath: "/"), statusCode: statusCode, httpVersion: "HTTP/1.1",
             headerFields: stringHeaders) ?? self
@@ -82,7 +82,7 @@ extension HTTPURLResponse {
 
     /// A copy with headers set, or removed where the value is `nil` (names compared
     /// case-insensitively).
-    @_spi(AddOns) public func withHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
+    package func withHeaders(_ changes: [String: String?]) -> HTTPURLResponse {
         var fields = stringHeaders
         for (name, value) in changes {
             for key in fields.keys where key.caseInsensitiveCompare(name) == .orderedSame {
@@ -110,7 +110,7 @@ extension StubResponse {
     }
 
     /// ``passthrough(_:)`` with an array, for URLStubsMigration's array spelling.
-    @_spi(AddOns) public static func passthrough(transforms: [ResponseTransform]) -> StubResponse {
+    package static func passthrough(transforms: [ResponseTransform]) -> StubResponse {
         var response = StubResponse(data: Data())
         response.action = .passThrough(transforms: transforms)
         return response

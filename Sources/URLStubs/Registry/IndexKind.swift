@@ -11,36 +11,36 @@ import FoundationNetworking
 /// list every value a matcher keyed by this kind could accept.
 ///
 /// Two kinds are the same kind when their names are equal; give each kind one name.
-@_spi(AddOns) public struct IndexKind: Sendable, Hashable {
+package struct IndexKind: Sendable, Hashable {
     /// Tells kinds apart, and names the kind in diagnostics.
-    @_spi(AddOns) public let name: String
+    package let name: String
     /// The request's values of this kind (several, one, or none: `[]`), or `nil` when they
     /// cannot be known yet (a body not visible while the request is being claimed): every
     /// stub of this kind is then a candidate. It may cache what it parsed in the request.
     let values: @Sendable (inout StubRequest) -> [String]?
 
     /// A kind named `name` whose values `values` reads from a request.
-    @_spi(AddOns) public init(_ name: String, values: @escaping @Sendable (inout StubRequest) -> [String]?) {
+    package init(_ name: String, values: @escaping @Sendable (inout StubRequest) -> [String]?) {
         self.name = name
         self.values = values
     }
 
     /// Whether both kinds have the same name.
-    @_spi(AddOns) public static func == (lhs: IndexKind, rhs: IndexKind) -> Bool { lhs.name == rhs.name }
+    package static func == (lhs: IndexKind, rhs: IndexKind) -> Bool { lhs.name == rhs.name }
     /// Hashes the name, the kind's identity.
-    @_spi(AddOns) public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// The exact value of an ``IndexKind`` that a matcher requires: the stub index files the stub
 /// under it once the stub's bucket outgrows a scan.
-@_spi(AddOns) public struct IndexKey: Sendable, Hashable {
+package struct IndexKey: Sendable, Hashable {
     /// What the value is a value of.
-    @_spi(AddOns) public let kind: IndexKind
+    package let kind: IndexKind
     /// The value the matcher requires.
-    @_spi(AddOns) public let value: String
+    package let value: String
 
     /// The key that requires `value` of `kind`.
-    @_spi(AddOns) public init(_ kind: IndexKind, _ value: String) {
+    package init(_ kind: IndexKind, _ value: String) {
         self.kind = kind
         self.value = value
     }

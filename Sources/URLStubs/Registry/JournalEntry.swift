@@ -35,7 +35,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     var sequence: UInt64 = 0
     /// The registry's ``StubRegistry/scrubbing`` when the request came: what ``description``
     /// hides.
-    @_spi(AddOns) public internal(set) var scrubbing = Scrubbing.default
+    package internal(set) var scrubbing = Scrubbing.default
     /// The size of the request body as sent, when ``request`` holds only its first
     /// ``StubRegistry/journalBodyLimit`` bytes; `nil` when it holds all of it.
     public private(set) var cutBodySize: Int?

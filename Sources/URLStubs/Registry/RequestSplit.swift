@@ -9,19 +9,19 @@ import FoundationNetworking
 /// The registry looks each part up as it looks up a request, newest stub first: when every
 /// part finds a stub, each of those stubs is used once and ``join`` builds the response; when
 /// one part finds none, the request is unmatched and no stub keeps a use.
-@_spi(AddOns) public struct RequestSplit: Sendable {
+package struct RequestSplit: Sendable {
     /// The parts, in the order their answers are joined.
-    @_spi(AddOns) public var parts: [RequestPart]
+    package var parts: [RequestPart]
     /// What a part is called in the report: `"Operation"` reads "Operation 1 of 2, …".
-    @_spi(AddOns) public var partNoun: String
+    package var partNoun: String
     /// What the whole is called: the journal names its answer "\(wholeName) of a, b".
-    @_spi(AddOns) public var wholeName: String
+    package var wholeName: String
     /// The response to the whole request, from each part's answer in order; thrown errors fail
     /// the request as a throwing response closure does.
-    @_spi(AddOns) public var join: @Sendable ([AnsweredPart]) throws -> StubResponse
+    package var join: @Sendable ([AnsweredPart]) throws -> StubResponse
 
     /// A split into `parts`, named and joined as the properties of the same names say.
-    @_spi(AddOns) public init(
+    package init(
         parts: [RequestPart], partNoun: String, wholeName: String, join: @escaping @Sendable ([AnsweredPart]) throws -> StubResponse
     ) {
         self.parts = parts
@@ -32,31 +32,31 @@ import FoundationNetworking
 }
 
 /// One part of a ``RequestSplit``: the request as if it had been sent alone.
-@_spi(AddOns) public struct RequestPart: Sendable {
+package struct RequestPart: Sendable {
     /// The part as a request of its own.
-    @_spi(AddOns) public var request: StubRequest
+    package var request: StubRequest
     /// The part in a few words, for the report and errors (`query "GetUser"`).
-    @_spi(AddOns) public var summary: String
+    package var summary: String
 
     /// A part sent as `request`, described by `summary`.
-    @_spi(AddOns) public init(request: StubRequest, summary: String) {
+    package init(request: StubRequest, summary: String) {
         self.request = request
         self.summary = summary
     }
 }
 
 /// A part and the stub that answers it, one of its uses already taken.
-@_spi(AddOns) public struct AnsweredPart: Sendable {
+package struct AnsweredPart: Sendable {
     /// The part answered.
-    @_spi(AddOns) public let part: RequestPart
+    package let part: RequestPart
     /// The stub that answers it.
-    @_spi(AddOns) public let stub: StubDescriptor
+    package let stub: StubDescriptor
     /// The part's request as the stub's matcher saw it (with its path parameters).
     let request: StubRequest
     let activation: Int
 
     /// The stub's response to this part (its response closure runs here).
-    @_spi(AddOns) public func response() throws -> StubResponse {
+    package func response() throws -> StubResponse {
         try stub.response(to: request, activation: activation)
     }
 }

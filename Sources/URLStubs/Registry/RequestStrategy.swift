@@ -12,7 +12,7 @@ import FoundationNetworking
 /// no stub answers, so a strategy costs the common path nothing.
 ///
 /// Every requirement has a default that says nothing: implement what the protocol needs.
-@_spi(AddOns) public protocol RequestStrategy: Sendable {
+package protocol RequestStrategy: Sendable {
     /// Orders strategies wherever several speak (report lines, the suggested stub, the split):
     /// lower first. A strategy that reads requests through another one's format (an operation
     /// sent as an upload) goes before it.
@@ -32,26 +32,26 @@ import FoundationNetworking
     func split(_ request: StubRequest) -> RequestSplit?
 }
 
-@_spi(AddOns) extension RequestStrategy {
+extension RequestStrategy {
     /// No lines.
-    @_spi(AddOns) public func reportLines(for request: StubRequest) -> [String] { [] }
+    package func reportLines(for request: StubRequest) -> [String] { [] }
     /// No suggestion.
-    @_spi(AddOns) public func suggestion(for request: StubRequest, scrubbing: Scrubbing) -> StubSuggestion? { nil }
+    package func suggestion(for request: StubRequest, scrubbing: Scrubbing) -> StubSuggestion? { nil }
     /// No split.
-    @_spi(AddOns) public func split(_ request: StubRequest) -> RequestSplit? { nil }
+    package func split(_ request: StubRequest) -> RequestSplit? { nil }
 }
 
 /// A strategy's part of the stub an unmatched report suggests.
-@_spi(AddOns) public struct StubSuggestion: Sendable {
+package struct StubSuggestion: Sendable {
     /// Matcher expressions, Swift source, joined to the method, host and path with `&&`.
-    @_spi(AddOns) public var matchers: [String]
+    package var matchers: [String]
     /// Query parameters the matchers above already cover: left out of `containsQueryParams`.
-    @_spi(AddOns) public var coveredQueryParameters: Set<String>
+    package var coveredQueryParameters: Set<String>
     /// The response expression, Swift source; `nil` keeps the engine's plain one.
-    @_spi(AddOns) public var response: String?
+    package var response: String?
 
     /// A suggestion of `matchers`, covering `coveredQueryParameters`, answered by `response`.
-    @_spi(AddOns) public init(matchers: [String], coveredQueryParameters: Set<String> = [], response: String? = nil) {
+    package init(matchers: [String], coveredQueryParameters: Set<String> = [], response: String? = nil) {
         self.matchers = matchers
         self.coveredQueryParameters = coveredQueryParameters
         self.response = response
@@ -62,13 +62,13 @@ import FoundationNetworking
 ///
 /// A wing registers its strategy on first use of any of its entry points, so an app that never
 /// speaks its protocol never pays for it.
-@_spi(AddOns) public enum RequestStrategies {
+package enum RequestStrategies {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var strategies: [any RequestStrategy] = []
     nonisolated(unsafe) private static var types: Set<ObjectIdentifier> = []
 
     /// Adds `strategy`; a second strategy of the same type is ignored.
-    @_spi(AddOns) public static func register(_ strategy: some RequestStrategy) {
+    package static func register(_ strategy: some RequestStrategy) {
         lock.lock(); defer { lock.unlock() }
         guard types.insert(ObjectIdentifier(type(of: strategy))).inserted else { return }
         var list = strategies

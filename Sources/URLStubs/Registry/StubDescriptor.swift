@@ -63,7 +63,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// How often the stub is expected to answer (``expect(_:)``), checked by
     /// ``StubRegistry/verify(includePassedThrough:)``; `nil` when the stub is optional.
-    @_spi(AddOns) public var expectedActivations: ExpectedCount? {
+    package var expectedActivations: ExpectedCount? {
         lock.lock(); defer { lock.unlock() }
         return expectedCount
     }
@@ -83,7 +83,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// `true` for a stub replaying a recorded request whose disuse ``StubRegistry/verify(includePassedThrough:)``
     /// reports (`HARReplayOptions.reportsUnusedEntries`, in `URLStubsRecording`): a recording that holds requests
     /// the test no longer makes has rotted.
-    @_spi(AddOns) public var isRecordedEntryReportedWhenUnused: Bool {
+    package var isRecordedEntryReportedWhenUnused: Bool {
         get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
         set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
     }
@@ -115,7 +115,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     }
 
     /// The stub's gate, made on first use: URLStubsMigration's `held()`.
-    @_spi(AddOns) public func makeGate() -> ResponseGate {
+    package func makeGate() -> ResponseGate {
         lock.lock(); defer { lock.unlock() }
         if let heldBy { return heldBy }
         let gate = ResponseGate()
@@ -126,7 +126,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// `true` when the stub has a limit (``maxActivations``) and has reached it: it no longer
     /// matches.
-    @_spi(AddOns) public var isUsedUp: Bool {
+    package var isUsedUp: Bool {
         guard let maxActivations else { return false }
         return activationCount >= maxActivations
     }

@@ -211,5 +211,5 @@ final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
 extension StubRegistry {
     /// The registry as the engine's transports talk to it: a transport of another target (the
     /// loopback server) starts its players with this.
-    @_spi(Transport) public var exchangeHost: any ExchangeHost { exchanges }
+    package var exchangeHost: any ExchangeHost { exchanges }
 }

@@ -120,7 +120,7 @@ extension StubRegistry {
     }
 
     /// The near-miss report for a request no stub matched.
-    @_spi(AddOns) public func nearMissReport(for request: StubRequest) -> String {
+    package func nearMissReport(for request: StubRequest) -> String {
         addingCassetteNote(to: UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text)
     }
 

@@ -138,7 +138,7 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     /// Adds a stub from its description (HAR replay and scenarios build these).
-    @_spi(AddOns) public func add(_ spec: StubSpec) -> StubDescriptor {
+    package func add(_ spec: StubSpec) -> StubDescriptor {
         add(spec.matcher, name: spec.name, times: spec.times, location: spec.location, answer: .closure(spec.responder))
     }
 
@@ -228,7 +228,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Replaces the stubs recorded for a scenario; returns the previous ones.
     @discardableResult
-    @_spi(AddOns) public func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
+    package func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
         lock.lock(); defer { lock.unlock() }
         let previous = scenarios.first { $0.name == name }?.stubs
         scenarios.removeAll { $0.name == name }
@@ -283,7 +283,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// What a near-miss report says of the cassette this registry replays: which one, and
     /// how to record what it lacks (set by a `HARRecorder` that replays).
-    @_spi(AddOns) public var replayedCassetteNote: String? {
+    package var replayedCassetteNote: String? {
         get { lock.lock(); defer { lock.unlock() }; return cassetteNote }
         set { lock.lock(); cassetteNote = newValue; lock.unlock() }
     }
@@ -317,17 +317,17 @@ public final class StubRegistry: @unchecked Sendable {
 }
 
 /// A stub not yet added to a registry.
-@_spi(AddOns) public struct StubSpec: Sendable {
+package struct StubSpec: Sendable {
     /// The requests the stub answers.
-    @_spi(AddOns) public var matcher: RequestMatcher
+    package var matcher: RequestMatcher
     /// Its name in reports, or `nil`.
-    @_spi(AddOns) public var name: String?
+    package var name: String?
     /// How many times it answers, or `nil` for no limit.
-    @_spi(AddOns) public var times: Int?
+    package var times: Int?
     /// Where it was declared, for reports.
-    @_spi(AddOns) public var location: StubLocation
+    package var location: StubLocation
     /// The response to a request, given how many times the stub answered before.
-    @_spi(AddOns) public var responder: @Sendable (StubRequest, Int) throws -> StubResponse
+    package var responder: @Sendable (StubRequest, Int) throws -> StubResponse
 }
 
 /// Adds a stub to ``StubRegistry/shared``: the OHHTTPStubs-style global spelling.

@@ -174,7 +174,7 @@ struct UnmatchedReport {
 }
 
 /// A Swift string literal for `text`, escaped.
-@_spi(AddOns) public func literal(_ text: String) -> String {
+package func literal(_ text: String) -> String {
     var escaped = ""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -191,7 +191,7 @@ struct UnmatchedReport {
 }
 
 /// A Swift literal for a JSON value, as `hasJSONBody` accepts it.
-@_spi(AddOns) public func swiftLiteral(_ value: JSONValue) -> String {
+package func swiftLiteral(_ value: JSONValue) -> String {
     switch value {
     case .null: return "NSNull()"
     case .bool(let flag): return flag ? "true" : "false"

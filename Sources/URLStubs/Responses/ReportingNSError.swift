@@ -21,14 +21,14 @@ import FoundationNetworking
 /// One path is out of reach: on Linux `error as NSError` builds a new `NSError` from the user
 /// info instead of returning this object, and that one prints Foundation's dump (the report is
 /// still its `localizedDescription`). On Apple platforms `as NSError` returns this object.
-@_spi(AddOns) public final class ReportingNSError: NSError, @unchecked Sendable {
+package final class ReportingNSError: NSError, @unchecked Sendable {
     /// The text `description` shows after the code's name.
     private let report: String
     private let codeName: String
 
     /// A `URLError` of `code` (spelled `codeName` in its description) whose localized
     /// description is `report`, carrying `underlying` under `NSUnderlyingErrorKey`.
-    @_spi(AddOns) public static func urlError(
+    package static func urlError(
         _ code: URLError.Code, named codeName: String, report: String,
         underlying: (any Error)?, url: URL?
     ) -> URLError {
@@ -53,11 +53,11 @@ import FoundationNetworking
     }
 
     /// `URLError(.resourceUnavailable): ` (or the code it is) then the report, each line once.
-    @_spi(AddOns) public override var description: String {
+    package override var description: String {
         report.isEmpty ? super.description : "URLError(\(codeName)): \(report)"
     }
 
-    @_spi(AddOns) public override var debugDescription: String { description }
+    package override var debugDescription: String { description }
 }
 
 extension URLError {

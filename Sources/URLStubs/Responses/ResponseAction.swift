@@ -2,7 +2,7 @@ import Foundation
 
 /// What a ``StubResponse`` does when it is played, said once: every other field of the response
 /// (status, headers, body) is read only as this says.
-@_spi(AddOns) public enum ResponseAction: Sendable {
+package enum ResponseAction: Sendable {
     /// Sends the head, then the body (its first `truncatedAfterBytes` bytes only, while the head
     /// still announces the whole length, when set), then finishes.
     case respond(truncatedAfterBytes: Int?)
@@ -16,7 +16,7 @@ import Foundation
     case passThrough(transforms: [ResponseTransform])
 
     /// `true` when the action sends the response's status, headers and body.
-    @_spi(AddOns) public var sendsHead: Bool {
+    package var sendsHead: Bool {
         switch self {
         case .respond, .failAfterBytes: return true
         case .fail, .neverRespond, .passThrough: return false
@@ -30,7 +30,7 @@ import Foundation
     }
 
     /// The error the request ends with, if the action fails it.
-    @_spi(AddOns) public var error: (any Error)? {
+    package var error: (any Error)? {
         switch self {
         case .fail(let failure), .failAfterBytes(_, let failure): return failure.error
         case .respond, .neverRespond, .passThrough: return nil

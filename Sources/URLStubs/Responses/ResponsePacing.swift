@@ -2,7 +2,7 @@ import Foundation
 
 /// How slowly a ``StubResponse`` is sent, said once: the wait before the head, and the pace of
 /// the body.
-@_spi(AddOns) public struct ResponsePacing: Sendable, Equatable {
+package struct ResponsePacing: Sendable, Equatable {
     /// How the body's bytes are spread out.
     enum BodyPace: Sendable, Equatable {
         /// As fast as the body can be read.
@@ -15,14 +15,14 @@ import Foundation
     }
 
     /// Seconds between the start of the request and the response head.
-    @_spi(AddOns) public var requestTime: TimeInterval = 0
+    package var requestTime: TimeInterval = 0
     var body: BodyPace = .unpaced
 
     static let none = ResponsePacing()
 
     /// OHHTTPStubs' single number: seconds to spread the body over, or, when negative, a speed
     /// in KB/s.
-    @_spi(AddOns) public var responseTime: TimeInterval {
+    package var responseTime: TimeInterval {
         get {
             switch body {
             case .unpaced: return 0

@@ -43,7 +43,7 @@ public struct StubBody: Sendable {
 
     /// Opens the body for reading and tells its length. A missing or unreadable file throws a
     /// ``FixtureError`` naming the path.
-    @_spi(AddOns) public func open() throws -> (stream: InputStream, length: Int?) {
+    package func open() throws -> (stream: InputStream, length: Int?) {
         switch source {
         case .data(let data):
             return (InputStream(data: data), data.count)

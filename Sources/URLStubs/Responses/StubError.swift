@@ -312,10 +312,10 @@ extension StubError {
 }
 
 /// Carries any error across threads. Errors handed to a stub are treated as immutable values.
-@_spi(Transport) public struct SendableError: Error, @unchecked Sendable {
+package struct SendableError: Error, @unchecked Sendable {
     /// The error carried.
-    @_spi(Transport) public let error: any Error
+    package let error: any Error
 
     /// Carries `error`.
-    @_spi(Transport) public init(error: any Error) { self.error = error }
+    package init(error: any Error) { self.error = error }
 }

@@ -32,9 +32,9 @@ public struct StubResponse: Sendable {
     public var httpVersion: String = "HTTP/1.1"
 
     /// What the response does: respond, fail, fail part-way, never respond or pass through.
-    @_spi(AddOns) public var action = ResponseAction.respond(truncatedAfterBytes: nil)
+    package var action = ResponseAction.respond(truncatedAfterBytes: nil)
     /// The wait before the head and the pace of the body.
-    @_spi(AddOns) public var pacing = ResponsePacing.none
+    package var pacing = ResponsePacing.none
     /// Holds the response until the test releases it (``held(by:)``).
     var gate: ResponseGate?
 
@@ -51,14 +51,14 @@ public struct StubResponse: Sendable {
     /// A response whose body is streamed from the file at `url`, unchecked until a request
     /// comes (``init(fixture:statusCode:headers:)`` checks the file when built); a missing file
     /// fails the request with a ``FixtureError`` naming the folder searched and the closest names.
-    @_spi(AddOns) public init(bodyFileAt url: URL, statusCode: Int = 200, headers: HeaderFields = [:]) {
+    package init(bodyFileAt url: URL, statusCode: Int = 200, headers: HeaderFields = [:]) {
         self.init(bodySource: .file(url), statusCode: statusCode, headers: headers)
     }
 
     /// A response whose body is read from an `InputStream` opened afresh for each request;
     /// `length` is the number of bytes it yields (`nil` when unknown). URLStubsMigration's
     /// `stream(length:statusCode:headers:_:)` comes here.
-    @_spi(AddOns) public init(
+    package init(
         streamLength length: Int?, statusCode: Int = 200, headers: HeaderFields = [:],
         open: @escaping @Sendable () throws -> InputStream
     ) {
@@ -262,7 +262,7 @@ public struct StubResponse: Sendable {
 extension String {
     /// Header-name equality: ASCII letters compared without case, no Foundation bridging
     /// (this runs for every header of every response).
-    @_spi(AddOns) public func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    package func equalsIgnoringASCIICase(_ other: String) -> Bool {
         let left = utf8, right = other.utf8
         guard left.count == right.count else { return false }
         for (a, b) in zip(left, right) where a != b {

@@ -10,24 +10,24 @@ import FoundationNetworking
 /// entry) scrubs a stored exchange by taking its parts out and putting the scrubbed ones back.
 ///
 /// A live request is an exchange without a response: its response parts are empty.
-@_spi(AddOns) public struct ExchangeParts: Sendable, Hashable {
+package struct ExchangeParts: Sendable, Hashable {
     /// The request URL, query included.
-    @_spi(AddOns) public var url: URL
+    package var url: URL
     /// The request headers, in order, repeats kept.
-    @_spi(AddOns) public var requestHeaders: HeaderFields
+    package var requestHeaders: HeaderFields
     /// The request body, or `nil` when the request has none.
-    @_spi(AddOns) public var requestBody: Data?
+    package var requestBody: Data?
     /// The request body's media type (`Content-Type`), which says how the body is read.
-    @_spi(AddOns) public var requestMimeType: String?
+    package var requestMimeType: String?
     /// The response headers, in order, repeats kept.
-    @_spi(AddOns) public var responseHeaders: HeaderFields
+    package var responseHeaders: HeaderFields
     /// The response body, empty when there is none.
-    @_spi(AddOns) public var responseBody: Data
+    package var responseBody: Data
     /// The response body's media type, empty when unknown.
-    @_spi(AddOns) public var responseMimeType: String
+    package var responseMimeType: String
 
     /// An exchange from its parts.
-    @_spi(AddOns) public init(
+    package init(
         url: URL, requestHeaders: HeaderFields = [:], requestBody: Data? = nil, requestMimeType: String? = nil,
         responseHeaders: HeaderFields = [:], responseBody: Data = Data(), responseMimeType: String = ""
     ) {
@@ -41,7 +41,7 @@ import FoundationNetworking
     }
 
     /// A live request's parts, as a recording of it would hold them before scrubbing.
-    @_spi(AddOns) public init(_ request: StubRequest) {
+    package init(_ request: StubRequest) {
         self.init(
             url: request.url ?? URL(fileURLWithPath: "/"), requestHeaders: HeaderFields(request.urlRequest.allHTTPHeaderFields ?? [:]),
             requestBody: request.body, requestMimeType: request.value(forHTTPHeaderField: "Content-Type"))

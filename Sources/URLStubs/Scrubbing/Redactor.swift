@@ -7,7 +7,7 @@ import Foundation
 /// short key) only where it stands as a whole value: between quotes (escaped ones too), or after
 /// `=` or a line break and before `&`, `;`, `,`, a quote, white space or the end. Replacing every
 /// `1` would mangle the text.
-@_spi(AddOns) public struct Redactor: Sendable {
+package struct Redactor: Sendable {
     let placeholder: String
     /// Whether ``redact(_:)-(String)`` also hides the credentials of every URL in the text
     /// (see ``hidingURLCredentials(in:placeholder:)``).
@@ -77,7 +77,7 @@ import Foundation
     }
 
     /// `text` with every secret replaced.
-    @_spi(AddOns) public func redact(_ text: String) -> String {
+    package func redact(_ text: String) -> String {
         let text = hidesURLCredentials ? Self.hidingURLCredentials(in: text, placeholder: placeholder) : text
         guard !isEmpty else { return text }
         var result = anywhere.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }

@@ -57,7 +57,7 @@ extension Scrubbing {
 
     /// `true` when `value` holds a member this policy scrubs: a value that may stand for
     /// another (a number scrubbed to `0` holds no placeholder to say so).
-    @_spi(AddOns) public func holdsScrubbedMember(_ value: JSONValue) -> Bool {
+    package func holdsScrubbedMember(_ value: JSONValue) -> Bool {
         let names = Set(jsonFields.map { $0.lowercased() })
         guard !names.isEmpty else { return false }
         func holds(_ value: JSONValue) -> Bool {

@@ -46,7 +46,7 @@ extension Scrubbing {
     /// The values this policy scrubs in a body of type `mimeType`: a form body's listed fields,
     /// a JSON body's listed members, and what a registered format scrubs in it
     /// (``ScrubbingStrategy``).
-    @_spi(AddOns) public func bodySecrets(_ body: Data, mimeType: String?) -> Set<String> {
+    package func bodySecrets(_ body: Data, mimeType: String?) -> Set<String> {
         if Self.isForm(mimeType) {
             return Set(Self.formPairs(body).filter { scrubsParameter($0.0) }.map(\.1))
         }

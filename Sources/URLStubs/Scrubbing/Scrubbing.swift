@@ -129,7 +129,7 @@ public struct Scrubbing: Sendable {
     var fieldNames: Set<String> { Set(jsonFields.map { $0.lowercased() }) }
 
     /// `true` when `name` is a scrubbed query or form parameter.
-    @_spi(AddOns) public func scrubsParameter(_ name: String) -> Bool {
+    package func scrubsParameter(_ name: String) -> Bool {
         !queryParameters.isEmpty && queryNames.contains(name.lowercased())
     }
 
@@ -196,7 +196,7 @@ public struct Scrubbing: Sendable {
     /// fields replaced, and what a registered format scrubs in it (``ScrubbingStrategy``); byte
     /// for byte the same body when it holds none (a replay then serves exactly what the server
     /// sent).
-    @_spi(AddOns) public func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
+    package func scrub(_ body: Data?, mimeType: String? = nil) -> Data? {
         guard let body else { return nil }
         if Self.isForm(mimeType) { return scrubForm(body) }
         let strategies = RequestStrategies.scrubbing
@@ -248,7 +248,7 @@ public struct Scrubbing: Sendable {
     /// and JSON members, and then any copy of their values found elsewhere (a server that echoes
     /// the request, an error page quoting the token, a session id in both a cookie and a body).
     /// A `Content-Length` header then gives the length of the body as stored.
-    @_spi(AddOns) public func scrub(_ exchange: ExchangeParts) -> ExchangeParts {
+    package func scrub(_ exchange: ExchangeParts) -> ExchangeParts {
         var copy = exchange
         copy.url = scrub(exchange.url)
         copy.requestHeaders = scrub(exchange.requestHeaders)
@@ -279,7 +279,7 @@ public struct Scrubbing: Sendable {
     }
 
     /// What hides `request`'s secrets in a report about it.
-    @_spi(AddOns) public func redactor(for request: StubRequest) -> Redactor {
+    package func redactor(for request: StubRequest) -> Redactor {
         Redactor(secrets: secretValues(in: ExchangeParts(request)), placeholder: placeholder, hidingURLCredentials: scrubsURLCredentials)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// its strategy before anything is scrubbed, so recording registers the ones the package ships.
 ///
 /// Every requirement has a default that scrubs nothing: implement what the format needs.
-@_spi(AddOns) public protocol ScrubbingStrategy: RequestStrategy {
+package protocol ScrubbingStrategy: RequestStrategy {
     /// `body`, of type `mimeType`, with the secrets `scrubbing` lists scrubbed; byte for byte
     /// `body` when it holds none; `nil` when `mimeType` is not this format's.
     func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data?
@@ -36,21 +36,21 @@ import Foundation
     func secrets(inJSON json: JSONValue, with scrubbing: Scrubbing) -> Set<String>
 }
 
-@_spi(AddOns) extension ScrubbingStrategy {
+extension ScrubbingStrategy {
     /// Not this format's body.
-    @_spi(AddOns) public func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? { nil }
+    package func scrub(body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Data? { nil }
     /// Not this format's body.
-    @_spi(AddOns) public func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? { nil }
+    package func secrets(inBody body: Data, mimeType: String?, with scrubbing: Scrubbing) -> Set<String>? { nil }
     /// Nothing scrubbed.
-    @_spi(AddOns) public func scrub(queryValue value: String, named name: String, with scrubbing: Scrubbing) -> String? { nil }
+    package func scrub(queryValue value: String, named name: String, with scrubbing: Scrubbing) -> String? { nil }
     /// No secrets.
-    @_spi(AddOns) public func secrets(inQueryValue value: String, named name: String, with scrubbing: Scrubbing) -> Set<String> { [] }
+    package func secrets(inQueryValue value: String, named name: String, with scrubbing: Scrubbing) -> Set<String> { [] }
     /// Nothing to scrub.
-    @_spi(AddOns) public func mayHoldSecrets(inJSONBody body: Data, with scrubbing: Scrubbing) -> Bool { false }
+    package func mayHoldSecrets(inJSONBody body: Data, with scrubbing: Scrubbing) -> Bool { false }
     /// `json` itself.
-    @_spi(AddOns) public func scrub(json: JSONValue, with scrubbing: Scrubbing) -> JSONValue { json }
+    package func scrub(json: JSONValue, with scrubbing: Scrubbing) -> JSONValue { json }
     /// No secrets.
-    @_spi(AddOns) public func secrets(inJSON json: JSONValue, with scrubbing: Scrubbing) -> Set<String> { [] }
+    package func secrets(inJSON json: JSONValue, with scrubbing: Scrubbing) -> Set<String> { [] }
 }
 
 extension RequestStrategies {

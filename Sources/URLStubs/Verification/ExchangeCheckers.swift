@@ -6,7 +6,7 @@ import Foundation
 /// ``exchangeFinished(_:)`` is called on the loading context, which the whole process shares:
 /// it must only keep the exchange (checking a large body there would stall every request), and
 /// do the work in ``verificationProblems()``.
-@_spi(AddOns) public protocol ExchangeChecker: AnyObject, Sendable {
+package protocol ExchangeChecker: AnyObject, Sendable {
     /// A hop finished normally: its request, the stub that answered and the response sent.
     func exchangeFinished(_ exchange: FinishedExchange)
     /// What the checker found so far; called by `verify()`, off the loading context.
@@ -14,7 +14,7 @@ import Foundation
 }
 
 /// One request and the response it got, as an ``ExchangeChecker`` hears of it.
-@_spi(AddOns) public struct FinishedExchange: Sendable {
+package struct FinishedExchange: Sendable {
     /// The request as the stub saw it, body included.
     public let request: StubRequest
     /// The stub that answered; `nil` for a request no stub matched that went to the network.
@@ -44,16 +44,16 @@ enum ExchangeCheckers {
 extension StubRegistry {
     /// Binds `checker`: it hears of every exchange this registry finishes from now on, and its
     /// problems join `verify()`'s report.
-    @_spi(AddOns) public func addExchangeChecker(_ checker: any ExchangeChecker) {
+    package func addExchangeChecker(_ checker: any ExchangeChecker) {
         change { $0.checkers.append(checker) }
     }
 
     /// The checkers bound with ``addExchangeChecker(_:)``.
-    @_spi(AddOns) public var exchangeCheckerList: [any ExchangeChecker] { snapshot().checkers }
+    package var exchangeCheckerList: [any ExchangeChecker] { snapshot().checkers }
 
     /// The stubs whose every answer is known without a request (one-line stubs, sequences),
     /// with those answers; for checks that make no request.
-    @_spi(AddOns) public var constantAnswers: [(stub: StubDescriptor, responses: [StubResponse])] {
+    package var constantAnswers: [(stub: StubDescriptor, responses: [StubResponse])] {
         stubs.compactMap { stub in
             switch stub.answer {
             case .constant(let response): return (stub, [response])
@@ -67,14 +67,14 @@ extension StubRegistry {
 extension StubDescriptor {
     /// The method and the exact path every request this stub accepts has, when its matcher
     /// requires them (`isMethod(.get) && isPath("/pets")`); `nil` where it does not.
-    @_spi(AddOns) public var requiredMethodAndPath: (method: String?, path: String?) {
+    package var requiredMethodAndPath: (method: String?, path: String?) {
         (matcher.keys.method, matcher.keys.path)
     }
 }
 
 extension StubBody {
     /// The file a ``file(_:)`` body reads, else `nil`.
-    @_spi(AddOns) public var fileURL: URL? {
+    package var fileURL: URL? {
         if case .file(let url) = source { return url }
         return nil
     }
@@ -83,7 +83,7 @@ extension StubBody {
 extension VerificationProblem {
     /// A problem an ``ExchangeChecker`` found (a ``Kind/contractViolation``), reported at the
     /// line of `stub` when there is one.
-    @_spi(AddOns) public static func found(
+    package static func found(
         summary: String, details: String? = nil, stub: StubDescriptor?, count: Int = 1
     ) -> VerificationProblem {
         VerificationProblem(kind: .contractViolation, summary: summary, details: details, location: stub?.location, stub: stub, count: count)
@@ -93,7 +93,7 @@ extension VerificationProblem {
 extension JSONValue {
     /// ``init(data:)`` through the library's one-pass reader where it takes the text (the
     /// common case), `JSONSerialization` otherwise: for add-ons reading large documents.
-    @_spi(AddOns) public static func reading(_ data: Data) throws -> JSONValue {
+    package static func reading(_ data: Data) throws -> JSONValue {
         try JSONBytesReader.value(from: data) ?? JSONValue(data: data)
     }
 }
@@ -101,7 +101,7 @@ extension JSONValue {
 extension StubResponse {
     /// `true` when the response sends a status, headers and a body (not an error, a
     /// passthrough or a response that never comes): what a check without requests can read.
-    @_spi(AddOns) public var sendsHTTPResponse: Bool {
+    package var sendsHTTPResponse: Bool {
         switch action {
         case .respond, .failAfterBytes: return true
         case .fail, .neverRespond, .passThrough: return false
@@ -110,7 +110,7 @@ extension StubResponse {
 
     /// How many body bytes are sent when the response stops early (``truncated(afterBytes:)``,
     /// ``failing(afterBytes:with:)``); `nil` when the whole body is.
-    @_spi(AddOns) public var bodyBytesSent: Int? {
+    package var bodyBytesSent: Int? {
         switch action {
         case .respond(let truncated): return truncated
         case .failAfterBytes(let bytes, _): return bytes

@@ -26,7 +26,7 @@ public enum ExpectedCount: Sendable, Equatable, CustomStringConvertible {
 
     /// `true` when `count` activations satisfy the expectation: what
     /// ``StubRegistry/verify(includePassedThrough:)`` checks for each stub.
-    @_spi(AddOns) public func accepts(_ count: Int) -> Bool {
+    package func accepts(_ count: Int) -> Bool {
         switch self {
         case .exactly(let n): return count == n
         case .atLeast(let n): return count >= n

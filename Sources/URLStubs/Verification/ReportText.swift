@@ -8,9 +8,9 @@ import Foundation
 ///
 /// Lines are cut after secrets are scrubbed, never before: a cut must not leave the start of a
 /// secret that the scrubber would no longer recognise.
-@_spi(AddOns) public enum ReportText {
+package enum ReportText {
     /// The most bytes of one line a report prints.
-    @_spi(AddOns) public static let lineLimit = 1_024
+    package static let lineLimit = 1_024
 
     /// `text` without the "URLStubs: " an error's description starts with, for a report line or
     /// a problem's summary, which test frameworks print after a prefix of their own.
@@ -26,7 +26,7 @@ import Foundation
 
     /// `text` cut to its first ``lineLimit`` UTF-8 bytes (on a character boundary), followed by
     /// `… (N bytes more)`; `text` itself when it is short enough.
-    @_spi(AddOns) public static func bounded(_ text: String, limit: Int = lineLimit) -> String {
+    package static func bounded(_ text: String, limit: Int = lineLimit) -> String {
         let size = text.utf8.count
         guard size > limit else { return text }
         var end = text.startIndex
@@ -42,7 +42,7 @@ import Foundation
     }
 
     /// Each line of `text` cut as ``bounded(_:limit:)`` says.
-    @_spi(AddOns) public static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
+    package static func boundingLines(_ text: String, limit: Int = lineLimit) -> String {
         guard text.utf8.count > limit else { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { bounded(String($0), limit: limit) }
@@ -52,6 +52,6 @@ import Foundation
 
 /// `text` cut as ``ReportText/bounded(_:limit:)`` cuts a report line (to ``ReportText/lineLimit``
 /// bytes unless `limit` says otherwise), for add-ons whose reports follow the same rule.
-@_spi(AddOns) public func boundedReportLine(_ text: String, limit: Int? = nil) -> String {
+package func boundedReportLine(_ text: String, limit: Int? = nil) -> String {
     ReportText.bounded(text, limit: limit ?? ReportText.lineLimit)
 }

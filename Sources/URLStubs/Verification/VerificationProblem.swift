@@ -41,7 +41,7 @@ public struct VerificationProblem: Sendable, CustomStringConvertible {
     public let summary: String
     /// More lines, for an unexpected request: the closest stubs, why each refused, and a stub
     /// that would have matched. ``message`` holds them after the ``summary``.
-    @_spi(AddOns) public let details: String?
+    package let details: String?
     /// Where the problem was declared (the stub, the ``ExpectedUnmatchedRequest``), `nil` for
     /// an unexpected request and a wait.
     public let location: StubLocation?

@@ -36,44 +36,44 @@ import Foundation
 /// ```
 public struct VerificationReport: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// A stub whose activation count broke its expectation.
-    @_spi(AddOns) public struct CountMismatch: Sendable {
+    package struct CountMismatch: Sendable {
         /// The stub.
-        @_spi(AddOns) public let stub: StubDescriptor
+        package let stub: StubDescriptor
         /// What was expected.
-        @_spi(AddOns) public let expected: ExpectedCount
+        package let expected: ExpectedCount
         /// How many times it answered.
-        @_spi(AddOns) public let actual: Int
+        package let actual: Int
     }
 
     /// An ``ExpectedUnmatchedRequest`` whose requests came more or less often than declared.
-    @_spi(AddOns) public struct UnmatchedCountMismatch: Sendable {
+    package struct UnmatchedCountMismatch: Sendable {
         /// The declaration.
-        @_spi(AddOns) public let expectation: ExpectedUnmatchedRequest
+        package let expectation: ExpectedUnmatchedRequest
         /// How many unmatched requests it accepted.
-        @_spi(AddOns) public let actual: Int
+        package let actual: Int
     }
 
     /// Requests that no stub matched and no ``ExpectedUnmatchedRequest`` accepted: each
     /// distinct one (method, URL and body) once, the first time it came, in the order they
     /// first arrived.
-    @_spi(AddOns) public let unexpected: [JournalEntry]
+    package let unexpected: [JournalEntry]
     /// How often each unexpected request came, by ``groupingKey(_:)``.
     let unexpectedCounts: [String: Int]
     /// Unexpected requests beyond the distinct ones the registry keeps, counted only.
-    @_spi(AddOns) public let uncounted: Int
+    package let uncounted: Int
     /// Stubs used more or less often than declared.
-    @_spi(AddOns) public let unmet: [CountMismatch]
+    package let unmet: [CountMismatch]
     /// Stubs whose matcher could not be built (an invalid regular expression, say).
-    @_spi(AddOns) public let invalid: [StubDescriptor]
+    package let invalid: [StubDescriptor]
     /// Stubs whose response no client can receive (``StubDescriptor/invalidResponses``).
     let invalidResponses: [StubDescriptor]
     /// Declarations of expected unmatched requests whose count was broken.
-    @_spi(AddOns) public let unmetUnmatched: [UnmatchedCountMismatch]
+    package let unmetUnmatched: [UnmatchedCountMismatch]
     /// The near-miss analysis of each distinct unexpected request, by ``groupingKey(_:)``.
     let nearMisses: [String: String]
     /// Stubs replaying a recorded request the test never made (see
     /// `HARReplayOptions.reportsUnusedEntries`), named by archive, method and URL.
-    @_spi(AddOns) public var unusedRecorded: [StubDescriptor] = []
+    package var unusedRecorded: [StubDescriptor] = []
     /// Configurations ``StubRegistry/install(into:)`` could not stub, each distinct one with
     /// how many times it was given.
     var unstubbable: [(problem: StubError, count: Int)] = []
@@ -86,7 +86,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     /// another session.
     var journalWasEmpty = false
     /// For a wait that gave up, what it awaited and saw; `nil` for ``StubRegistry/verify(includePassedThrough:)``.
-    @_spi(AddOns) public internal(set) var timedOutWait: TimedOutWait?
+    package internal(set) var timedOutWait: TimedOutWait?
     /// The problem of a wait that gave up (``VerificationProblem/Kind/waitTimedOut``).
     var waitProblems: [VerificationProblem] = []
 
@@ -104,7 +104,7 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     }
 
     /// How many times the unexpected request `entry` came.
-    @_spi(AddOns) public func occurrences(of entry: JournalEntry) -> Int {
+    package func occurrences(of entry: JournalEntry) -> Int {
         unexpectedCounts[Self.groupingKey(entry.request)] ?? 0
     }
 

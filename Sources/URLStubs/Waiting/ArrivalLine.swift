@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Its lock is its own and is never held while calling out, so an owner may call ``arrive(_:)``
 /// under its own lock, keeping an arrival and the owner's state in step.
-@_spi(AddOns) public final class ArrivalLine<Value: Sendable>: @unchecked Sendable {
+package final class ArrivalLine<Value: Sendable>: @unchecked Sendable {
     // @unchecked: the fields below are read and written under `lock`.
     private let lock = NSLock()
     private var arrived: [Value] = []
@@ -15,7 +15,7 @@ import Foundation
     private var waiters: [PendingWait<Value>] = []
 
     /// An empty line.
-    @_spi(AddOns) public init() {}
+    package init() {}
 
     /// Every arrival, oldest first.
     var all: [Value] {
@@ -24,7 +24,7 @@ import Foundation
     }
 
     /// Records `value` and hands it to the oldest waiting call, if any.
-    @_spi(AddOns) public func arrive(_ value: Value) {
+    package func arrive(_ value: Value) {
         lock.lock(); defer { lock.unlock() }
         arrived.append(value)
         while handedOut < arrived.count, !waiters.isEmpty {
@@ -35,7 +35,7 @@ import Foundation
     /// The next arrival not handed out yet: at once if it came already, else when it comes.
     /// - Throws: `timeoutError()` after `timeout` seconds; `CancellationError` when the
     ///   waiting task is cancelled.
-    @_spi(AddOns) public func next(timeout: TimeInterval, timeoutError: @escaping @Sendable () -> any Error) async throws -> Value {
+    package func next(timeout: TimeInterval, timeoutError: @escaping @Sendable () -> any Error) async throws -> Value {
         try await PendingWait<Value>.run(
             timeout: timeout, timeoutError: timeoutError,
             start: { wait in

@@ -4,7 +4,7 @@ import Dispatch
 /// One suspended `await` of a test, resumed exactly once: by what it waits for, by its
 /// timeout, or by the cancellation of its task. Whoever comes first wins; the others find it
 /// resolved and do nothing. Nothing blocks a thread while it waits.
-@_spi(AddOns) public final class PendingWait<Value: Sendable>: @unchecked Sendable {
+package final class PendingWait<Value: Sendable>: @unchecked Sendable {
     /// Where timeouts fire and their reports are written (they run matchers, which are user
     /// code): a queue of their own, never the global pool.
     private static var timeoutQueue: DispatchQueue { pendingWaitTimeouts }
@@ -22,7 +22,7 @@ import Dispatch
     /// Resolves the wait with `result` unless it is resolved already; returns whether this call
     /// did it.
     @discardableResult
-    @_spi(AddOns) public func resolve(_ result: Result<Value, any Error>) -> Bool {
+    package func resolve(_ result: Result<Value, any Error>) -> Bool {
         lock.lock()
         guard outcome == nil else { lock.unlock(); return false }
         let settled = result.mapError { SendableError(error: $0) }
@@ -56,7 +56,7 @@ import Dispatch
     /// registers the wait where its event will come from, and may resolve it at once);
     /// `timeoutError` builds the error thrown when `timeout` seconds pass first; `finish` runs
     /// afterwards whatever happened (to unregister).
-    @_spi(AddOns) public static func run(
+    package static func run(
         timeout: TimeInterval,
         timeoutError: @escaping @Sendable () -> any Error,
         start: (PendingWait<Value>) -> Void,

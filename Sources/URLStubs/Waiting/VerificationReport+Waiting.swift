@@ -17,14 +17,14 @@ import Foundation
 /// ```
 extension VerificationReport {
     /// What a wait that gave up was waiting for and what it saw.
-    @_spi(AddOns) public struct TimedOutWait: Sendable {
+    package struct TimedOutWait: Sendable {
         /// What was awaited, in words (`1 request matching path is "/analytics"`).
-        @_spi(AddOns) public let awaited: String
+        package let awaited: String
         /// The requests that did match, fewer than awaited.
-        @_spi(AddOns) public let matched: [JournalEntry]
+        package let matched: [JournalEntry]
         /// Every other request the registry had seen when the wait gave up, oldest first (empty
         /// when the wait is not tied to a registry).
-        @_spi(AddOns) public let others: [JournalEntry]
+        package let others: [JournalEntry]
     }
 
     /// How many of the other requests a timed-out wait lists.
@@ -33,7 +33,7 @@ extension VerificationReport {
     /// The report of a wait for `awaited` that gave up after `timeout` seconds with `matched`,
     /// listing `others` (closest to `matcher` first, when there is one) or `hint` when there are
     /// none.
-    @_spi(AddOns) public init(
+    package init(
         awaited: String, timeout: TimeInterval, matched: [JournalEntry], others: [JournalEntry],
         matcher: RequestMatcher?, hint: String
     ) {
@@ -74,7 +74,7 @@ extension VerificationReport {
     }
 
     /// What to check when the registry saw no request at all.
-    @_spi(AddOns) public static let noRequestSeenHint =
+    package static let noRequestSeenHint =
         "The registry saw no other request: check that the app sends it through a session this registry "
         + "answers (registry.makeSession(), or registry.install(into: configuration) before the session is made)."
 

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

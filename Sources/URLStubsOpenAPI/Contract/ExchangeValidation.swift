@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsMultipart
+import URLStubs
+import URLStubsMultipart
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

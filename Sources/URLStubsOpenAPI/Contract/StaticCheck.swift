@@ -1,6 +1,6 @@
 import Foundation
-@_spi(AddOns) import URLStubs
-@_spi(AddOns) import URLStubsScenarios
+import URLStubs
+import URLStubsScenarios
 import URLStubsRecording
 
 #if canImport(FoundationNetworking)

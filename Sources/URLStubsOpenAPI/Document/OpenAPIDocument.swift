@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// An OpenAPI 3.0 or 3.1 document, read from JSON or YAML, with its schemas compiled: what
 /// ``URLStubs/StubRegistry/checkContract(_:)`` checks traffic against, and what builds stubs by

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One compiled JSON Schema object of a document. Schemas refer to each other by index into
 /// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.

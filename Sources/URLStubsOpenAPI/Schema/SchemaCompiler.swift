@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Compiles the schemas of a document into a ``SchemaSet``, following each `$ref` once: a
 /// schema reached twice (or recursively) is compiled once and shared.

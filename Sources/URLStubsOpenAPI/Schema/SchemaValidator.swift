@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// One way a JSON value breaks its schema.
 public struct SchemaViolation: Sendable, Equatable, CustomStringConvertible {

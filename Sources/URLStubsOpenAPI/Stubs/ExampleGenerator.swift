@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// A value that fits a schema, made the same way every time: the schema's own `example` where
 /// it has one that fits, else the first fitting `enum` value, `const`, or a value built from

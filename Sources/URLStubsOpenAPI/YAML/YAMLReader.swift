@@ -1,5 +1,5 @@
 import Foundation
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 /// Reads the YAML that API documents are written in into a ``URLStubs/JSONValue``: block and
 /// flow mappings and sequences, plain (multi-line too), single- and double-quoted scalars,

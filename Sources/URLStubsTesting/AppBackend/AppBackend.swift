@@ -1,7 +1,7 @@
 import Foundation
 import URLStubs
 import URLStubsScenarios
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// The fake backend of an app a UI test launched, driven live from the test process: add and
 /// remove stubs, switch the app's scenarios, take it offline, hold a request, feed a live

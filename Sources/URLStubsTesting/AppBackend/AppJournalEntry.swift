@@ -1,6 +1,6 @@
 import Foundation
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// A request the app made, as its journal reports it to the test that launched it
 /// (``AppBackend/journal()``, ``AppBackend/waitForRequests(matching:count:timeout:)``, the

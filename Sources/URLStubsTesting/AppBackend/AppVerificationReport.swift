@@ -1,6 +1,6 @@
 import Foundation
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// The app's verification report (its registry's `verify()`), as ``AppBackend/verify()``
 /// returns it: stubs used more or less often than expected, requests no stub matched, with the

@@ -1,6 +1,6 @@
 import Foundation
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// The test side of the link: listens on 127.0.0.1, lets in one app with the token, keeps
 /// what the test declared for the next app to connect, and pairs each command with its reply.

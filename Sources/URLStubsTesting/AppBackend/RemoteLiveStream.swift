@@ -2,9 +2,9 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@_spi(AddOns) import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
-@_spi(AddOns) import URLStubsStreaming
+import URLStubs
+import URLStubsTestRunnerLink
+import URLStubsStreaming
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
 /// token stream (`LiveStream` in the app, written from the test). Made by

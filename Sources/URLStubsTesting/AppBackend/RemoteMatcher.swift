@@ -1,6 +1,6 @@
 import Foundation
 import URLStubs
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// Which requests a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``,
 /// ``AppBackend/waitForRequests(matching:count:timeout:)``): the request matchers a

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import URLStubs
 import URLStubsScenarios
-@_spi(TestRunnerLink) import URLStubsTestRunnerLink
+import URLStubsTestRunnerLink
 
 /// What a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``):
 /// a status, headers and a body (text, JSON, bytes, or a fixture file the app finds in its own

@@ -1,6 +1,6 @@
 import Foundation
 @testable import URLStubs
-@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import URLStubsTestRunnerLink
 import URLStubsScenarios
 @testable import TestSupport
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import URLStubs
-@_spi(TestRunnerLink) @testable import URLStubsTestRunnerLink
+@testable import URLStubsTestRunnerLink
 @testable import TestSupport
 
 /// One end of the test-runner link spoken by hand, to send what neither real side ever sends

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 @testable import TestSupport
 
 /// A file that could not be found or read is a `FixtureError` wherever it is met: a fixture, a

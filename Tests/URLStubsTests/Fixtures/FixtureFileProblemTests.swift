@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// A fixture path that is no readable regular file (a folder, a FIFO, a file this process may

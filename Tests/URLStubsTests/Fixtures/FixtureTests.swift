@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 @testable import TestSupport
 
 @Suite("Fixtures and HTTP message files")

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import SyntheticFixtures
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 @testable import URLStubsRecording
 

@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 import LoopbackTestServer
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 @testable import URLStubsGraphQL
-@_spi(AddOns) @testable import URLStubsMultipart
+@testable import URLStubsMultipart
 @testable import TestSupport
 
 /// The JSON reader decides every text itself: where it is wrong (line and column), a member

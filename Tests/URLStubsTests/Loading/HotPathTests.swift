@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(Transport) @testable import URLStubs
+@testable import URLStubs
 
 /// What the per-request path shares between requests to stay cheap, pinned so that sharing
 /// never changes what a request sees.

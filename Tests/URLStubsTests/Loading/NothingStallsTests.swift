@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @_spi(Transport) @testable import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// One test's slow code must not freeze another test's networking: user code and body reads

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 @testable import TestSupport
 
 /// Each matcher is checked twice: as a value (fast, every edge case) and through a real

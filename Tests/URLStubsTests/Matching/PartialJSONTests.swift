@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// JSON bodies compared partly: a subset (`hasJSONBody(containing:)`) or all but the volatile

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

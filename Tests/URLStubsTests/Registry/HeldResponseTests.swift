@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// Held responses: the test decides when the server answers. Nothing here blocks a thread, so

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable @_spi(AddOns) import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// The journal says what the app received, not what the stub meant to send: each entry is

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 import URLStubsGraphQL
 @testable import URLStubsScenarios
 @testable import TestSupport

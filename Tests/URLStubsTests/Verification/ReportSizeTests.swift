@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// Reports quote what a request carried, but never all of a large one: each line is cut to

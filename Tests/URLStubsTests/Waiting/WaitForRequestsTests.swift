@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) @testable import URLStubs
+@testable import URLStubs
 @testable import TestSupport
 
 /// Waiting for requests the app sends in the background.

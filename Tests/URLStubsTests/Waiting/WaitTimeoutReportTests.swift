@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@_spi(AddOns) import URLStubs
+import URLStubs
 @testable import TestSupport
 
 /// A wait that gives up is what the test expected of the traffic and did not see: it throws a

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The package's shape, checked by `.ci/run`: how many `@_spi` declarations Sources holds, and
+# which wing imports which. Usage: Tests/Architecture/check_shape.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+# `@_spi` is only for what a user may opt into, each with its reason in a doc comment; code
+# shared between this package's modules is `package`. Imports of an SPI (`@_spi(Reflection)
+# import Swift`) are not declarations.
+max_spi=40
+spi=$(grep -rhE '@_spi\(' Sources --include='*.swift' | grep -vcE '^\s*@_spi\([A-Za-z]+\) import ' || true)
+echo "@_spi declarations in Sources: $spi (at most $max_spi)"
+if [ "$spi" -gt "$max_spi" ]; then
+    grep -rnE '@_spi\(' Sources --include='*.swift' | grep -vE ':\s*@_spi\([A-Za-z]+\) import ' | head -20
+    echo "error: more than $max_spi @_spi declarations; share code between modules with \`package\` access" >&2
+    exit 1
+fi
+
+# Wing-to-wing imports: each must be listed with its reason in wing_imports.txt. The test
+# library, the OpenAPI test library and the migration library exist to gather wings.
+allowed=$(grep -vE '^\s*(#|$)' Tests/Architecture/wing_imports.txt | awk '{print $1}' | sort -u)
+found=$(for dir in Sources/URLStubs?*/; do
+    wing=$(basename "$dir")
+    case "$wing" in URLStubsTesting | URLStubsOpenAPITesting | URLStubsMigration) continue ;; esac
+    grep -rhoE '^\s*(@[A-Za-z_]+(\([A-Za-z, ]+\))? )*import URLStubs[A-Za-z]+\b' "$dir" --include='*.swift' |
+        grep -oE 'URLStubs[A-Za-z]+$' | sort -u | grep -vx "$wing" | sed "s/^/$wing>/" || true
+done | sort -u)
+unlisted=$(comm -23 <(echo "$found" | sed '/^$/d') <(echo "$allowed") || true)
+stale=$(comm -13 <(echo "$found" | sed '/^$/d') <(echo "$allowed") || true)
+echo "wing-to-wing imports: $(echo "$found" | sed '/^$/d' | wc -l) (each listed with its reason in Tests/Architecture/wing_imports.txt)"
+if [ -n "$unlisted" ]; then
+    echo "$unlisted"
+    echo "error: a wing imports another wing; put the shared vocabulary in the engine's declarative stub, or list the import with its reason in Tests/Architecture/wing_imports.txt" >&2
+    exit 1
+fi
+if [ -n "$stale" ]; then
+    echo "$stale"
+    echo "error: Tests/Architecture/wing_imports.txt lists an import no wing makes any more; remove its line" >&2
+    exit 1
+fi
