@@ -29,7 +29,8 @@ public func hasJSONBody(containing subset: Any, arrays: JSONArrayComparison = .b
         return .invalid("JSON body containing", problem: "hasJSONBody(containing:) was given a value that is not JSON: \(subset)")
     }
     let order = arrays == .unordered ? ", arrays in any order" : ""
-    return bodyMatcher("JSON body containing \(expected)\(order)") { actual in
+    let pattern = RequestPattern(body: [.json(expected, ignoreArrayOrder: arrays == .unordered, ignoreExtraElements: true)])
+    return bodyMatcher("JSON body containing \(expected)\(order)", pattern: pattern) { actual in
         switch parsedJSONBody(actual, expected: "a JSON body containing \(expected)") {
         case .failure(let reason): return reason.description
         case .success(let got):

@@ -31,7 +31,9 @@ public func isScheme(_ scheme: String) -> RequestMatcher {
 ///   (UTS 46, such as full-width dots) is not applied, so write the host as a browser shows it.
 public func isHost(_ host: String) -> RequestMatcher {
     let expected = asciiHost(host)
-    return RequestMatcher(description: "host is \"\(expected)\"", keys: MatchKeys(host: expected)) { request in
+    return RequestMatcher(
+        description: "host is \"\(expected)\"", keys: MatchKeys(host: expected), pattern: RequestPattern(host: .equalTo(expected))
+    ) { request in
         let actual = request.urlHost
         return actual == expected ? .matched : .failed("expected host \"\(expected)\", got \(quoted(actual))")
     }
@@ -52,7 +54,8 @@ public func isHost(_ host: String) -> RequestMatcher {
 /// reaches the stub (see ``StubError/invalidMatcher(stub:problems:)``).
 public func isPath(_ path: String) -> RequestMatcher {
     guard PathPattern.isPattern(path) else {
-        return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path)) { request in
+        return RequestMatcher(description: "path is \"\(path)\"", keys: MatchKeys(path: path), pattern: RequestPattern(path: .equalTo(path))) {
+            request in
             let actual = request.urlPath
             return actual == path ? .matched : .failed("expected path \"\(path)\", got \(quoted(actual))")
         }
@@ -68,7 +71,7 @@ package func patternPathMatcher(_ pattern: String) -> RequestMatcher {
     } catch {
         return .invalid("path matches \"\(pattern)\"", problem: "\(error)")
     }
-    return RequestMatcher(description: "path matches \"\(pattern)\"") { request in
+    return RequestMatcher(description: "path matches \"\(pattern)\"", pattern: RequestPattern(path: .template(pattern))) { request in
         let actual = request.urlPath ?? ""
         guard let captures = parsed.match(actual) else {
             return .failed("expected path matching \"\(pattern)\", got \"\(actual)\"")
@@ -82,7 +85,7 @@ public func pathStartsWith(_ prefix: String) -> RequestMatcher {
     RequestMatcher("path starts with \"\(prefix)\"") { request in
         let actual = request.urlPath ?? ""
         return actual.hasPrefix(prefix) ? nil : "expected path starting with \"\(prefix)\", got \"\(actual)\""
-    }
+    }.withoutUserCode(RequestPattern(path: .hasPrefix(prefix)))
 }
 
 /// Accepts requests whose path ends with `suffix`.
@@ -90,7 +93,7 @@ public func pathEndsWith(_ suffix: String) -> RequestMatcher {
     RequestMatcher("path ends with \"\(suffix)\"") { request in
         let actual = request.urlPath ?? ""
         return actual.hasSuffix(suffix) ? nil : "expected path ending with \"\(suffix)\", got \"\(actual)\""
-    }
+    }.withoutUserCode(RequestPattern(path: .hasSuffix(suffix)))
 }
 
 /// Accepts requests whose path matches the regular expression `pattern` (ICU syntax).
@@ -98,17 +101,17 @@ public func pathEndsWith(_ suffix: String) -> RequestMatcher {
 /// An invalid expression does not crash and does not silently never match: the stub reports
 /// it, with the expression and the reason, to every request that reaches it.
 public func pathMatches(_ pattern: String) -> RequestMatcher {
-    regexMatcher(pattern, subject: "path") { $0.urlPath }
+    regexMatcher(pattern, subject: "path") { $0.urlPath }.described(by: RequestPattern(path: .matches(pattern)))
 }
 
 /// Accepts requests whose absolute URL matches the regular expression `pattern`.
 public func urlMatches(_ pattern: String) -> RequestMatcher {
-    regexMatcher(pattern, subject: "URL") { $0.url?.absoluteString }
+    regexMatcher(pattern, subject: "URL") { $0.url?.absoluteString }.described(by: RequestPattern(url: .matches(pattern)))
 }
 
 /// Accepts requests whose body, read as UTF-8, matches the regular expression `pattern`.
 public func bodyMatches(_ pattern: String) -> RequestMatcher {
-    regexMatcher(pattern, subject: "body", unknownBodyPasses: true) { $0.bodyString }
+    regexMatcher(pattern, subject: "body", unknownBodyPasses: true) { $0.bodyString }.described(by: RequestPattern(body: [.matches(pattern)]))
 }
 
 /// Accepts requests whose last path component has the extension `ext` (without the dot).
@@ -129,7 +132,7 @@ public func isAbsoluteURLString(_ urlString: String) -> RequestMatcher {
         keys.host = hostOf(url)
         keys.path = pathOf(url)
     }
-    return RequestMatcher(description: "URL is \"\(urlString)\"", keys: keys) { request in
+    return RequestMatcher(description: "URL is \"\(urlString)\"", keys: keys, pattern: RequestPattern(url: .equalTo(urlString))) { request in
         // The same spelling needs no parsing (the one-line stubs' common case).
         if request.url?.absoluteString == urlString { return .matched }
         let actual = request.url.map(normalizedURL)
@@ -150,7 +153,8 @@ public func isMethod(_ method: StubRequest.Method) -> RequestMatcher {
 
 func methodMatcher(_ method: String) -> RequestMatcher {
     let expected = method.uppercased()
-    return RequestMatcher(description: "method is \(expected)", keys: MatchKeys(method: expected)) { request in
+    return RequestMatcher(description: "method is \(expected)", keys: MatchKeys(method: expected), pattern: RequestPattern(method: expected)) {
+        request in
         request.method == expected ? .matched : .failed("expected method \(expected), got \(request.method)")
     }
 }
@@ -167,7 +171,9 @@ public func containsQueryParams(_ parameters: [String: String?]) -> RequestMatch
     let sorted = parameters.sorted { $0.key < $1.key }
     let words = sorted.map { name, value in value.map { "\(name)=\($0)" } ?? name }.joined(separator: "&")
     let required = sorted.compactMap { name, value in value.map { MatchKeys.QueryParameter(name: name, value: $0) } }
-    return RequestMatcher(description: "query contains \(words)", keys: MatchKeys(queryParameters: required)) { request in
+    let pattern = RequestPattern(
+        query: Dictionary(uniqueKeysWithValues: sorted.map { ($0.key, $0.value.map { TextPattern.equalTo($0) } ?? .present) }))
+    return RequestMatcher(description: "query contains \(words)", keys: MatchKeys(queryParameters: required), pattern: pattern) { request in
         let items = request.queryItems
         var failures: [String] = []
         for (name, expected) in sorted {
@@ -200,16 +206,18 @@ public func hasHeaderNamed(_ name: String, value: String? = nil) -> RequestMatch
         guard let actual else { return "missing header \"\(name)\"" }
         guard let value else { return nil }
         return actual == value ? nil : "expected header \"\(name)\" = \"\(value)\", got \"\(actual)\""
-    }
+    }.withoutUserCode(RequestPattern(headers: [name: value.map { .equalTo($0) } ?? .present]))
 }
 
 // MARK: - Body
 
 /// Accepts requests whose body is exactly `body`.
 public func hasBody(_ body: Data) -> RequestMatcher {
-    bodyMatcher("body is \(describeBody(body))", keys: MatchKeys(body: body)) { actual in
+    let text = String(data: body, encoding: .utf8)
+    let pattern = RequestPattern(body: [text.map { BodyPattern.equalTo($0) } ?? .binaryEqualTo(body)])
+    return bodyMatcher("body is \(describeBody(body))", keys: MatchKeys(body: body)) { actual in
         actual == body ? nil : "expected body \(describeBody(body)), got \(describeBody(actual))"
-    }
+    }.described(by: pattern)
 }
 
 /// Accepts requests whose JSON body equals `json` (key order and number spelling ignored).
@@ -218,7 +226,7 @@ public func hasJSONBody(_ json: Any) -> RequestMatcher {
     guard let expected = try? JSONValue(any: json) else {
         return .invalid("JSON body", problem: "hasJSONBody was given a value that is not JSON: \(json)")
     }
-    return bodyMatcher("JSON body \(expected)", keys: MatchKeys(jsonBody: expected)) { actual in
+    return bodyMatcher("JSON body \(expected)", keys: MatchKeys(jsonBody: expected), pattern: RequestPattern(body: [.json(expected)])) { actual in
         guard let actual, !actual.isEmpty else { return "expected JSON body \(expected), got no body" }
         guard let got = try? JSONValue(data: actual) else {
             return "expected JSON body \(expected), got \(JSONValue.unreadable(actual, as: "a body")): \(describeBody(actual))"
@@ -309,10 +317,10 @@ func parseFormBody(_ body: Data) -> [String: [String]] {
 /// on Linux, or any upload task on Apple platforms): the registry then decides again once the
 /// body is known, or fails the request with ``StubError/requestBodyUnavailable(stub:url:)``.
 func bodyMatcher(
-    _ description: String, keys: MatchKeys = MatchKeys(),
+    _ description: String, keys: MatchKeys = MatchKeys(), pattern: RequestPattern? = nil,
     _ check: @escaping @Sendable (Data?) -> String?
 ) -> RequestMatcher {
-    RequestMatcher(description: description, keys: keys) { request in
+    RequestMatcher(description: description, keys: keys, pattern: pattern) { request in
         guard request.isBodyKnown else { return .bodyUnknown }
         return check(request.body).map(MatchResult.failed) ?? .matched
     }

@@ -27,6 +27,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// `true` when the matcher runs code handed to it (a closure given to a public
     /// initializer): it may block, so the loading context never runs it (``UserCodeRunner``).
     let runsUserCode: Bool
+    /// What the matcher accepts, as data: set by every matcher function that data can say
+    /// (``isHost(_:)``, ``isPath(_:)``, ``containsQueryParams(_:)``, …) and kept through `&&`,
+    /// `||` and `!`; `nil` for a matcher built from a closure.
+    public private(set) var pattern: RequestPattern?
 
     /// A matcher from a predicate.
     /// - Parameters:
@@ -48,9 +52,10 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
 
     init(
         description: String, keys: MatchKeys = MatchKeys(), problems: [String] = [], runsUserCode: Bool = false,
-        evaluate: @escaping @Sendable (StubRequest) -> MatchResult
+        pattern: RequestPattern? = nil, evaluate: @escaping @Sendable (StubRequest) -> MatchResult
     ) {
         self.description = description
+        self.pattern = pattern
         self.keys = keys
         self.problems = problems
         self.runsUserCode = runsUserCode
@@ -64,12 +69,21 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public func mismatches(for request: StubRequest) -> [String] { evaluate(request).failures }
 
     /// A matcher that accepts every request.
-    public static let any = RequestMatcher(description: "any request") { _ in .matched }
+    public static let any = RequestMatcher(description: "any request", pattern: RequestPattern()) { _ in .matched }
 
-    /// A matcher that reports a construction problem and never accepts a request.
-    package static func invalid(_ description: String, problem: String) -> RequestMatcher {
-        RequestMatcher(description: description, problems: [problem]) { _ in .failed(problem) }
+    /// The same matcher, saying `pattern` is what it accepts.
+    func described(by pattern: RequestPattern) -> RequestMatcher {
+        var copy = self
+        copy.pattern = pattern
+        return copy
     }
+
+    /// A matcher of this library built through the public closure initializer: its code never
+    /// blocks, so it may run on the loading context, and `pattern` says what it accepts.
+    func withoutUserCode(_ pattern: RequestPattern) -> RequestMatcher {
+        RequestMatcher(description: description, keys: keys, problems: problems, pattern: pattern, evaluate: evaluate)
+    }
+
 }
 
 /// The outcome of one matcher against one request.
@@ -159,7 +173,8 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         description: "\(lhs.description) and \(rhs.description)",
         keys: lhs.keys.merged(with: rhs.keys),
         problems: lhs.problems + rhs.problems,
-        runsUserCode: lhs.runsUserCode || rhs.runsUserCode
+        runsUserCode: lhs.runsUserCode || rhs.runsUserCode,
+        pattern: lhs.pattern.flatMap { left in rhs.pattern.map { left.and($0) } }
     ) { request in
         var left = lhs.evaluate(request)
         let right = rhs.evaluate(request)
@@ -179,7 +194,8 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         description: "(\(lhs.description) or \(rhs.description))",
         keys: lhs.keys.common(with: rhs.keys),
         problems: lhs.problems + rhs.problems,
-        runsUserCode: lhs.runsUserCode || rhs.runsUserCode
+        runsUserCode: lhs.runsUserCode || rhs.runsUserCode,
+        pattern: lhs.pattern.flatMap { left in rhs.pattern.map { RequestPattern(anyOf: [left, $0]) } }
     ) { request in
         let left = lhs.evaluate(request)
         if left.isMatch { return left }
@@ -194,7 +210,10 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 
 /// Accepts a request when the matcher does not.
 public prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
-    RequestMatcher(description: "not (\(matcher.description))", problems: matcher.problems, runsUserCode: matcher.runsUserCode) { request in
+    RequestMatcher(
+        description: "not (\(matcher.description))", problems: matcher.problems, runsUserCode: matcher.runsUserCode,
+        pattern: matcher.pattern.map { RequestPattern(noneOf: [$0]) }
+    ) { request in
         let inner = matcher.evaluate(request)
         // "Not maybe" is still maybe.
         if inner.dependsOnUnknownBody { return .bodyUnknown }

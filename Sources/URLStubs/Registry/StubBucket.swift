@@ -102,7 +102,7 @@ struct StubBucket: Sendable {
     /// when two threads took their sequence numbers in one order and added in the other.
     static func insert(_ descriptor: StubDescriptor, into list: inout [StubDescriptor]) {
         var position = list.count
-        while position > 0, list[position - 1].sequence > descriptor.sequence { position -= 1 }
+        while position > 0, list[position - 1].precedence > descriptor.precedence { position -= 1 }
         list.insert(descriptor, at: position)
     }
 

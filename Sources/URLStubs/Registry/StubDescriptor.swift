@@ -25,6 +25,11 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     public let maxActivations: Int?
     /// Increases with every stub added to any registry: newer stubs win.
     let sequence: UInt64
+    /// The rank a lookup walks candidates by, highest first: a lower priority number
+    /// (``StubDeclaration/priority``) above all stubs of higher numbers, then newer above older.
+    let precedence: UInt64
+    /// The declaration the stub was registered from, if it was.
+    let origin: StubDeclaration?
     /// How the stub builds its response.
     let answer: StubAnswer
 
@@ -40,7 +45,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
-        sequence: UInt64, answer: StubAnswer
+        sequence: UInt64, answer: StubAnswer, priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil
     ) {
         self.name = name
         self.matcher = matcher
@@ -48,6 +53,26 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         self.maxActivations = maxActivations
         self.sequence = sequence
         self.answer = answer
+        self.origin = origin
+        // Priorities above 2^20 rank as 2^20; 2^44 sequence numbers outlast any process.
+        let band = UInt64(1 << 20) - UInt64(min(max(priority, 1), 1 << 20))
+        precedence = band << 44 | (sequence & ((1 << 44) - 1))
+    }
+
+    /// The stub as data: the declaration it was registered from, or one made from its
+    /// matcher's ``RequestMatcher/pattern`` and its constant response; `nil` when a closure
+    /// decides either (a closure matcher, a response built per request).
+    ///
+    /// ```swift
+    /// let users = registry.stub(.get, "https://api.example.com/users", json: ["users": []])
+    /// let json = try JSONEncoder().encode(users.declaration)   // the same stub, as a file
+    /// ```
+    public var declaration: StubDeclaration? {
+        if let origin { return origin }
+        guard let pattern = matcher.pattern, case .constant(let response) = answer, let definition = response.definition else { return nil }
+        return StubDeclaration(
+            name: name, request: pattern, response: definition, times: maxActivations,
+            source: StubDeclaration.Source(file: location.fileID, line: location.line))
     }
 
     /// The response for `request`, the stub's `activation`-th (0-based) answer.

@@ -69,6 +69,8 @@ public final class StubRegistry: @unchecked Sendable {
     /// at most 16 at once, so closures that block hold at most that many threads
     /// (``UserCodeRunner``).
     let userCode = UserCodeRunner.Lane(limit: 16)
+    /// The gates declarations name (``gate(named:)``).
+    let namedGates = NamedGates()
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
     private static let sequenceLock = NSLock()
@@ -149,14 +151,17 @@ public final class StubRegistry: @unchecked Sendable {
         add(matcher, name: name, times: times, location: location, answer: .closure(responder))
     }
 
-    func add(_ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation, answer: StubAnswer) -> StubDescriptor {
+    func add(
+        _ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation, answer: StubAnswer,
+        priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil
+    ) -> StubDescriptor {
         Self.sequenceLock.lock()
         let sequence = Self.nextSequence
         Self.nextSequence += 1
         Self.sequenceLock.unlock()
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
-            maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer)
+            maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer, priority: priority, origin: origin)
         descriptor.registry = self
         // A response known now that no client could receive is reported by verify(), at the
         // stub's line, whether or not a request comes.

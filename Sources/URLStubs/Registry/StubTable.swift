@@ -95,9 +95,9 @@ struct StubTable: Sendable {
         var host = hostList.count - 1
         var rest = unindexed.count - 1
         while path >= 0 || host >= 0 || rest >= 0 {
-            let pathSequence = path >= 0 ? pathList[path].sequence : 0
-            let hostSequence = host >= 0 ? hostList[host].sequence : 0
-            let restSequence = rest >= 0 ? unindexed[rest].sequence : 0
+            let pathSequence = path >= 0 ? pathList[path].precedence : 0
+            let hostSequence = host >= 0 ? hostList[host].precedence : 0
+            let restSequence = rest >= 0 ? unindexed[rest].precedence : 0
             let newest: StubDescriptor
             if pathSequence >= hostSequence && pathSequence >= restSequence {
                 newest = pathList[path]; path -= 1
@@ -110,7 +110,7 @@ struct StubTable: Sendable {
         }
     }
 
-    /// Walks lists that are each in sequence order, newest first across all of them.
+    /// Walks lists that are each in precedence order, highest (newest) first across all of them.
     private static func merge(_ lists: [[StubDescriptor]], _ body: (StubDescriptor) -> Bool) {
         if lists.count == 1 {
             for descriptor in lists[0].reversed() where body(descriptor) { return }
@@ -121,7 +121,7 @@ struct StubTable: Sendable {
             var newest = -1
             var newestSequence: UInt64 = 0
             for index in lists.indices where positions[index] >= 0 {
-                let sequence = lists[index][positions[index]].sequence
+                let sequence = lists[index][positions[index]].precedence
                 if newest < 0 || sequence > newestSequence {
                     newest = index
                     newestSequence = sequence

@@ -94,6 +94,10 @@ public enum StubError: Error, Sendable, Equatable {
     /// A stub's response has a body although its status (`1xx`, 204, 304) never carries one
     /// in HTTP: no client would receive it.
     case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
+    /// A ``StubDeclaration`` that cannot match or cannot be answered, found where it was made
+    /// or read: `source` names the file (or the stub), `path` the JSON path of the part
+    /// (`$.request.path.matches`), `problem` what was wrong and what was expected.
+    case invalidDeclaration(source: String, path: String, problem: String)
 
     // JSON that is not: thrown by the call given it, or failing the request it was for.
 
@@ -213,6 +217,8 @@ public enum StubError: Error, Sendable, Equatable {
                 + "Once the server can be reached, record again with:\n    \(command)"
         case .notJSON(let type):
             return "a value of type \(type) cannot be represented as JSON"
+        case .invalidDeclaration(let source, let path, let problem):
+            return "URLStubs: \(source), at \(path): \(problem)"
         case .bodyIsNotJSON(let url, let contentType, let preview):
             return "URLStubs: a JSON patch was asked for the response of \(url), but its body is not JSON "
                 + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
@@ -281,6 +287,7 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .bodyIsNotJSON: return 33
         case .patchIsNotJSON: return 34
         case .unknownScenarios: return 35
+        case .invalidDeclaration: return 36
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

@@ -50,24 +50,3 @@ func request(_ method: String, _ url: String, headers: [String: String] = [:], j
     }
     return request
 }
-
-/// Literals for test values: `["id": 1, "tags": ["a"]]`.
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral
-{
-    /// A string.
-    public init(stringLiteral value: String) { self = .string(value) }
-    /// An integer.
-    public init(integerLiteral value: Int) { self = .integer(value) }
-    /// A number.
-    public init(floatLiteral value: Double) { self = .number(value) }
-    /// A boolean.
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    /// An array.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    /// An object.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
-    }
-}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A kind of request pattern a library adds to the declarative vocabulary: a name used in
+/// ``BodyPattern/kind(_:_:)`` and the matcher its value stands for.
+///
+/// This is the engine's one extension point for patterns: URLStubsGraphQL registers its
+/// operation patterns and URLStubsMultipart its part patterns here, so a declaration naming
+/// them can be read, sent and matched like any other.
+///
+/// ```swift
+/// struct TenantKind: RequestPatternKind {
+///     let name = "tenant"
+///     func matcher(for value: JSONValue) -> RequestMatcher {
+///         guard case .string(let tenant) = value else { return .invalid("tenant", problem: "expected a string") }
+///         return hasHeaderNamed("X-Tenant", value: tenant)
+///     }
+/// }
+/// RequestPatternKinds.register(TenantKind())
+/// ```
+public protocol RequestPatternKind: Sendable {
+    /// The kind's name in declarations (`"graphQLOperation"`).
+    var name: String { get }
+    /// The matcher for one value of the kind; a value it cannot use gives a matcher whose
+    /// ``RequestMatcher/problems`` say why.
+    func matcher(for value: JSONValue) -> RequestMatcher
+}
+
+/// The pattern kinds registered in this process.
+public enum RequestPatternKinds {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var kinds: [String: any RequestPatternKind] = [:]
+
+    /// Adds `kind`, replacing one of the same name.
+    public static func register(_ kind: some RequestPatternKind) {
+        lock.lock(); defer { lock.unlock() }
+        kinds[kind.name] = kind
+    }
+
+    /// The kind named `name`, if registered.
+    static func kind(named name: String) -> (any RequestPatternKind)? {
+        lock.lock(); defer { lock.unlock() }
+        return kinds[name]
+    }
+
+    /// The registered names, sorted, for errors.
+    static var names: [String] {
+        lock.lock(); defer { lock.unlock() }
+        return kinds.keys.sorted()
+    }
+}
+
+extension RequestMatcher {
+    /// A matcher that reports a construction problem and never accepts a request: what a
+    /// ``RequestPatternKind`` returns for a value it cannot use.
+    public static func invalid(_ description: String, problem: String) -> RequestMatcher {
+        RequestMatcher(description: description, problems: [problem]) { _ in .failed(problem) }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension StubRegistry {
+    /// Registers a declared stub: it answers like a stub made in code, ranks by its
+    /// ``StubDeclaration/priority`` (then newest first), and appears in the journal, reports
+    /// and ``verify(includePassedThrough:)`` under its name and source.
+    ///
+    /// ```swift
+    /// try registry.stub(StubDeclaration(
+    ///     name: "health", request: RequestPattern(path: .equalTo("/health")),
+    ///     response: ResponseDefinition(body: .text("ok"))))
+    /// ```
+    /// - Parameter folder: Where a relative `file` body is found (the folder of the file the
+    ///   declaration was read from; the current directory when `nil`).
+    /// - Throws: ``StubError/invalidDeclaration(source:path:problem:)`` for a declaration that
+    ///   cannot match or be answered; nothing is registered then.
+    @discardableResult
+    public func stub(_ declaration: StubDeclaration, relativeTo folder: URL? = nil) throws -> StubDescriptor {
+        try declaration.validate()
+        try declaration.checkRegistrable(reader: DeclarationReader(source: declaration.label))
+        return add(declaration, relativeTo: folder)
+    }
+
+    /// Registers declared stubs, in order (a later one is newer), after checking every one:
+    /// a list with one bad declaration registers none.
+    @discardableResult
+    public func stub(_ declarations: [StubDeclaration], relativeTo folder: URL? = nil) throws -> [StubDescriptor] {
+        for (index, declaration) in declarations.enumerated() {
+            let origin = declaration.source?.description ?? "declaration \(index)"
+            let label = declaration.name.map { "stub \"\($0)\" (\(origin))" } ?? origin
+            try declaration.validate(reader: DeclarationReader(source: label))
+            try declaration.checkRegistrable(reader: DeclarationReader(source: label))
+        }
+        return declarations.map { add($0, relativeTo: folder) }
+    }
+
+    /// The gate named `name` that declarations hold their answers with
+    /// (``ResponseDefinition/gate``), made on first use.
+    ///
+    /// ```swift
+    /// registry.gate(named: "checkout").release()
+    /// ```
+    public func gate(named name: String) -> ResponseGate {
+        namedGates.gate(named: name)
+    }
+
+    /// Every stub that data can say, as declarations, in the order they were added.
+    public var declarations: [StubDeclaration] { stubs.compactMap(\.declaration) }
+
+    private func add(_ declaration: StubDeclaration, relativeTo folder: URL?) -> StubDescriptor {
+        var response = declaration.response.makeResponse(relativeTo: folder)
+        if let name = declaration.response.gate { response.gate = gate(named: name) }
+        let source = declaration.source
+        let location = StubLocation(fileID: source?.file ?? "declaration", filePath: source?.file ?? "declaration", line: source?.line ?? 0)
+        let descriptor = add(
+            RequestMatcher(declaration.request), name: declaration.name ?? declaration.id, times: declaration.times, location: location,
+            answer: .constant(response), priority: declaration.priority ?? StubDeclaration.defaultPriority, origin: declaration)
+        response.gate?.bind(to: descriptor)
+        return descriptor
+    }
+}
+
+/// A registry's gates by name, each made once.
+final class NamedGates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var gates: [String: ResponseGate] = [:]
+
+    func gate(named name: String) -> ResponseGate {
+        lock.lock(); defer { lock.unlock() }
+        if let gate = gates[name] { return gate }
+        let gate = ResponseGate(name: name)
+        gates[name] = gate
+        return gate
+    }
+}
