@@ -175,6 +175,8 @@ extension StubDeclaration: Codable {
         return .object(members)
     }
 
+    /// Reads the JSON form; a problem is a `DecodingError` carrying the
+    /// ``StubError/invalidDeclaration(source:path:problem:)`` that names it.
     public init(from decoder: any Decoder) throws {
         let json = try JSONValue(from: decoder)
         do {
@@ -185,6 +187,7 @@ extension StubDeclaration: Codable {
         }
     }
 
+    /// Writes the JSON form (``json``).
     public func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
     }

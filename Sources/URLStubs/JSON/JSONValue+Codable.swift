@@ -3,6 +3,7 @@ import Foundation
 /// A JSON value reads and writes itself through any `Codable` coder, as the JSON it is: the
 /// declarative stub's JSON form carries bodies and metadata this way.
 extension JSONValue: Codable {
+    /// Reads whatever JSON value the decoder holds.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -22,6 +23,7 @@ extension JSONValue: Codable {
         }
     }
 
+    /// Writes the value as the JSON it is.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
