@@ -137,7 +137,7 @@ struct FolderTests {
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         for index in 0..<count {
             let body = files.appendingPathComponent("body\(index).bin")
-            FileManager.default.createFile(atPath: body.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: body.path, contents: nil)
             let handle = try FileHandle(forWritingTo: body)
             try handle.truncate(atOffset: 2_000_000)
             try handle.close()
@@ -164,5 +164,34 @@ struct FolderTests {
         #expect(folder.mappings.map(\.mapping) == [mappings[2], mappings[0], mappings[1]])
         #expect(try Data(contentsOf: try #require(folder.mappings[1].bodyFile)) == Data("[]".utf8))
         #expect(throws: FixtureError.self) { try WireMockFolder.write([], to: root, bodyFiles: ["../escape": Data()]) }
+    }
+
+    // Templates are read at load: a templated body file's content too (unless
+    // disableBodyFileTemplating), and a template that does not parse is a problem of the folder
+    // naming the file, the JSON path and the position.
+    @Test func templatesAreReadWhenTheFolderIs() throws {
+        let root = try Self.folder([
+            "mappings/a.json": #"{"request": {}, "response": {"bodyFileName": "hello.txt", "transformers": ["response-template"]}}"#,
+            "mappings/b.json":
+                #"{"request": {}, "response": {"bodyFileName": "hello.txt", "transformers": ["response-template"], "transformerParameters": {"disableBodyFileTemplating": true}}}"#,
+            "__files/hello.txt": "Hello {{request.method}}",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = try WireMockFolder(contentsOf: root)
+        let request = WireMockTemplateRequest(method: "PUT", url: URL(string: "https://a.test/")!)
+        #expect(folder.mappings.first { $0.file.hasSuffix("a.json") }?.templates?.body?.render(request) == "Hello PUT")
+        #expect(folder.mappings.first { $0.file.hasSuffix("b.json") }?.templates?.body == nil)
+        try Data(
+            #"{"mappings": [{"request": {}}, {"request": {}, "response": {"body": "{{#if x}}open", "transformers": ["response-template"]}}]}"#.utf8
+        )
+        .write(to: root.appendingPathComponent("mappings/c.json"))
+        do {
+            _ = try WireMockFolder(contentsOf: root)
+            Issue.record("expected an error")
+        } catch let error as FixtureError {
+            #expect(
+                error.found.contains(
+                    "mappings/c.json: $.mappings[1].response.body: expected a response template that parses, but at line 1, column 1"))
+        }
     }
 }

@@ -148,10 +148,14 @@ struct JavaDateFormat: Sendable, Hashable {
             default: output += offsetText(offset, colon: true, zulu: zulu)
             }
         case "z":
-            output +=
-                count >= 4
-                ? (zone.localizedName(for: .standard, locale: Locale(identifier: "en_US_POSIX")) ?? zone.identifier)
-                : (zone.abbreviation(for: date) ?? zone.identifier)
+            if zone.secondsFromGMT(for: date) == 0, zone.identifier.contains("UTC") || zone.identifier.contains("GMT") {
+                // Foundation on Linux names UTC "GMT"; Java names the zone WireMock defaults to "UTC".
+                output += "UTC"
+            } else if count >= 4 {
+                output += zone.localizedName(for: .standard, locale: Locale(identifier: "en_US_POSIX")) ?? zone.identifier
+            } else {
+                output += zone.abbreviation(for: date) ?? zone.identifier
+            }
         default: output += zone.identifier
         }
     }

@@ -24,7 +24,7 @@ import Foundation
 ///   wins, on every machine.
 public struct WireMockFolder: Sendable {
     /// One mapping of the folder and where it came from.
-    public struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable {
         /// The mapping as read.
         public let mapping: WireMockMapping
         /// Its file, relative to the folder (`mappings/users/get.json`).
@@ -37,6 +37,8 @@ public struct WireMockFolder: Sendable {
         /// other bodies, and for a templated name (resolved per request with
         /// ``WireMockFolder/bodyFileURL(for:)``).
         public let bodyFile: URL?
+        /// The response's templates, read at load, when the response is templated; `nil` otherwise.
+        public let templates: WireMockResponseTemplates?
     }
 
     /// The folder.
@@ -47,8 +49,14 @@ public struct WireMockFolder: Sendable {
     /// Reads the folder at `root`. Every problem of every file is collected, so one error lists
     /// them all.
     ///
-    /// - Parameter globalTemplating: read every response as a template (WireMock's
-    ///   `--global-response-templating`); templated body file names are then checked per request.
+    /// A templated response (`"transformers": ["response-template"]`) has its templates read
+    /// now, its body file's too (unless `disableBodyFileTemplating`); a template that does not
+    /// parse is one of the problems, with its file, JSON path and position.
+    ///
+    /// - Parameters:
+    ///   - root: the folder holding `mappings/` and `__files/` (WireMock's `--root-dir`).
+    ///   - globalTemplating: read every response as a template (WireMock's
+    ///     `--global-response-templating`); templated body file names are then checked per request.
     /// - Throws: `FixtureError`: `.unreadable` when `root` is no folder or holds no `mappings/`
     ///   folder; `.invalidFolder` listing each problem (a file that is not JSON, with its line and
     ///   column; a mapping WireMock or URLStubs refuses, with its JSON path; a `bodyFileName`
@@ -99,7 +107,18 @@ public struct WireMockFolder: Sendable {
                         continue
                     }
                 }
-                entries.append(Entry(mapping: mapping, file: relative, indexInFile: index, loadIndex: entries.count, bodyFile: bodyFile))
+                var templates: WireMockResponseTemplates?
+                if mapping.response.isTemplated(globalTemplating: globalTemplating) {
+                    do {
+                        templates = try WireMockResponseTemplates(
+                            mapping.response, source: relative, jsonPath: mappings.count > 1 ? "$.mappings[\(index)]" : "$", bodyFile: bodyFile)
+                    } catch {
+                        problems.append(String(describing: error))
+                        continue
+                    }
+                }
+                entries.append(
+                    Entry(mapping: mapping, file: relative, indexInFile: index, loadIndex: entries.count, bodyFile: bodyFile, templates: templates))
             }
         }
         if !problems.isEmpty { throw FixtureError.invalidFolder(root.path, readAs: "WireMock folder", problems: problems) }

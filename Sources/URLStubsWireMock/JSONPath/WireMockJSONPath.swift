@@ -86,8 +86,18 @@ package struct WireMockJSONPath: Sendable, Hashable, CustomStringConvertible {
     package func evaluate(_ document: JSONValue, root: JSONValue? = nil) -> Result {
         let root = root ?? document
         var nodes: [JSONValue] = [document]
+        var definiteSoFar = true
         for step in steps {
             var next: [JSONValue] = []
+            if case .function(let name) = step, !definiteSoFar {
+                // After a wildcard, filter or `..`, a function applies to everything selected (Jayway).
+                if let value = Self.function(name, of: .array(nodes)) { next.append(value) }
+                return .single(next.first)
+            }
+            switch step {
+            case .member, .index, .function: break
+            default: definiteSoFar = false
+            }
             for node in nodes { Self.apply(step, to: node, root: root, into: &next) }
             nodes = next
             if nodes.isEmpty { break }
