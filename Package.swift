@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "URLStubsGraphQL", targets: ["URLStubsGraphQL"]),
         .library(name: "URLStubsMultipart", targets: ["URLStubsMultipart"]),
         .library(name: "URLStubsStreaming", targets: ["URLStubsStreaming"]),
+        .library(name: "URLStubsWireMock", targets: ["URLStubsWireMock"]),
     ],
     targets: [
         // The library apps may link (in DEBUG builds): no test framework in here.
@@ -68,6 +69,9 @@ let package = Package(
         // GraphQL: operation matchers and responses, batches, report lines, replay and scrubbing;
         // uploads are read through URLStubsMultipart.
         .target(name: "URLStubsGraphQL", dependencies: ["URLStubs", "URLStubsMultipart"], swiftSettings: swiftSettings),
+        // WireMock mapping folders (`mappings/**/*.json` and `__files/`): the mapping model, its
+        // matchers as pure functions, and WireMock's response templates; no JVM.
+        .target(name: "URLStubsWireMock", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs", "LoopbackSockets"], swiftSettings: swiftSettings),
@@ -144,6 +148,7 @@ let package = Package(
                 "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
             ],
             swiftSettings: swiftSettings),
+        .testTarget(name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock"], swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),

@@ -32,7 +32,8 @@ import glob, json, os, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"}
 MODULES = ["URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
-           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsStreaming"]
+           "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsStreaming",
+           "URLStubsWireMock"]
 # The one module that holds deprecated spellings, so that no other carries any.
 MIGRATION_MODULE = "URLStubsMigration"
 # The one other file that may: URLStubsTesting's earlier spellings, kept beside the test
@@ -51,7 +52,7 @@ MAX_ERROR_TYPES = 6
 MAX_ENGINE_DECLARATIONS = 250
 MAX_TOTAL_DECLARATIONS = 531
 # Capabilities that came after that total was set, each reviewed in its own baseline instead.
-SEPARATELY_BUDGETED = {"URLStubsServer": "the loopback HTTP server"}
+SEPARATELY_BUDGETED = {"URLStubsServer": "the loopback HTTP server", "URLStubsWireMock": "WireMock mappings"}
 SWIFT_ERROR = "s:s5ErrorP"
 # Foundation's protocols that refine `Error`; the symbol graph usually lists the implied
 # `Error` conformance as well, but a type is counted even where it does not.

@@ -45,7 +45,7 @@ else:
                     "Sources/URLStubsMigration/URLStubsMigration.docc", "Sources/URLStubsTestRunnerLink/URLStubsTestRunnerLink.docc",
                     "Sources/URLStubsScenarios/URLStubsScenarios.docc", "Sources/URLStubsRecording/URLStubsRecording.docc",
                     "Sources/URLStubsGraphQL/URLStubsGraphQL.docc", "Sources/URLStubsMultipart/URLStubsMultipart.docc",
-                    "Sources/URLStubsStreaming/URLStubsStreaming.docc"):
+                    "Sources/URLStubsStreaming/URLStubsStreaming.docc", "Sources/URLStubsWireMock/URLStubsWireMock.docc"):
         documents += sorted(glob.glob(os.path.join(root, catalog, "*.md")))
 
 # (document, line of the fence, code, whether it runs)
@@ -83,7 +83,7 @@ FIXTURES = {"users.json": b'{"users": [{"id": 1, "name": "Ada"}]}\n',
             "avatar.png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR" + bytes(17)}
 PRODUCTS = ("URLStubs", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsServer", "URLStubsMigration",
             "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL", "URLStubsMultipart",
-            "URLStubsStreaming")
+            "URLStubsStreaming", "URLStubsWireMock")
 
 
 def is_complete(block):
