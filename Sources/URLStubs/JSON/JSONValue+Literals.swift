@@ -1,10 +1,12 @@
 import Foundation
 
 // JSON written as Swift literals, so declarations read like their JSON form:
-// `.json(["id": 1, "tags": ["a"], "admin": false, "manager": nil])`.
+// `.json(["id": 1, "tags": ["a"], "admin": false, "manager": .null])`. Not `nil`: a literal
+// `nil` would then mean JSON null wherever a `JSONValue?` is assigned (`members[key] = nil`
+// would store null instead of removing the member).
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
@@ -16,8 +18,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    /// `null`.
-    public init(nilLiteral: ()) { self = .null }
 
     /// A later value for a repeated key wins, as in JSON text.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
