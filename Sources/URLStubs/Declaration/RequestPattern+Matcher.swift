@@ -10,7 +10,7 @@ extension RequestMatcher {
     ///
     /// A regular expression or template that does not compile, or a pattern kind no library
     /// registered, gives a matcher whose ``problems`` say so;
-    /// ``StubRegistry/stub(_:)-(StubDeclaration)`` refuses such a declaration.
+    /// `registry.stub(declaration)` refuses such a declaration.
     public init(_ pattern: RequestPattern) {
         var parts: [RequestMatcher] = []
         if let method = pattern.method { parts.append(methodMatcher(method)) }

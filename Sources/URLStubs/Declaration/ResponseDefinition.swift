@@ -2,7 +2,7 @@ import Foundation
 
 /// What a declared stub answers, as data: a status, headers and a body, how slowly, and how it
 /// fails. ``StubResponse`` values built without closures read and produce it
-/// (``StubResponse/init(_:relativeTo:)`` and ``StubResponse/definition``).
+/// (``makeResponse(relativeTo:)`` and ``StubResponse/definition``).
 ///
 /// ```swift
 /// var answer = ResponseDefinition(status: 200, body: .json(["id": 1]))

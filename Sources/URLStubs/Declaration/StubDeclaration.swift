@@ -2,7 +2,7 @@ import Foundation
 
 /// A stub as data: which requests it answers, what it answers, and how it ranks among other
 /// stubs. It can be written to JSON, read back, sent to another process, diffed and checked
-/// before it runs; ``StubRegistry/stub(_:)`` registers it like any stub.
+/// before it runs; `registry.stub(declaration)` registers it like any stub.
 ///
 /// ```swift
 /// let declaration = StubDeclaration(

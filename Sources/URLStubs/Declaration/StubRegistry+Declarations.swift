@@ -13,8 +13,10 @@ extension StubRegistry {
     ///     name: "health", request: RequestPattern(path: .equalTo("/health")),
     ///     response: ResponseDefinition(body: .text("ok"))))
     /// ```
-    /// - Parameter folder: Where a relative `file` body is found (the folder of the file the
-    ///   declaration was read from; the current directory when `nil`).
+    /// - Parameters:
+    ///   - declaration: The stub.
+    ///   - folder: Where a relative `file` body is found (the folder of the file the
+    ///     declaration was read from; the current directory when `nil`).
     /// - Throws: ``StubError/invalidDeclaration(source:path:problem:)`` for a declaration that
     ///   cannot match or be answered; nothing is registered then.
     @discardableResult
@@ -26,6 +28,9 @@ extension StubRegistry {
 
     /// Registers declared stubs, in order (a later one is newer), after checking every one:
     /// a list with one bad declaration registers none.
+    /// - Parameters:
+    ///   - declarations: The stubs.
+    ///   - folder: Where a relative `file` body is found.
     @discardableResult
     public func stub(_ declarations: [StubDeclaration], relativeTo folder: URL? = nil) throws -> [StubDescriptor] {
         for (index, declaration) in declarations.enumerated() {

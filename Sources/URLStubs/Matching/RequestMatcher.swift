@@ -27,10 +27,8 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// `true` when the matcher runs code handed to it (a closure given to a public
     /// initializer): it may block, so the loading context never runs it (``UserCodeRunner``).
     let runsUserCode: Bool
-    /// What the matcher accepts, as data: set by every matcher function that data can say
-    /// (``isHost(_:)``, ``isPath(_:)``, ``containsQueryParams(_:)``, …) and kept through `&&`,
-    /// `||` and `!`; `nil` for a matcher built from a closure.
-    public private(set) var pattern: RequestPattern?
+    /// What the matcher accepts, as data (``pattern``).
+    private(set) var declaredPattern: RequestPattern?
 
     /// A matcher from a predicate.
     /// - Parameters:
@@ -55,7 +53,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
         pattern: RequestPattern? = nil, evaluate: @escaping @Sendable (StubRequest) -> MatchResult
     ) {
         self.description = description
-        self.pattern = pattern
+        self.declaredPattern = pattern
         self.keys = keys
         self.problems = problems
         self.runsUserCode = runsUserCode
@@ -74,7 +72,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     /// The same matcher, saying `pattern` is what it accepts.
     func described(by pattern: RequestPattern) -> RequestMatcher {
         var copy = self
-        copy.pattern = pattern
+        copy.declaredPattern = pattern
         return copy
     }
 
@@ -174,7 +172,7 @@ public func && (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         keys: lhs.keys.merged(with: rhs.keys),
         problems: lhs.problems + rhs.problems,
         runsUserCode: lhs.runsUserCode || rhs.runsUserCode,
-        pattern: lhs.pattern.flatMap { left in rhs.pattern.map { left.and($0) } }
+        pattern: lhs.declaredPattern.flatMap { left in rhs.declaredPattern.map { left.and($0) } }
     ) { request in
         var left = lhs.evaluate(request)
         let right = rhs.evaluate(request)
@@ -195,7 +193,7 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
         keys: lhs.keys.common(with: rhs.keys),
         problems: lhs.problems + rhs.problems,
         runsUserCode: lhs.runsUserCode || rhs.runsUserCode,
-        pattern: lhs.pattern.flatMap { left in rhs.pattern.map { RequestPattern(anyOf: [left, $0]) } }
+        pattern: lhs.declaredPattern.flatMap { left in rhs.declaredPattern.map { RequestPattern(anyOf: [left, $0]) } }
     ) { request in
         let left = lhs.evaluate(request)
         if left.isMatch { return left }
@@ -212,7 +210,7 @@ public func || (lhs: RequestMatcher, rhs: RequestMatcher) -> RequestMatcher {
 public prefix func ! (matcher: RequestMatcher) -> RequestMatcher {
     RequestMatcher(
         description: "not (\(matcher.description))", problems: matcher.problems, runsUserCode: matcher.runsUserCode,
-        pattern: matcher.pattern.map { RequestPattern(noneOf: [$0]) }
+        pattern: matcher.declaredPattern.map { RequestPattern(noneOf: [$0]) }
     ) { request in
         let inner = matcher.evaluate(request)
         // "Not maybe" is still maybe.

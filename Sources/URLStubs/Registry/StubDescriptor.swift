@@ -59,22 +59,6 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         precedence = band << 44 | (sequence & ((1 << 44) - 1))
     }
 
-    /// The stub as data: the declaration it was registered from, or one made from its
-    /// matcher's ``RequestMatcher/pattern`` and its constant response; `nil` when a closure
-    /// decides either (a closure matcher, a response built per request).
-    ///
-    /// ```swift
-    /// let users = registry.stub(.get, "https://api.example.com/users", json: ["users": []])
-    /// let json = try JSONEncoder().encode(users.declaration)   // the same stub, as a file
-    /// ```
-    public var declaration: StubDeclaration? {
-        if let origin { return origin }
-        guard let pattern = matcher.pattern, case .constant(let response) = answer, let definition = response.definition else { return nil }
-        return StubDeclaration(
-            name: name, request: pattern, response: definition, times: maxActivations,
-            source: StubDeclaration.Source(file: location.fileID, line: location.line))
-    }
-
     /// The response for `request`, the stub's `activation`-th (0-based) answer.
     func response(to request: StubRequest, activation: Int) throws -> StubResponse {
         try answer.response(to: request, activation: activation)
