@@ -56,7 +56,7 @@ MAX_TOTAL_DECLARATIONS = 531
 # JSON form, the pattern-kind extension point) came after the engine's cap was set; it is
 # counted apart from the engine, with its own cap, so the rest of the engine stays small.
 DECLARATION_FOLDER = "Sources/URLStubs/Declaration/"
-MAX_DECLARATION_VOCABULARY = 100
+MAX_DECLARATION_VOCABULARY = 110
 SEPARATELY_BUDGETED = {"URLStubsServer": "the loopback HTTP server", "URLStubsWireMock": "WireMock mappings"}
 SWIFT_ERROR = "s:s5ErrorP"
 # Foundation's protocols that refine `Error`; the symbol graph usually lists the implied
@@ -172,9 +172,12 @@ def surface_sizes(graphs):
 
 
 def vocabulary_size(graphs):
-    """Non-deprecated public declarations of the engine declared in DECLARATION_FOLDER."""
-    return sum(1 for row in declarations(graphs, COUNTED_MODULE, with_files=True)
-               if not row[2] and not row[3] and DECLARATION_FOLDER in row[4])
+    """Non-deprecated public declarations of the engine declared in DECLARATION_FOLDER, or
+    members of a type declared there (the compiler's synthesized members have no file)."""
+    rows = declarations(graphs, COUNTED_MODULE, with_files=True)
+    types = {row[0][0] for row in rows if DECLARATION_FOLDER in row[4] and row[0][1] in {k.removeprefix("swift.") for k in TYPE_KINDS}}
+    return sum(1 for row in rows if not row[2] and not row[3]
+               and (DECLARATION_FOLDER in row[4] or (not row[4] and row[0][0].split(".")[0] in types)))
 
 
 def budgeted_total(per_module):

@@ -5,7 +5,7 @@ import Foundation
 
 extension ResponseDefinition {
     private static let members = [
-        "status", "headers", "body", "requestTime", "responseTime", "downloadSpeed", "gate", "failure",
+        "status", "headers", "body", "requestTime", "responseTime", "downloadSpeed", "gate", "failure", "transformer",
     ]
 
     init(json: JSONValue, at path: String, reader: DeclarationReader) throws {
@@ -17,7 +17,12 @@ extension ResponseDefinition {
             body: try members["body"].map { try Self.body($0, at: "\(path).body", reader: reader) },
             requestTime: try number("requestTime"), responseTime: try number("responseTime"), downloadSpeed: try number("downloadSpeed"),
             gate: try members["gate"].map { try reader.string($0, at: "\(path).gate") },
-            failure: try members["failure"].map { try Self.failure($0, at: "\(path).failure", reader: reader) })
+            failure: try members["failure"].map { try Self.failure($0, at: "\(path).failure", reader: reader) },
+            transformer: try members["transformer"].map { value in
+                let parts = try reader.object(value, at: "\(path).transformer", allowed: ["name", "value"])
+                guard let name = parts["name"] else { throw reader.fail("\(path).transformer", "expected the transformer's \"name\"") }
+                return Transformer(name: try reader.string(name, at: "\(path).transformer.name"), value: parts["value"] ?? .null)
+            })
     }
 
     /// Headers as HAR writes them (`[{"name": …, "value": …}]`, in order), or as an object
@@ -64,7 +69,7 @@ extension ResponseDefinition {
 
     private static func failure(_ json: JSONValue, at path: String, reader: DeclarationReader) throws -> Failure {
         let (kind, value, members) = try reader.tagged(
-            json, at: path, kinds: ["error", "afterBytes", "truncatedAfterBytes", "never", "passthrough"], options: ["errorCode"])
+            json, at: path, kinds: ["error", "afterBytes", "truncatedAfterBytes", "never", "passthrough", "fault"], options: ["errorCode"])
         if members["errorCode"] != nil, kind != "afterBytes" {
             throw reader.fail("\(path).errorCode", "\"errorCode\" goes with \"afterBytes\" only")
         }
@@ -74,6 +79,14 @@ extension ResponseDefinition {
             let code = try members["errorCode"].map { try reader.int($0, at: "\(path).errorCode") } ?? URLError.networkConnectionLost.rawValue
             return .afterBytes(try reader.int(value, at: "\(path).afterBytes"), errorCode: code)
         case "truncatedAfterBytes": return .truncated(afterBytes: try reader.int(value, at: "\(path).truncatedAfterBytes"))
+        case "fault":
+            let name = try reader.string(value, at: "\(path).fault")
+            guard let fault = NetworkFault(rawValue: name) else {
+                throw reader.fail(
+                    "\(path).fault",
+                    "unknown fault \"\(name)\"; expected one of " + NetworkFault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
+            }
+            return .fault(fault)
         default:
             guard try reader.bool(value, at: "\(path).\(kind)") else { throw reader.fail("\(path).\(kind)", "expected true") }
             return kind == "never" ? .never : .passthrough
@@ -102,8 +115,10 @@ extension ResponseDefinition {
         case .truncated(let bytes): members["failure"] = .object(["truncatedAfterBytes": .integer(bytes)])
         case .never: members["failure"] = .object(["never": .bool(true)])
         case .passthrough: members["failure"] = .object(["passthrough": .bool(true)])
+        case .fault(let fault): members["failure"] = .object(["fault": .string(fault.rawValue)])
         case nil: break
         }
+        if let transformer { members["transformer"] = .object(["name": .string(transformer.name), "value": transformer.value]) }
         return .object(members)
     }
 }

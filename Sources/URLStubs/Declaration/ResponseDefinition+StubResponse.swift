@@ -28,6 +28,10 @@ extension ResponseDefinition {
         case .truncated(let bytes): response = response.truncated(afterBytes: bytes)
         case .never: response.action = .neverRespond
         case .passthrough: response.action = .passThrough(transforms: [])
+        case .fault(.connectionReset), .fault(.emptyResponse):
+            response.action = .fail(SendableError(error: URLError(.networkConnectionLost)))
+        case .fault(.malformedResponseChunk): response = response.failing(afterBytes: 0, with: URLError(.networkConnectionLost))
+        case .fault(.randomDataThenClose): response.action = .fail(SendableError(error: URLError(.badServerResponse)))
         }
         if let requestTime { response.pacing.requestTime = max(0, requestTime) }
         if let responseTime { response.pacing.responseTime = responseTime }

@@ -25,6 +25,34 @@ public struct ResponseDefinition: Sendable, Hashable {
         case file(String)
     }
 
+    /// A failure of the connection itself, as a server's socket would show it.
+    public enum NetworkFault: String, Sendable, Hashable, CaseIterable {
+        /// The connection is reset before any response: in process, `URLError(.networkConnectionLost)`.
+        case connectionReset
+        /// The connection closes with no response at all: in process, `URLError(.networkConnectionLost)`.
+        case emptyResponse
+        /// A head, then a body chunk that is not valid chunked encoding: in process, the head
+        /// and then `URLError(.networkConnectionLost)`.
+        case malformedResponseChunk
+        /// Bytes that are not HTTP, then the connection closes: in process,
+        /// `URLError(.badServerResponse)`.
+        case randomDataThenClose
+    }
+
+    /// A library's way of answering (``ResponseTransformer``): its name and its value.
+    public struct Transformer: Sendable, Hashable {
+        /// The registered name.
+        public var name: String
+        /// What the transformer is given (a template, parameters).
+        public var value: JSONValue
+
+        /// A transformer named `name` given `value`.
+        public init(name: String, value: JSONValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
     /// How the answer ends other than by completing.
     public enum Failure: Sendable, Hashable {
         /// No head: the request fails with the `URLError` code after the request time.
@@ -37,6 +65,8 @@ public struct ResponseDefinition: Sendable, Hashable {
         case never
         /// The real network answers (the registry's passthrough).
         case passthrough
+        /// The connection fails as ``NetworkFault`` says.
+        case fault(NetworkFault)
     }
 
     /// The status code, 100...599.
@@ -57,12 +87,15 @@ public struct ResponseDefinition: Sendable, Hashable {
     public var gate: String?
     /// How the answer ends other than by completing; `nil` when it completes.
     public var failure: Failure?
+    /// A library's way of answering each request from this definition, if any.
+    public var transformer: Transformer?
 
     /// A definition; with no argument, an empty `200`.
     public init(
         status: Int = 200, headers: HeaderFields = [:], body: Body? = nil, requestTime: Double? = nil, responseTime: Double? = nil,
-        downloadSpeed: Double? = nil, gate: String? = nil, failure: Failure? = nil
+        downloadSpeed: Double? = nil, gate: String? = nil, failure: Failure? = nil, transformer: Transformer? = nil
     ) {
+        self.transformer = transformer
         self.status = status
         self.headers = headers
         self.body = body

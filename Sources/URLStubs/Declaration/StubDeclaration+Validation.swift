@@ -27,17 +27,22 @@ extension StubDeclaration {
         case .truncated(let bytes) where bytes < 0: throw reader.fail("\(path).response.failure", "expected 0 or more bytes")
         default: break
         }
+        if let transformer = response.transformer {
+            guard let registered = ResponseTransformers.transformer(named: transformer.name) else {
+                let known = ResponseTransformers.names
+                throw reader.fail(
+                    "\(path).response.transformer",
+                    "no library registered the response transformer \"\(transformer.name)\" (registered: "
+                        + (known.isEmpty ? "none" : known.joined(separator: ", ")) + "); import the library that defines it")
+            }
+            do {
+                _ = try registered.responder(for: transformer.value, base: response)
+            } catch {
+                throw reader.fail("\(path).response.transformer.value", "\(error)")
+            }
+        }
         if let priority, priority < 1 { throw reader.fail("\(path).priority", "expected a priority of 1 or more (1 answers first)") }
         if let times, times < 0 { throw reader.fail("\(path).times", "expected 0 or more") }
-    }
-
-    /// Refuses what a registry cannot answer yet: a scenario step (its state machine is not
-    /// in the engine yet), rather than answer as if the step were not there.
-    func checkRegistrable(reader: DeclarationReader) throws {
-        if let scenario {
-            throw reader.fail(
-                "$.scenario", "scenario \"\(scenario.name)\": a registry does not answer stateful declarations yet; remove \"scenario\"")
-        }
     }
 
     /// The name reports give a declaration: its name and source.

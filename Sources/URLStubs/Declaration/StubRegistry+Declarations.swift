@@ -22,7 +22,6 @@ extension StubRegistry {
     @discardableResult
     public func stub(_ declaration: StubDeclaration, relativeTo folder: URL? = nil) throws -> StubDescriptor {
         try declaration.validate()
-        try declaration.checkRegistrable(reader: DeclarationReader(source: declaration.label))
         return add(declaration, relativeTo: folder)
     }
 
@@ -37,7 +36,6 @@ extension StubRegistry {
             let origin = declaration.source?.description ?? "declaration \(index)"
             let label = declaration.name.map { "stub \"\($0)\" (\(origin))" } ?? origin
             try declaration.validate(reader: DeclarationReader(source: label))
-            try declaration.checkRegistrable(reader: DeclarationReader(source: label))
         }
         return declarations.map { add($0, relativeTo: folder) }
     }
@@ -60,9 +58,27 @@ extension StubRegistry {
         if let name = declaration.response.gate { response.gate = gate(named: name) }
         let source = declaration.source
         let location = StubLocation(fileID: source?.file ?? "declaration", filePath: source?.file ?? "declaration", line: source?.line ?? 0)
+        var matcher = RequestMatcher(declaration.request)
+        var stepper: ScenarioStepper?
+        if let step = declaration.scenario {
+            if let stateMatcher = stepStates.matcher(for: step) { matcher = (matcher && stateMatcher).described(by: declaration.request) }
+            stepper = ScenarioStepper(step: step, states: stepStates)
+        }
+        var answer = StubAnswer.constant(response)
+        if let transformer = declaration.response.transformer, let registered = ResponseTransformers.transformer(named: transformer.name),
+            let respond = try? registered.responder(for: transformer.value, base: declaration.response)
+        {
+            let gate = response.gate
+            answer = .closure { request, _ in
+                var made = try respond(request)
+                if made.gate == nil { made.gate = gate }
+                return made
+            }
+        }
         let descriptor = add(
-            RequestMatcher(declaration.request), name: declaration.name ?? declaration.id, times: declaration.times, location: location,
-            answer: .constant(response), priority: declaration.priority ?? StubDeclaration.defaultPriority, origin: declaration)
+            matcher, name: declaration.name ?? declaration.id, times: declaration.times, location: location,
+            answer: answer, priority: declaration.priority ?? StubDeclaration.defaultPriority, origin: declaration,
+            scenarioStepper: stepper)
         response.gate?.bind(to: descriptor)
         return descriptor
     }

@@ -30,6 +30,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     let precedence: UInt64
     /// The declaration the stub was registered from, if it was.
     let origin: StubDeclaration?
+    /// The scenario step the stub takes when it answers, if its declaration has one.
+    let scenarioStepper: ScenarioStepper?
     /// How the stub builds its response.
     let answer: StubAnswer
 
@@ -45,8 +47,10 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
-        sequence: UInt64, answer: StubAnswer, priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil
+        sequence: UInt64, answer: StubAnswer, priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil,
+        scenarioStepper: ScenarioStepper? = nil
     ) {
+        self.scenarioStepper = scenarioStepper
         self.name = name
         self.matcher = matcher
         self.location = location

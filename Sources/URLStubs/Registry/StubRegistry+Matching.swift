@@ -111,6 +111,11 @@ extension StubRegistry {
                 return true
             }
             guard let activation = descriptor.reserveActivation() else { return false }
+            if let stepper = descriptor.scenarioStepper, !stepper.advance() {
+                // Another request moved the scenario on since the matcher read it.
+                descriptor.releaseActivation()
+                return false
+            }
             var matched = request
             matched.pathParameters = result.captures
             resolution = .stub(descriptor, matched, activation: activation)

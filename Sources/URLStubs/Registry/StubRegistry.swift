@@ -71,6 +71,8 @@ public final class StubRegistry: @unchecked Sendable {
     let userCode = UserCodeRunner.Lane(limit: 16)
     /// The gates declarations name (``gate(named:)``).
     let namedGates = NamedGates()
+    /// The states of the scenarios declarations step through (``scenarioState(_:)``).
+    let stepStates = ScenarioStates()
 
     nonisolated(unsafe) private static var nextSequence: UInt64 = 1
     private static let sequenceLock = NSLock()
@@ -153,7 +155,7 @@ public final class StubRegistry: @unchecked Sendable {
 
     func add(
         _ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation, answer: StubAnswer,
-        priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil
+        priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil, scenarioStepper: ScenarioStepper? = nil
     ) -> StubDescriptor {
         Self.sequenceLock.lock()
         let sequence = Self.nextSequence
@@ -161,7 +163,8 @@ public final class StubRegistry: @unchecked Sendable {
         Self.sequenceLock.unlock()
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
-            maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer, priority: priority, origin: origin)
+            maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer, priority: priority, origin: origin,
+            scenarioStepper: scenarioStepper)
         descriptor.registry = self
         // A response known now that no client could receive is reported by verify(), at the
         // stub's line, whether or not a request comes.
