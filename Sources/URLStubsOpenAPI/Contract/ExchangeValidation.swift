@@ -191,10 +191,14 @@ extension OpenAPIDocument {
 
     func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
         guard let response = operation.response(for: exchange.status) else {
+            // OpenAPI 3.1 lets an operation leave out its responses: the report points at the operation.
+            let documented = operation.documentedStatuses
             return [
                 ContractViolation(
-                    operation: operation.description, part: "status", jsonPath: nil, schemaPath: operation.pointer + "/responses",
-                    expected: "a documented status (\(operation.documentedStatuses.joined(separator: ", ")))", found: String(exchange.status))
+                    operation: operation.description, part: "status", jsonPath: nil,
+                    schemaPath: documented.isEmpty ? operation.pointer : operation.pointer + "/responses",
+                    expected: "a documented status (\(documented.isEmpty ? "the operation documents none" : documented.joined(separator: ", ")))",
+                    found: String(exchange.status))
             ]
         }
         let part = "response \(exchange.status)"
