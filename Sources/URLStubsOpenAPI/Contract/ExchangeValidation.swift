@@ -37,7 +37,8 @@ struct HTTPExchange: Sendable {
 }
 
 extension OpenAPIDocument {
-    /// The violations of `value` against the schema at `pointer` (`#/components/schemas/Pet`).
+    /// The violations of `value` against the schema at `pointer` (`#/components/schemas/Pet`);
+    /// a schema that is only a `$ref` is checked as the schema it leads to.
     ///
     /// ```swift
     /// let problems = try contract.violations(of: JSONValue(any: ["id": "seven"]), againstSchemaAt: "#/components/schemas/Pet")
@@ -49,9 +50,9 @@ extension OpenAPIDocument {
         return SchemaValidator.violations(of: value, against: index, in: schemas).violations
     }
 
+    /// The schema at `pointer`, or the one it leads to when it is a `$ref` alone.
     func schemaIndex(at pointer: String) -> Int? {
-        let canonical = JSONPointer.canonical(pointer)
-        return schemas.nodes.firstIndex { $0.path == canonical }
+        schemas.indices[JSONPointer.canonical(pointer)]
     }
 
     /// Every violation of `exchange`: the request's (when `checksRequest`) and the response's.

@@ -108,4 +108,7 @@ final class RegexBox: @unchecked Sendable {
 /// Every schema a document uses, compiled once.
 struct SchemaSet: Sendable {
     var nodes: [SchemaNode] = []
+    /// The index of the schema at each place (a canonical JSON pointer) compiled, a schema that
+    /// is a `$ref` alone included: it has the index of the schema it leads to.
+    var indices: [String: Int] = [:]
 }
