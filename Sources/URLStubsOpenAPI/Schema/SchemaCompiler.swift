@@ -80,6 +80,8 @@ struct SchemaCompiler {
         var reference = reference
         var location = pointer
         var chain: [String] = isSchemaThere ? [pointer] : []
+        // The chain's schemas again, so that a cycle is seen in constant time per link.
+        var inChain = Set(chain)
         while true {
             guard reference.hasPrefix("#") else {
                 throw error(
@@ -95,7 +97,7 @@ struct SchemaCompiler {
                     throw error(location, "the $ref \"\(reference)\" points to nothing in the document")
                 }
                 if let members = value.objectValue, let next = onlyReference(members) {
-                    guard target != pointer, !chain.contains(target) else {
+                    guard target != pointer, inChain.insert(target).inserted else {
                         throw error(pointer, "the $ref \"\(first)\" is part of a cycle of references that never reaches a schema")
                     }
                     chain.append(target)
