@@ -51,10 +51,58 @@ final class RegexBox: @unchecked Sendable {
         }
         return (answer, spent)
     }
+}
 
-    /// What a report says of a string whose match ran out of `seconds`.
-    func ranOutExplanation(seconds: Double, length: Int) -> String {
-        "the regular expression /\(boundedReportLine(source, limit: 200))/ ran out of its \(seconds) s time budget on the string "
-            + "(\(length) characters) before it could decide: it backtracks too much; rewrite it without nested quantifiers such as (a+)+"
+/// The time one check of a value may spend on its schemas' patterns, all together:
+/// ``BudgetedRegex/defaultBudget``. A catastrophic pattern then costs a check about that
+/// budget, however many strings it meets.
+struct PatternBudget {
+    /// How one string fared against one pattern.
+    enum Outcome {
+        case matched
+        case notMatched
+        /// This match spent the rest of the budget before it could decide.
+        case ranOut
+        /// The budget was already spent: the match was not tried.
+        case notTried
+    }
+
+    static let seconds = BudgetedRegex.defaultBudget
+    private(set) var remaining = PatternBudget.seconds
+    /// The pattern that ran out of the budget, and where in the value (`$` until it is told).
+    private(set) var spentOn: (pattern: String, jsonPath: String)?
+
+    /// Matches `text` against `pattern` with what is left of the budget.
+    mutating func match(_ pattern: RegexBox, _ text: String) -> Outcome {
+        guard spentOn == nil else { return .notTried }
+        let (answer, seconds) = pattern.matches(text, within: remaining)
+        remaining -= seconds
+        switch answer {
+        case .matched: return .matched
+        case .notMatched: return .notMatched
+        case .ranOut:
+            spentOn = (pattern.source, "$")
+            return .ranOut
+        }
+    }
+
+    /// Where in the value the match that ran out was, for later reports.
+    mutating func ranOut(at jsonPath: String) {
+        spentOn?.jsonPath = jsonPath
+    }
+
+    /// What a report says of a string whose match ran out.
+    static func ranOutExplanation(_ pattern: RegexBox, length: Int) -> String {
+        "the regular expression /\(boundedReportLine(pattern.source, limit: 200))/ ran out of its \(seconds) s time budget on the "
+            + "string (\(length) characters) before it could decide (one budget serves every pattern of a check): it backtracks "
+            + "too much; rewrite it without nested quantifiers such as (a+)+"
+    }
+
+    /// What a report says of a string the budget was spent before.
+    var notTriedExplanation: String {
+        let culprit = spentOn.map {
+            " (/\(boundedReportLine($0.pattern, limit: 200))/ on \(boundedReportLine($0.jsonPath, limit: 200)) ran out of it)"
+        }
+        return "the check's \(Self.seconds) s for regular expressions was spent" + (culprit ?? "")
     }
 }

@@ -143,14 +143,19 @@ extension SchemaValidator {
         }
         if let pattern = node.pattern {
             let expected = "a string matching /\(pattern.source)/"
-            switch pattern.matches(text, within: BudgetedRegex.defaultBudget).answer {
+            switch patterns.match(pattern, text) {
             case .matched: break
             case .notMatched: report(node, "pattern", expected: expected, found: JSONValue.string(text).brief)
             case .ranOut:
+                patterns.ranOut(at: jsonPath)
                 report(
                     node, "pattern", expected: expected,
                     found: "\(JSONValue.string(text).brief), which was not decided: "
-                        + pattern.ranOutExplanation(seconds: BudgetedRegex.defaultBudget, length: text.unicodeScalars.count))
+                        + PatternBudget.ranOutExplanation(pattern, length: text.unicodeScalars.count))
+            case .notTried:
+                report(
+                    node, "pattern", expected: expected,
+                    found: "\(JSONValue.string(text).brief), which was not checked: \(patterns.notTriedExplanation)")
             }
         }
         if let format = node.format, let valid = StringFormat.check(text, format: format), !valid {

@@ -85,6 +85,7 @@ struct SchemaValidator {
     /// How many times a check stopped at ``maximumDepth``: an answer cut short there depends on
     /// the depth it was asked at, and is not remembered.
     var depthStops = 0
+    var patterns = PatternBudget()
 
     init(set: SchemaSet, limit: Int = 50) {
         self.set = set
