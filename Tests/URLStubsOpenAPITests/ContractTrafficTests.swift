@@ -78,6 +78,17 @@ import URLStubsRecording
             ])
     }
 
+    @Test func aStatusOfAnOperationDocumentingNoResponsesSaysItDocumentsNone() async throws {
+        let contract = try document(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /ping:\n    get: {operationId: ping}\n")
+        let problems = await problems(
+            contract, { $0.stub(.get, "https://api.test/ping", name: "ping", statusCode: 200) }, [request("GET", "https://api.test/ping")])
+        #expect(
+            problems.map(\.summary).map { $0.components(separatedBy: " broke ").last ?? "" } == [
+                "the OpenAPI contract: ping (GET /ping): status: expected a documented status (the operation documents none), found 200 (#/paths/~1ping/get)"
+            ])
+    }
+
     @Test(arguments: Shop.both) func aWrongContentTypeFails(contract: OpenAPIDocument) async throws {
         let problems = await problems(
             contract,

@@ -4,8 +4,9 @@ import URLStubs
 @testable import URLStubsOpenAPI
 
 /// JSON and YAML documents that do not read say why, at which line and column: a missing
-/// comma, nesting past the limit, a member written twice, and text that is not UTF-8 (UTF-16,
-/// UTF-32, invalid bytes, half a surrogate pair), which is refused rather than repaired.
+/// comma, nesting past the limit, a member written twice, a raw control character in a string,
+/// and text that is not UTF-8 (UTF-16, UTF-32, invalid bytes, half a surrogate pair), which is
+/// refused rather than repaired.
 @Suite struct DocumentEncodingTests {
     private func error(_ data: Data) -> String {
         do {
@@ -56,6 +57,23 @@ import URLStubs
             error(Self.head + ", \"paths\": {\"/a\\ud800\": {}}}")
                 == #"api.json: line 1, column 75: not valid JSON: "\uD800" is half of a UTF-16 surrogate pair, without its other half (invalid UTF-16)"#
         )
+    }
+
+    @Test func aRawControlCharacterInAStringIsRefused() {
+        #expect(
+            error(Self.head + ", \"paths\": {\"/a\u{0}b\": {}}}")
+                == #"api.json: line 1, column 75: not valid JSON: a control character in a string (write it as an escape such as \n)"#)
+        #expect(
+            error(Self.head + ", \"x-note\": \"a\u{1F}b\", \"paths\": {}}")
+                == #"api.json: line 1, column 74: not valid JSON: a control character in a string (write it as an escape such as \n)"#)
+        // YAML, which a text starting with "{" may also be, allows none either.
+        #expect(
+            error("openapi: 3.0.3\ninfo:\n  title: \"a\u{0}b\"\n  version: '1'\npaths: {}\n")
+                == #"api.json: line 3, column 12: the control character U+0000 is not allowed in YAML text; write it as "\x00" in a double-quoted string"#
+        )
+        #expect(
+            error("openapi: 3.0.3\ninfo: {title: a\u{9F}b, version: '1'}\npaths: {}\n").hasPrefix(
+                "api.json: line 2, column 16: the control character U+009F"))
     }
 
     @Test func aUFFFDWrittenInTheDocumentStays() throws {

@@ -37,7 +37,8 @@ struct HTTPExchange: Sendable {
 }
 
 extension OpenAPIDocument {
-    /// The violations of `value` against the schema at `pointer` (`#/components/schemas/Pet`).
+    /// The violations of `value` against the schema at `pointer` (`#/components/schemas/Pet`);
+    /// a schema that is only a `$ref` is checked as the schema it leads to.
     ///
     /// ```swift
     /// let problems = try contract.violations(of: JSONValue(any: ["id": "seven"]), againstSchemaAt: "#/components/schemas/Pet")
@@ -49,9 +50,9 @@ extension OpenAPIDocument {
         return SchemaValidator.violations(of: value, against: index, in: schemas).violations
     }
 
+    /// The schema at `pointer`, or the one it leads to when it is a `$ref` alone.
     func schemaIndex(at pointer: String) -> Int? {
-        let canonical = JSONPointer.canonical(pointer)
-        return schemas.nodes.firstIndex { $0.path == canonical }
+        schemas.indices[JSONPointer.canonical(pointer)]
     }
 
     /// Every violation of `exchange`: the request's (when `checksRequest`) and the response's.
@@ -191,10 +192,14 @@ extension OpenAPIDocument {
 
     func responseViolations(_ exchange: HTTPExchange, _ operation: OpenAPIOperation) -> [ContractViolation] {
         guard let response = operation.response(for: exchange.status) else {
+            // OpenAPI 3.1 lets an operation leave out its responses: the report points at the operation.
+            let documented = operation.documentedStatuses
             return [
                 ContractViolation(
-                    operation: operation.description, part: "status", jsonPath: nil, schemaPath: operation.pointer + "/responses",
-                    expected: "a documented status (\(operation.documentedStatuses.joined(separator: ", ")))", found: String(exchange.status))
+                    operation: operation.description, part: "status", jsonPath: nil,
+                    schemaPath: documented.isEmpty ? operation.pointer : operation.pointer + "/responses",
+                    expected: "a documented status (\(documented.isEmpty ? "the operation documents none" : documented.joined(separator: ", ")))",
+                    found: String(exchange.status))
             ]
         }
         let part = "response \(exchange.status)"

@@ -19,12 +19,14 @@ enum JSONPointer {
     static func resolve(_ reference: String, in root: JSONValue) -> JSONValue? {
         guard reference.hasPrefix("#") else { return nil }
         var fragment = String(reference.dropFirst())
-        if fragment.contains("%") { fragment = fragment.removingPercentEncoding ?? fragment }
+        if fragment.utf8.contains(UInt8(ascii: "%")) { fragment = fragment.removingPercentEncoding ?? fragment }
         guard !fragment.isEmpty else { return root }
         guard fragment.hasPrefix("/") else { return nil }
         var value = root
         for raw in fragment.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            let token = raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let token =
+                raw.utf8.contains(UInt8(ascii: "~"))
+                ? raw.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~") : String(raw)
             switch value {
             case .object(let members):
                 guard let next = members[token] else { return nil }
@@ -42,7 +44,7 @@ enum JSONPointer {
     /// The canonical spelling of `reference` (decoded), so two spellings of one target share
     /// one compiled schema.
     static func canonical(_ reference: String) -> String {
-        guard reference.contains("%") else { return reference }
+        guard reference.utf8.contains(UInt8(ascii: "%")) else { return reference }
         return reference.removingPercentEncoding ?? reference
     }
 }

@@ -5,8 +5,8 @@ import URLStubs
 /// ``SchemaSet/nodes``, so a recursive schema is a cycle of indices, resolved once.
 ///
 /// A class, so that reading a node copies a reference: in a debug build each copy of a struct
-/// this size takes its own stack space, and the validator's and generator's recursion must fit
-/// a 512 KB thread stack.
+/// this size takes its own stack space, and the generator's recursion must fit a 512 KB thread
+/// stack.
 final class SchemaNode: @unchecked Sendable {
     // @unchecked: the compiler fills a node in before the document is made; it is only read
     // after that.
@@ -71,41 +71,10 @@ final class SchemaNode: @unchecked Sendable {
     func propertySchema(_ name: String) -> Int? { propertyIndex[name] }
 }
 
-/// A compiled regular expression (`pattern`), shared between threads, each match within
-/// ``BudgetedRegex/defaultBudget``. Answers are remembered for short strings (a response repeats
-/// its enum-like values), up to a bound.
-final class RegexBox: @unchecked Sendable {
-    static let rememberedAnswers = 4_096
-    let source: String
-    let expression: BudgetedRegex
-    private let lock = NSLock()
-    private var answers: [String: BudgetedRegex.Outcome] = [:]
-
-    init(_ source: String) throws {
-        self.source = source
-        expression = try BudgetedRegex(source)
-    }
-
-    /// JSON Schema patterns are not anchored: a match anywhere counts.
-    func matches(_ text: String) -> BudgetedRegex.Outcome {
-        let remembers = text.utf8.count <= 64
-        if remembers {
-            lock.lock()
-            let known = answers[text]
-            lock.unlock()
-            if let known { return known }
-        }
-        let answer = expression.firstMatch(in: text)
-        if remembers {
-            lock.lock()
-            if answers.count < Self.rememberedAnswers { answers[text] = answer }
-            lock.unlock()
-        }
-        return answer
-    }
-}
-
 /// Every schema a document uses, compiled once.
 struct SchemaSet: Sendable {
     var nodes: [SchemaNode] = []
+    /// The index of the schema at each place (a canonical JSON pointer) compiled, a schema that
+    /// is a `$ref` alone included: it has the index of the schema it leads to.
+    var indices: [String: Int] = [:]
 }

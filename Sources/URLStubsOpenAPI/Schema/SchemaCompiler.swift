@@ -8,7 +8,6 @@ struct SchemaCompiler {
     let isVersion31: Bool
     let source: String
     var set = SchemaSet()
-    private var compiled: [String: Int] = [:]
     /// Schemas with an index whose keywords are still to be read.
     private var pending: [(index: Int, members: [String: JSONValue], pointer: String)] = []
 
@@ -40,7 +39,7 @@ struct SchemaCompiler {
     /// The index the schema `value` at `pointer` has, or gets; an object's keywords wait in
     /// ``pending``.
     private mutating func reference(_ value: JSONValue, at pointer: String) throws -> Int {
-        if let index = compiled[pointer] { return index }
+        if let index = set.indices[pointer] { return index }
         switch value {
         case .bool(let accepts):
             let node = SchemaNode(path: pointer)
@@ -69,7 +68,7 @@ struct SchemaCompiler {
 
     private mutating func store(_ node: SchemaNode, at pointer: String) -> Int {
         set.nodes.append(node)
-        compiled[pointer] = set.nodes.count - 1
+        set.indices[pointer] = set.nodes.count - 1
         return set.nodes.count - 1
     }
 
@@ -81,6 +80,8 @@ struct SchemaCompiler {
         var reference = reference
         var location = pointer
         var chain: [String] = isSchemaThere ? [pointer] : []
+        // The chain's schemas again, so that a cycle is seen in constant time per link.
+        var inChain = Set(chain)
         while true {
             guard reference.hasPrefix("#") else {
                 throw error(
@@ -89,14 +90,14 @@ struct SchemaCompiler {
             }
             let target = JSONPointer.canonical(reference)
             let index: Int
-            if let known = compiled[target] {
+            if let known = set.indices[target] {
                 index = known
             } else {
                 guard let value = JSONPointer.resolve(target, in: root) else {
                     throw error(location, "the $ref \"\(reference)\" points to nothing in the document")
                 }
                 if let members = value.objectValue, let next = onlyReference(members) {
-                    guard target != pointer, !chain.contains(target) else {
+                    guard target != pointer, inChain.insert(target).inserted else {
                         throw error(pointer, "the $ref \"\(first)\" is part of a cycle of references that never reaches a schema")
                     }
                     chain.append(target)
@@ -106,7 +107,7 @@ struct SchemaCompiler {
                 }
                 index = try self.reference(value, at: target)
             }
-            for schema in chain { compiled[schema] = index }
+            for schema in chain { set.indices[schema] = index }
             return index
         }
     }
@@ -275,7 +276,7 @@ struct SchemaCompiler {
             guard case .string(let reference)? = branch.objectValue?["$ref"], reference.hasPrefix(prefix) else { continue }
             let name = String(reference.dropFirst(prefix.count))
             guard !name.contains("/"), !mapping.contains(where: { $0.value == name }) else { continue }
-            guard !mapping.contains(where: { $0.schema == compiled[JSONPointer.canonical(reference)] }) else { continue }
+            guard !mapping.contains(where: { $0.schema == set.indices[JSONPointer.canonical(reference)] }) else { continue }
             mapping.append((name, try follow(reference, from: pointer)))
         }
         return SchemaNode.Discriminator(propertyName: property, mapping: mapping, isExplicit: object["mapping"] != nil)

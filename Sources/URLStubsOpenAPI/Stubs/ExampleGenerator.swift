@@ -389,7 +389,7 @@ struct ExampleGenerator {
                 schemaPath: path,
                 message: "the shortest string the pattern /\(pattern.source)/ makes for minLength \(minimum) is longer than maxLength \(maximum)")
         }
-        guard pattern.matches(text) == .matched else {
+        guard pattern.matches(text, within: BudgetedRegex.defaultBudget).answer == .matched else {
             throw Failure(
                 schemaPath: path, message: "the string made for the pattern /\(pattern.source)/, \(JSONValue.string(text).brief), does not match it")
         }

@@ -65,42 +65,12 @@ struct YAMLReader {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         try checkEncoding(bytes)
+        try checkPrintable(bytes)
         if bytes.contains(UInt8(ascii: "\r")) { bytes = normalizingLineBreaks(bytes) }
         var reader = YAMLReader(bytes: bytes)
         reader.memberOrderName = name
         let value = try reader.readDocument()
         return (value, reader.memberOrders)
-    }
-
-    /// Only UTF-8 is read: UTF-16 and UTF-32 (a byte order mark, or zero bytes among the first
-    /// four) and invalid UTF-8 are refused by name, where decoding would repair them into U+FFFD.
-    private static func checkEncoding(_ bytes: [UInt8]) throws {
-        let first = bytes.prefix(4)
-        if first.starts(with: [0xFF, 0xFE]) || first.starts(with: [0xFE, 0xFF]) || first.contains(0) {
-            throw YAMLError(line: 1, column: 1, message: "the text is UTF-16 or UTF-32, not UTF-8: save it as UTF-8")
-        }
-        guard let bad = bytes.withUnsafeBytes({ UTF8Validation.firstInvalidByte(in: $0) }) else { return }
-        let lineStart = bytes[..<bad].lastIndex(of: .lf).map { $0 + 1 } ?? 0
-        let line = bytes[..<bad].reduce(1) { $1 == .lf ? $0 + 1 : $0 }
-        throw YAMLError(line: line, column: bad - lineStart + 1, message: UTF8Validation.reason(byte: bytes[bad]))
-    }
-
-    /// `\r\n` and a lone `\r` become `\n`.
-    private static func normalizingLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == .cr {
-                output.append(.lf)
-                if index + 1 < bytes.count, bytes[index + 1] == .lf { index += 1 }
-            } else {
-                output.append(byte)
-            }
-            index += 1
-        }
-        return output
     }
 
     // MARK: Document

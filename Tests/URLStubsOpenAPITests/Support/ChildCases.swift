@@ -38,6 +38,18 @@ enum ChildCases {
                 return try contract.violations(of: .string(text), againstSchemaAt: "#/components/schemas/Code").map(\.description).joined()
             }
         },
+        // `argument` is a number of strings of 200 "a"s, checked as one array against
+        // PatternBudgetTests.codes; the result counts the violations and the seconds taken, then
+        // gives the first and the last violation.
+        "validateCodes": { count in
+            outcome {
+                let value = JSONValue.array(Array(repeating: .string(String(repeating: "a", count: 200)), count: Int(count) ?? 30))
+                let start = Date()
+                let violations = try PatternBudgetTests.codes.violations(of: value, againstSchemaAt: "#/components/schemas/Codes")
+                let seconds = Date().timeIntervalSince(start)
+                return "\(violations.count) violations in \(seconds) s; \(violations.first?.description ?? ""); \(violations.last?.description ?? "")"
+            }
+        },
         // `argument` is "refs N" or "properties N": HostileSchemaTests.deepDocument read, a
         // value checked against it and a response built from it.
         "deepSchema": { argument in
