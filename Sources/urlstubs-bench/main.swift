@@ -50,7 +50,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath | declared | declared1k]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -77,7 +77,11 @@ func runOnly(_ name: String, requests: Int) async throws {
     case "stubbed10kSharedPath":
         let (made, registry) = sharedPathScenario(name: name)
         scenario = made; keepAlive.append(registry)
-    default: throw BenchError("--only takes baseline, hopFloor, stubbed, stubbedConstant, stubbed10k or stubbed10kSharedPath")
+    case "declared", "declared1k":
+        let (made, registry) = try declaredScenario(name: name, others: name == "declared" ? 0 : 1_000)
+        scenario = made; keepAlive.append(registry)
+    default:
+        throw BenchError("--only takes baseline, hopFloor, stubbed, stubbedConstant, stubbed10k, stubbed10kSharedPath, declared or declared1k")
     }
     _ = try await scenario.run(min(200, requests))
     let (perRequest, cpu) = try await scenario.run(requests)
@@ -132,6 +136,7 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.parsers {
         figures += try runParsers()
+        figures += try runDeclarationReading()
     }
     if sections.record {
         figures += try await runRecording(exchanges: quick ? 100 : 1000, bodyBytes: 100 * 1024, directory: directory)
@@ -159,7 +164,11 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
     let (constant, registryConstant) = constantScenario(name: "stubbedConstant")
     let (stubbed10k, registry10k) = stubbedScenario(name: "stubbed10k", others: 10_000)
     let (sharedPath, registryShared) = sharedPathScenario(name: "stubbed10kSharedPath")
-    let scenarios = [baselineScenario(), hopFloorScenario(), stubbed, constant, stubbed10k, sharedPath, loopbackScenario(server: server)]
+    let (declared, registryDeclared) = try declaredScenario(name: "declared", others: 0)
+    let (declared1k, registryDeclared1k) = try declaredScenario(name: "declared1k", others: 1_000)
+    let scenarios = [
+        baselineScenario(), hopFloorScenario(), stubbed, constant, stubbed10k, sharedPath, declared, declared1k, loopbackScenario(server: server),
+    ]
     var samples: [String: [Double]] = [:]
     var cpuSamples: [String: [Double]] = [:]
     progress("warming up…")
@@ -179,7 +188,7 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         }
     }
     server.stop()
-    withExtendedLifetime((registry1, registryConstant, registry10k, registryShared)) {}
+    withExtendedLifetime((registry1, registryConstant, registry10k, registryShared, registryDeclared, registryDeclared1k)) {}
     /// The median of the per-round ratios: each round's scenarios ran a few milliseconds
     /// apart, so the machine's slow drifts (other builds on shared cores) cancel out.
     func ratio(_ top: String, _ bottom: String) -> Double {
@@ -211,6 +220,8 @@ func runRequests(rounds: Int, requests: Int, directory: URL) async throws -> [Fi
         Figure(
             name: "stubbed10kSharedPath/stubbed", value: ratio("stubbed10kSharedPath", "stubbed"), unit: "ratio",
             target: target("≤ 1.3") { $0 <= 1.3 }),
+        Figure(name: "declared/stubbedConstant", value: ratio("declared", "stubbedConstant"), unit: "ratio"),
+        Figure(name: "declared1k/declared", value: ratio("declared1k", "declared"), unit: "ratio", target: target("≤ 1.3") { $0 <= 1.3 }),
         Figure(name: "loopback/stubbed", value: ratio("loopback", "stubbed"), unit: "ratio", target: target("≥ 6") { $0 >= 6 }),
         Figure(name: "loopback/baseline", value: ratio("loopback", "baseline"), unit: "ratio"),
         // Process CPU time (all threads): steady on a noisy shared host, where wall time is
@@ -286,7 +297,11 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
 func benchMain(_ arguments: [String]) async -> Int32 {
     do {
         let options = try Options(arguments)
-        if let only = options.only, ["baseline", "hopFloor", "stubbed", "stubbedConstant", "stubbed10k", "stubbed10kSharedPath"].contains(only) {
+        if let only = options.only,
+            [
+                "baseline", "hopFloor", "stubbed", "stubbedConstant", "stubbed10k", "stubbed10kSharedPath", "declared", "declared1k",
+            ].contains(only)
+        {
             try await runOnly(only, requests: options.requests ?? 2000)
             return 0
         }

@@ -111,12 +111,7 @@ extension RequestMatcher {
         case .jsonPath(let path, let valuePattern): return jsonPathMatcher(path, valuePattern)
         case .kind(let name, let value):
             guard let kind = RequestPatternKinds.kind(named: name) else {
-                let known = RequestPatternKinds.names
-                return .invalid(
-                    "\(name) \(value)",
-                    problem: "no library registered the pattern kind \"\(name)\" (registered: "
-                        + (known.isEmpty ? "none" : known.joined(separator: ", "))
-                        + "); import the library that defines it (URLStubsGraphQL, URLStubsMultipart) before reading the declaration")
+                return .invalid("\(name) \(value)", problem: pattern.problem ?? "no library registered the pattern kind \"\(name)\"")
             }
             return kind.matcher(for: value)
         }

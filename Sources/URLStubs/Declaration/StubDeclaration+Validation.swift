@@ -3,8 +3,7 @@ import Foundation
 extension StubDeclaration {
     /// Refuses a declaration that cannot match or cannot be answered, naming the part.
     func validate(reader: DeclarationReader, at path: String = "$") throws {
-        let matcher = RequestMatcher(request)
-        if let problem = matcher.problems.first { throw reader.fail("\(path).request", problem) }
+        if let (at, problem) = request.firstProblem(at: "\(path).request") { throw reader.fail(at, problem) }
         guard (100...599).contains(response.status) else {
             throw reader.fail("\(path).response.status", "status \(response.status) is not an HTTP status; expected 100...599")
         }

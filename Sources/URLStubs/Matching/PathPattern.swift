@@ -56,7 +56,8 @@ package struct PathPattern: Sendable, Equatable, CustomStringConvertible {
                     pattern: pattern, column: column,
                     message: "\"*\" must stand alone in a segment (\"\(part)\")")
             } else {
-                segments.append(.literal(String(part).removingPercentEncoding ?? String(part)))
+                // Foundation's percent-decoding costs more than the rest of the parse: only when needed.
+                segments.append(.literal(part.contains("%") ? String(part).removingPercentEncoding ?? String(part) : String(part)))
             }
             column += part.count + 1
         }

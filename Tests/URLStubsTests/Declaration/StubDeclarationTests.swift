@@ -144,8 +144,9 @@ struct StubDeclarationTests {
     @Test(arguments: [
         (#"{"response": {"status": 600}}"#, "$.response.status", "expected 100...599"),
         (#"{"response": {"status": 204, "body": {"text": "x"}}}"#, "$.response.body", "has no body"),
-        (#"{"request": {"path": {"matches": "(["}}, "response": {}}"#, "$.request", "invalid regular expression /([/"),
-        (#"{"request": {"body": [{"kind": "nope", "value": 1}]}, "response": {}}"#, "$.request", "pattern kind \"nope\""),
+        (#"{"request": {"path": {"matches": "(["}}, "response": {}}"#, "$.request.path", "invalid regular expression /([/"),
+        (#"{"request": {"body": [{"kind": "nope", "value": 1}]}, "response": {}}"#, "$.request.body[0]", "pattern kind \"nope\""),
+        (#"{"request": {"headers": {"X-A": {"anyOf": ["a", {"template": "x"}]}}}, "response": {}}"#, "$.request.headers.X-A", "must start with"),
         (#"{"version": 2, "response": {}}"#, "$.version", "newer than this library reads"),
         (#"{"request": {"paht": "/a"}, "response": {}}"#, "$.request.paht", "unknown member \"paht\""),
         (#"{"request": {"path": {"equalTo": 3}}, "response": {}}"#, "$.request.path.equalTo", "expected a string, found the number 3"),
