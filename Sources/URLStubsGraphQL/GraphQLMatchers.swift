@@ -43,7 +43,7 @@ public func isGraphQLOperation(_ name: String) -> RequestMatcher {
                 return "expected operation \"\(name)\", got \(reason)"
             }
         }
-    }
+    }.described(by: RequestPattern(body: [.kind(GraphQLPatternKinds.operation, .string(name))]))
 }
 
 /// Accepts GraphQL requests whose variables include `variables`: each listed variable must be
@@ -74,7 +74,7 @@ public func hasGraphQLVariables(_ variables: [String: Any]) -> RequestMatcher {
             }
             return lines.isEmpty ? nil : lines.joined(separator: "; ")
         }
-    }
+    }.described(by: RequestPattern(body: [.kind(GraphQLPatternKinds.variables, .object(expected))]))
 }
 
 /// Accepts GraphQL requests whose document contains `text`: as written, or token by token,
@@ -97,7 +97,7 @@ public func isGraphQLQuery(containing text: String) -> RequestMatcher {
             let shown = document.count > 120 ? "\(document.prefix(120))…" : document
             return "expected a query containing \"\(text)\", got \"\(shown)\""
         }
-    }
+    }.described(by: RequestPattern(body: [.kind(GraphQLPatternKinds.queryContaining, .string(text))]))
 }
 
 /// Applies `check` to the one operation of a GraphQL request, or explains why there is none.

@@ -21,6 +21,7 @@ package struct GraphQLStrategy: RequestStrategy {
     private static let registration: Void = {
         MultipartStrategy.register()
         RequestStrategies.register(GraphQLStrategy())
+        GraphQLPatternKinds.registerAll()
     }()
 
     /// Registers the strategy for every registry of the process (once; later calls are free).

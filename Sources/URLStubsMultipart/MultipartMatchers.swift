@@ -44,7 +44,14 @@ public func hasMultipartPart(
         }
         content.append(.json(expected))
     }
+    var value: [String: JSONValue] = ["name": .string(name)]
+    if let filename { value["filename"] = .string(filename) }
+    if let contentType { value["contentType"] = .string(contentType) }
+    if let data { value["base64"] = .string(data.base64EncodedString()) }
+    if let text { value["text"] = .string(text) }
+    if case .json(let expected)? = content.last, json != nil { value["json"] = expected }
     return multipartMatcher(name: name, filename: filename, contentType: contentType, content: content)
+        .described(by: RequestPattern(body: [.kind(MultipartPartKind.name, .object(value))]))
 }
 
 private enum PartContent: Sendable {

@@ -16,7 +16,10 @@ package struct MultipartStrategy: RequestStrategy {
     /// The strategy; ``register()`` makes it known to every registry.
     package init() {}
 
-    private static let registration: Void = RequestStrategies.register(MultipartStrategy())
+    private static let registration: Void = {
+        RequestStrategies.register(MultipartStrategy())
+        RequestPatternKinds.register(MultipartPartKind())
+    }()
 
     /// Registers the strategy for every registry of the process (once; later calls are free).
     package static func register() { _ = registration }

@@ -55,7 +55,8 @@ extension BodyPattern {
                 let known = RequestPatternKinds.names
                 return "no library registered the pattern kind \"\(name)\" (registered: "
                     + (known.isEmpty ? "none" : known.joined(separator: ", "))
-                    + "); import the library that defines it (URLStubsGraphQL, URLStubsMultipart) before reading the declaration"
+                    + "); import the library that defines it (URLStubsGraphQL, URLStubsMultipart) and call its kinds' register() "
+                    + "before reading the declaration"
             }
             return kind.matcher(for: value).problems.first
         }

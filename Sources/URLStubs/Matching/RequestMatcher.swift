@@ -70,7 +70,7 @@ public struct RequestMatcher: Sendable, CustomStringConvertible {
     public static let any = RequestMatcher(description: "any request", pattern: RequestPattern()) { _ in .matched }
 
     /// The same matcher, saying `pattern` is what it accepts.
-    func described(by pattern: RequestPattern) -> RequestMatcher {
+    package func described(by pattern: RequestPattern) -> RequestMatcher {
         var copy = self
         copy.declaredPattern = pattern
         return copy
