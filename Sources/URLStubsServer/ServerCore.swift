@@ -10,6 +10,7 @@ final class ServerCore: @unchecked Sendable {
 
     let registry: StubRegistry
     let limits: StubServer.Limits
+    let access: ServerAccess
     let port: UInt16
     /// `127.0.0.1:PORT`: the `Host` of a request that names none (HTTP/1.0).
     let defaultHost: String
@@ -21,7 +22,7 @@ final class ServerCore: @unchecked Sendable {
     /// Left when every listening descriptor is closed.
     private let listenersClosed = DispatchGroup()
 
-    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: StubServer.Limits) throws {
+    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: StubServer.Limits) throws {
         self.registry = registry
         self.limits = limits
         let backlog = Int32(clamping: max(128, min(limits.maximumConnections, 4096)))
@@ -36,7 +37,15 @@ final class ServerCore: @unchecked Sendable {
             }
         }
         self.port = first.port
+        self.access = access.bound(to: first.port)
         defaultHost = "127.0.0.1:\(first.port)"
+        if let upstream = access.upstream, ServerUpstream.isServerItself(upstream, port: first.port) {
+            for descriptor in descriptors { ServerSocket.close(descriptor) }
+            throw StubServerError(
+                description:
+                    "URLStubs: the stub server's upstream \(upstream.absoluteString) is the server itself: every passthrough would come back to it. Name the real service's base URL."
+            )
+        }
         for descriptor in descriptors { startAccepting(descriptor) }
     }
 

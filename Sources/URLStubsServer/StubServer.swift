@@ -31,9 +31,9 @@ public final class StubServer: @unchecked Sendable {
     public let baseURL: URL
     let core: ServerCore
 
-    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: Limits) throws {
+    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: Limits) throws {
         self.registry = registry
-        core = try ServerCore(registry: registry, port: port, alsoOnIPv6: alsoOnIPv6, limits: limits)
+        core = try ServerCore(registry: registry, port: port, alsoOnIPv6: alsoOnIPv6, access: access, limits: limits)
         self.port = core.port
         baseURL = URL(string: "http://127.0.0.1:\(core.port)")!
     }
@@ -116,10 +116,26 @@ extension StubRegistry {
     ///   - port: The port on 127.0.0.1; 0 (the default) lets the system pick a free one, so
     ///     tests that run in parallel never clash.
     ///   - alsoOnIPv6: Also listen on `[::1]` on the same port.
+    ///   - upstream: Where a passthrough goes (a stub's ``URLStubs/StubResponse/passthrough(_:)``,
+    ///     a `.passthrough` registry's unmatched requests, recording): this base URL with the
+    ///     request's path and query appended. `nil` (the default): nowhere; such a request gets
+    ///     the near-miss `404`. Never the host a request names, never the server itself.
+    ///   - allowedHosts: Names besides the server's own (`127.0.0.1`, `[::1]`, `localhost`,
+    ///     with its port or none) that a request's `Host` may give: `"api.test"` (any port) or
+    ///     `"api.test:8080"`. Any other `Host` gets `421 Misdirected Request`.
+    ///   - allowedOrigins: Web origins (`"http://localhost:3000"`) whose pages may call the
+    ///     server: their requests get CORS fields, their preflights `204`. A request with any
+    ///     other `Origin` (but the server's own) gets `403 Forbidden`.
     ///   - limits: Request sizes, connections and the read timeout (``StubServer/Limits``).
-    /// - Throws: ``StubServerError`` when the port cannot be bound (in use, not allowed).
-    public func serve(port: UInt16 = 0, alsoOnIPv6: Bool = false, limits: StubServer.Limits = StubServer.Limits()) throws -> StubServer {
-        try StubServer(registry: self, port: port, alsoOnIPv6: alsoOnIPv6, limits: limits)
+    /// - Throws: ``StubServerError`` when the port cannot be bound (in use, not allowed), or
+    ///   `upstream` is the server itself.
+    public func serve(
+        port: UInt16 = 0, alsoOnIPv6: Bool = false, upstream: URL? = nil, allowedHosts: [String] = [], allowedOrigins: [String] = [],
+        limits: StubServer.Limits = StubServer.Limits()
+    ) throws -> StubServer {
+        try StubServer(
+            registry: self, port: port, alsoOnIPv6: alsoOnIPv6,
+            access: ServerAccess(upstream: upstream, allowedHosts: allowedHosts, allowedOrigins: allowedOrigins), limits: limits)
     }
 }
 

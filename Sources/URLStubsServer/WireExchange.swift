@@ -43,6 +43,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     private var framing = Framing.none
     private var headSent = false
     private var closesAfter = false
+    /// The allowed web origin the request came from: its answers carry CORS fields.
+    private var sharedWith: String?
 
     init(request: ParsedHTTPRequest, connection: ServerConnection) {
         self.request = request
@@ -50,9 +52,29 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         closesAfter = !request.keepsAlive
     }
 
-    /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue).
+    /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue);
+    /// a request the server refuses (``ServerAccess``) or a CORS preflight it answers itself
+    /// never reaches the registry.
     func start() {
         guard let connection else { return }
+        let access = connection.core.access
+        if let refusal = access.refusal(of: request) {
+            connection.send(
+                WireAnswer.simple(
+                    status: refusal.status, body: refusal.message, closes: true,
+                    extraFields: [(WireAnswer.errorField, refusal.kind), ("X-Content-Type-Options", "nosniff")],
+                    headRequest: request.method == "HEAD"))
+            connection.exchangeEnded(.afterAnswers)
+            return
+        }
+        if let origin = request.value(of: "Origin"), access.sharesResources(with: origin) {
+            if CrossOriginFields.isPreflight(request) {
+                connection.send(CrossOriginFields.preflightAnswer(to: request, origin: origin, closes: closesAfter))
+                connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+                return
+            }
+            sharedWith = origin
+        }
         guard let url = connection.url(of: request) else {
             connection.send(
                 WireAnswer.rejection(
@@ -61,9 +83,15 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             return
         }
         let urlRequest = request.urlRequest(url: url)
-        let traits = TransportTraits(
+        var traits = TransportTraits(
             scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
             consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
+        let registry = connection.core.registry
+        let upstream = access.upstream
+        traits.passthroughTarget = { [weak registry] stubRequest, outgoing in
+            guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
+            return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
+        }
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry.exchangeHost)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
@@ -112,6 +140,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             fields.append(("Connection", "keep-alive"))
         }
         closesAfter = closes
+        if let sharedWith { fields += CrossOriginFields.forAnswer(origin: sharedWith, responseFields: fields) }
         connection.send(WireAnswer.head(status: status, fields: fields))
     }
 
@@ -163,16 +192,17 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             return
         }
         let isHEAD = request.method == "HEAD"
+        let cors = sharedWith.map { CrossOriginFields.forAnswer(origin: $0, responseFields: []) } ?? []
         if case .unmatchedRequest(let report)? = stubError {
             connection.send(
                 WireAnswer.simple(
-                    status: 404, body: report + "\n", closes: closesAfter, extraFields: [(WireAnswer.errorField, "unmatchedRequest")],
-                    headRequest: isHEAD))
+                    status: 404, body: report + "\n", closes: closesAfter,
+                    extraFields: [(WireAnswer.errorField, "unmatchedRequest")] + cors, headRequest: isHEAD))
         } else {
             connection.send(
                 WireAnswer.simple(
                     status: 500, body: explained.0 + "\n", closes: closesAfter,
-                    extraFields: [(WireAnswer.errorField, explained.1)], headRequest: isHEAD))
+                    extraFields: [(WireAnswer.errorField, explained.1)] + cors, headRequest: isHEAD))
         }
         connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
     }

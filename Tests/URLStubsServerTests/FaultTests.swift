@@ -36,7 +36,7 @@ struct FaultTests {
         defer { server.stop() }
         let response = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /file HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /file HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return try connection.readResponse()
         }
         #expect(response.status == 500)
@@ -52,7 +52,7 @@ struct FaultTests {
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /offline HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /offline HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return connection.readToEnd()
         }
         #expect(bytes.isEmpty)
@@ -68,7 +68,7 @@ struct FaultTests {
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /cut HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /cut HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return connection.readToEnd()
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -120,7 +120,7 @@ struct FaultTests {
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /never HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let result = connection.readToEnd(timeout: 1)
             connection.close()
             return result
