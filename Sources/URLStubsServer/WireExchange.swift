@@ -45,6 +45,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     private var closesAfter = false
     /// The allowed web origin the request came from: its answers carry CORS fields.
     private var sharedWith: String?
+    /// The request as stubs saw it, for scrubbing what the server says about it.
+    private var seenRequest: URLRequest?
 
     init(request: ParsedHTTPRequest, connection: ServerConnection) {
         self.request = request
@@ -75,6 +77,21 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             }
             sharedWith = origin
         }
+        if request.target == "*" {
+            // The asterisk form is for a server-wide OPTIONS (RFC 9112 §3.2.4), never a resource.
+            guard request.method == "OPTIONS" else {
+                connection.send(
+                    WireAnswer.rejection(RequestRejection(status: 400, reason: "the target * is for OPTIONS * only; \(request.method) needs a path")))
+                connection.exchangeEnded(.afterAnswers)
+                return
+            }
+            connection.send(
+                WireAnswer.head(
+                    status: 204, fields: [("Allow", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")] + (closesAfter ? [("Connection", "close")] : []))
+            )
+            connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+            return
+        }
         guard let url = connection.url(of: request) else {
             connection.send(
                 WireAnswer.rejection(
@@ -83,6 +100,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             return
         }
         let urlRequest = request.urlRequest(url: url)
+        seenRequest = urlRequest
         var traits = TransportTraits(
             scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
             consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
@@ -186,7 +204,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         let stubError = StubError.from(error)
         // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
         let explained =
-            stubError.map { ($0.description, Self.caseName(of: $0)) } ?? (error as? FixtureError).map { ($0.description, "\($0.kind)") }
+            stubError.map { (scrubbed($0.description), Self.caseName(of: $0)) }
+            ?? (error as? FixtureError).map { (WireErrorText.fixtureProblem($0), "\($0.kind)") }
         guard !headSent, let explained else {
             connection.exchangeEnded(.reset)
             return
@@ -205,6 +224,12 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
                     extraFields: [(WireAnswer.errorField, explained.1)] + cors, headRequest: isHEAD))
         }
         connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+    }
+
+    /// `text` without the request's secrets nor what stubs expect (the registry's scrubbing).
+    private func scrubbed(_ text: String) -> String {
+        guard let seenRequest, let registry = connection?.core.registry else { return text }
+        return registry.scrubbing.reportRedactor(for: StubRequest(seenRequest), text: text).redact(text)
     }
 
     func handOver(redirectTo next: URLRequest, head: ResponseHead) {

@@ -28,7 +28,7 @@ struct FaultTests {
     }
 
     /// A stub's own mistake (its file is missing, a `FixtureError`): a 500 that explains it,
-    /// naming the file, the folder searched and the error's kind.
+    /// naming the file and the error's kind, but no path on the disk.
     @Test func aStubsMistakeIsA500ThatExplainsIt() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/file")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/urlstubs-missing.json")) }
@@ -41,7 +41,9 @@ struct FaultTests {
         }
         #expect(response.status == 500)
         #expect(response.value("URLStubs-Error") == "notFound")
-        #expect(response.text.contains("no file named \"urlstubs-missing.json\" in /nonexistent."), "\(response.text)")
+        #expect(response.text.contains("no file named \"urlstubs-missing.json\""), "\(response.text)")
+        // Any client reads this answer: the folder searched is for the test's own report.
+        #expect(!response.text.contains("/nonexistent"), "\(response.text)")
     }
 
     /// A simulated network failure before the head: the connection is reset, no byte sent.
