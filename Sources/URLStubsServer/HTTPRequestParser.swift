@@ -69,8 +69,20 @@ struct HTTPRequestParser {
         return buffer[start...].allSatisfy { $0 == 13 || $0 == 10 }
     }
 
-    /// Adds bytes read from the wire.
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    /// When (``DispatchTime/uptimeNanoseconds``) the first byte of the head being read
+    /// arrived; `nil` unless a head is begun and not whole. Set when ``next()`` needs more bytes.
+    private(set) var headBegan: UInt64?
+    /// When the body being read began (its head ended); `nil` unless a body is being read.
+    private(set) var bodyBegan: UInt64?
+    /// Body bytes of the current request received since ``bodyBegan``.
+    var bodyReceived: Int { body.count - bodyCountAtStart }
+    private var bodyCountAtStart = 0
+    /// When the last bytes were appended.
+    private var lastArrival: UInt64 = 0
+
+    /// Adds bytes read from the wire, which arrived at `now` (uptime nanoseconds).
+    mutating func append(_ bytes: UnsafeRawBufferPointer, at now: UInt64 = 0) {
+        lastArrival = now
         if start > 0, start >= buffer.count / 2 {
             buffer.removeFirst(start)
             scanned -= start
@@ -81,6 +93,12 @@ struct HTTPRequestParser {
 
     /// The next event the bytes so far make, or `nil` when more bytes are needed.
     mutating func next() -> Event? {
+        if let event = nextEvent() { return event }
+        noteWaiting()
+        return nil
+    }
+
+    private mutating func nextEvent() -> Event? {
         while true {
             switch state {
             case .rejected:
@@ -321,8 +339,9 @@ struct HTTPRequestParser {
                         status: 413, reason: "the body of \(length) bytes is larger than the server's limit of \(maximumBodyBytes) bytes"))
             }
             head.announcedBody = true
+            // Memory follows the bytes that arrive, never the length announced: a client that
+            // announces a large body and sends none costs nothing.
             body = Data()
-            body.reserveCapacity(length)
             state = .fixedBody(head, remaining: length)
             return .success(expectsContinue && length > 0 && buffer.count == start ? .expectsContinue : nil)
         }
@@ -347,7 +366,37 @@ struct HTTPRequestParser {
         return .success(String(decoding: line, as: UTF8.self))
     }
 
+    /// Records when the head or body the parser now waits for began.
+    private mutating func noteWaiting() {
+        switch state {
+        case .head:
+            bodyBegan = nil
+            if headBegan == nil, buffer[start...].contains(where: { $0 != 13 && $0 != 10 }) { headBegan = lastArrival }
+        case .rejected:
+            headBegan = nil
+            bodyBegan = nil
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers:
+            headBegan = nil
+            if bodyBegan == nil {
+                bodyBegan = lastArrival
+                bodyCountAtStart = 0
+            }
+        }
+    }
+
+    /// Counts the head or body being read as begun at `now`: the client could not send while
+    /// the server answered what came before.
+    mutating func restartClocks(at now: UInt64) {
+        if headBegan != nil { headBegan = now }
+        if bodyBegan != nil {
+            bodyBegan = now
+            bodyCountAtStart = body.count
+        }
+    }
+
     private mutating func complete(_ head: Head) -> Event {
+        headBegan = nil
+        bodyBegan = nil
         state = .head
         let request = ParsedHTTPRequest(
             method: head.method, target: head.target, minorVersion: head.minorVersion, headers: head.headers, body: body,

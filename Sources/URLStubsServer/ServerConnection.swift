@@ -45,6 +45,9 @@ final class ServerConnection: @unchecked Sendable {
     private var state = State.open
     private var readSource: (any DispatchSourceRead)?
     private var isReadSuspended = false
+    /// `true` once the client shut its sending side: nothing more is read.
+    private var readEnded = false
+    private var readEndedAt: DispatchTime?
     private var writeSource: (any DispatchSourceWrite)?
     private var isWriteSuspended = false
     private var timer: (any DispatchSourceTimer)?
@@ -122,7 +125,8 @@ final class ServerConnection: @unchecked Sendable {
             openSources += 1
             readSource = source
             source.activate()
-            let interval = max(0.01, min(core.limits.readTimeout / 2, 1))
+            let limits = core.limits
+            let interval = max(0.01, min(limits.readTimeout / 2, limits.requestHeadTimeout / 2, 1))
             let timer = DispatchSource.makeTimerSource(queue: queue)
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(Int(interval * 250)))
             timer.setEventHandler { [unowned self] in checkTimeouts() }
@@ -142,12 +146,14 @@ final class ServerConnection: @unchecked Sendable {
                 guard case .bytes(let count) = result else { return }
                 if case .open = state, !stopsParsing {
                     lastRead = .now()
-                    parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                    parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: lastRead.uptimeNanoseconds)
                 }
                 if count < buffer.count { return }
             }
         }
         switch result {
+        case .closed where !isClosed:
+            clientFinishedSending()
         case .closed, .failed:
             if case .closing = state {
                 finishClosing()
@@ -158,6 +164,26 @@ final class ServerConnection: @unchecked Sendable {
             pump()
             flush()
         }
+    }
+
+    /// The client shut its sending side (a half-close: `shutdown(SHUT_WR)`, `nc -N`) and still
+    /// reads: what it sent is answered, in order, then the connection closes.
+    private func clientFinishedSending() {
+        readEnded = true
+        readEndedAt = .now()
+        if let readSource, !isReadSuspended {
+            readSource.suspend()
+            isReadSuspended = true
+        }
+        pump()
+        closeIfNothingIsLeft()
+        flush()
+    }
+
+    /// After a half-close: closes once the last request received is answered.
+    private func closeIfNothingIsLeft() {
+        guard readEnded, current == nil, waitingStart == waiting.count, case .open = state else { return }
+        close(.afterAnswers)
     }
 
     /// Pauses reading while enough waits (requests to answer, answers to send); resumes it
@@ -176,7 +202,7 @@ final class ServerConnection: @unchecked Sendable {
             isConsumerSuspended = false
         }
         guard let readSource, case .open = state else { return }
-        let full = waiting.count - waitingStart >= Self.maximumWaiting || pending > Self.outputHighWater
+        let full = readEnded || waiting.count - waitingStart >= Self.maximumWaiting || pending > Self.outputHighWater
         if full, !isReadSuspended {
             readSource.suspend()
             isReadSuspended = true
@@ -239,12 +265,14 @@ final class ServerConnection: @unchecked Sendable {
     /// The current exchange wrote its last byte: close as it says, or answer the next.
     func exchangeEnded(_ closing: Closing?) {
         current = nil
+        parser.restartClocks(at: DispatchTime.now().uptimeNanoseconds)
         if let closing {
             close(closing)
             return
         }
         flushSoon()
         pump()
+        closeIfNothingIsLeft()
     }
 
     /// The URL `request` asks for (see ``ParsedHTTPRequest/url(defaultHost:)``).
@@ -421,6 +449,30 @@ final class ServerConnection: @unchecked Sendable {
 
     // MARK: Timeouts
 
+    /// A head that is not whole within ``StubServer/Limits/requestHeadTimeout``, or a body
+    /// arriving slower than ``StubServer/Limits/minimumBodyBytesPerSecond`` once the read
+    /// timeout has passed: however often a byte arrives, a request has a deadline.
+    private func deadlineMissed(now: UInt64) -> RequestRejection? {
+        let limits = core.limits
+        if let began = parser.headBegan, Double(now &- began) / 1e9 >= limits.requestHeadTimeout {
+            return RequestRejection(
+                status: 408,
+                reason: "the request head did not arrive whole within the server's head timeout of \(limits.requestHeadTimeout) seconds")
+        }
+        if let began = parser.bodyBegan {
+            let seconds = Double(now &- began) / 1e9
+            let owed = (seconds - limits.readTimeout) * Double(limits.minimumBodyBytesPerSecond)
+            if owed > 0, Double(parser.bodyReceived) < owed {
+                return RequestRejection(
+                    status: 408,
+                    reason:
+                        "the body arrived slower than the server's minimum of \(limits.minimumBodyBytesPerSecond) bytes a second (\(parser.bodyReceived) bytes in \(Int(seconds)) seconds)"
+                )
+            }
+        }
+        return nil
+    }
+
     /// A client that sends nothing, or reads nothing, for the read timeout loses its
     /// connection; one begun request gets 408 first.
     private func checkTimeouts() {
@@ -433,7 +485,19 @@ final class ServerConnection: @unchecked Sendable {
             close(.clientGone)
             return
         }
-        guard case .open = state, current == nil, waitingStart == waiting.count, elapsed(since: lastRead) >= timeout else { return }
+        if let ended = readEndedAt, case .open = state, elapsed(since: max(ended, lastWrite)) >= timeout {
+            // A half-closed client cannot be told from one that left until a write finds it gone:
+            // an answer that sends nothing for the read timeout after the client's end is cancelled.
+            close(.clientGone)
+            return
+        }
+        guard case .open = state, current == nil, waitingStart == waiting.count else { return }
+        if let rejection = deadlineMissed(now: now.uptimeNanoseconds) {
+            send(WireAnswer.rejection(rejection))
+            close(.afterAnswers)
+            return
+        }
+        guard elapsed(since: lastRead) >= timeout else { return }
         if parser.isBetweenRequests {
             close(.afterAnswers)
         } else {

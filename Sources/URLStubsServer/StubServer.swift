@@ -90,6 +90,14 @@ extension StubServer {
         /// never-responding stub, a paced body) the server does not wait for the client: this
         /// does not apply. 30 seconds by default.
         public var readTimeout: TimeInterval = 30
+        /// How long a request head (request line and header fields) may take to arrive whole,
+        /// from its first byte, however often its bytes come; past it the answer is
+        /// `408 Request Timeout` and the connection closes. 10 seconds by default.
+        public var requestHeadTimeout: TimeInterval = 10
+        /// The slowest a request body may arrive, on average from the end of its head, once
+        /// ``readTimeout`` has passed: a body trickled slower gets `408 Request Timeout` and
+        /// the connection closes. 1,024 bytes a second by default.
+        public var minimumBodyBytesPerSecond = 1024
 
         /// The defaults.
         public init() {}

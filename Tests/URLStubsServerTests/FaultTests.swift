@@ -114,11 +114,14 @@ struct FaultTests {
     }
 
     /// `neverResponding()`: not a byte comes; the client's own timeout ends the request, and
-    /// the journal says it was cancelled.
+    /// the journal says it was cancelled. A client's end (FIN) may be a half-close, after which
+    /// it still reads: the server learns it left once the read timeout passes with nothing sent.
     @Test func neverRespondingIsSilenceUntilTheClientLeaves() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/never")) { _ in .neverResponding() }
-        let server = try registry.serve()
+        var limits = StubServer.Limits()
+        limits.readTimeout = 1
+        let server = try registry.serve(limits: limits)
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
