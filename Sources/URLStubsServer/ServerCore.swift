@@ -25,6 +25,8 @@ final class ServerCore: @unchecked Sendable {
     init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: StubServer.Limits) throws {
         self.registry = registry
         self.limits = limits
+        descriptorLimit = limits.descriptorLimit ?? ServerSocket.descriptorLimit()
+        descriptorCeiling = descriptorLimit - max(16, descriptorLimit / 16)
         let backlog = Int32(clamping: max(128, min(limits.maximumConnections, 4096)))
         let first = try ServerSocket.listen(ipv6: false, port: port, backlog: backlog)
         var descriptors = [first.descriptor]
@@ -57,6 +59,11 @@ final class ServerCore: @unchecked Sendable {
         return largestWaiting
     }
     private var largestWaiting = 0
+    /// The process's descriptor limit (`RLIMIT_NOFILE`, or ``StubServer/Limits/descriptorLimit``).
+    private let descriptorLimit: Int
+    /// A connection whose descriptor is this or above is refused: 1/16 of the limit (at least
+    /// 16 descriptors) stays free for the rest of the process.
+    private let descriptorCeiling: Int
 
     func noteOutputWaiting(_ bytes: Int) {
         lock.lock()
@@ -117,7 +124,12 @@ final class ServerCore: @unchecked Sendable {
                 }
                 guard connections.count < limits.maximumConnections else {
                     lock.unlock()
-                    refuse(descriptor)
+                    refuse(descriptor, because: Self.connectionLimitMessage(limits.maximumConnections))
+                    continue
+                }
+                guard Int(descriptor) < descriptorCeiling else {
+                    lock.unlock()
+                    refuse(descriptor, because: Self.descriptorLimitMessage(descriptorLimit, inUse: Int(descriptor)))
                     continue
                 }
                 let connection = ServerConnection(descriptor: descriptor, core: self)
@@ -128,15 +140,23 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// Answers a connection past the limit with 503, then closes it once the client has read
-    /// the answer (a close with its request unread would reset the connection first).
-    private func refuse(_ descriptor: Int32) {
-        let message =
-            "URLStubs: the stub server already has \(limits.maximumConnections) connections open (its limit); this one was refused. Raise StubServer.Limits.maximumConnections, or close connections the client no longer uses.\n"
+    /// Answers a connection past a limit with 503 and closes it at once: what the client sent
+    /// so far is read first (a close with bytes unread would reset the connection before the
+    /// client reads the answer), so a connect flood holds no descriptor.
+    private func refuse(_ descriptor: Int32, because message: String) {
         let answer = WireAnswer.simple(status: 503, body: message, closes: true, extraFields: [("Retry-After", "1")])
         answer.withUnsafeBytes { _ = ServerSocket.write(descriptor, $0) }
         ServerSocket.shutdownWrites(descriptor)
-        acceptQueue.asyncAfter(deadline: .now() + 1) { ServerSocket.close(descriptor) }
+        ServerSocket.drain(descriptor)
+        ServerSocket.close(descriptor)
+    }
+
+    private static func connectionLimitMessage(_ limit: Int) -> String {
+        "URLStubs: the stub server already has \(limit) connections open (its limit); this one was refused. Raise StubServer.Limits.maximumConnections, or close connections the client no longer uses.\n"
+    }
+
+    private static func descriptorLimitMessage(_ limit: Int, inUse: Int) -> String {
+        "URLStubs: the stub server refused this connection: the process holds about \(inUse) of its \(limit) file descriptors (ulimit -n), and the server keeps the rest free so that nothing else in the process runs out. Raise the limit (ulimit -n), or close connections the client no longer uses.\n"
     }
 
     /// Forgets a connection that closed.

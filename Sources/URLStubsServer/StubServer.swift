@@ -81,8 +81,12 @@ extension StubServer {
         /// instead of `100 Continue`). 64 MB by default.
         public var maximumBodyBytes = 64 * 1024 * 1024
         /// Connections open at once; one more is answered `503 Service Unavailable` and closed.
-        /// 1,024 by default.
+        /// 1,024 by default. Whatever this says, a connection is also refused (503) once the
+        /// process holds all but 1/16 (at least 16) of its descriptors (`ulimit -n`; macOS
+        /// starts shells at 256), so the rest of the process never runs out.
         public var maximumConnections = 1024
+        /// The descriptor limit the server keeps under; `nil`: the process's (`RLIMIT_NOFILE`).
+        package var descriptorLimit: Int?
         /// How long a client may leave the server waiting for the bytes of a request (the next
         /// one on an idle keep-alive connection, or the rest of one begun), or leave a response
         /// unread, before the server closes the connection (a request begun gets

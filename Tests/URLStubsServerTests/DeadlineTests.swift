@@ -175,3 +175,44 @@ struct HalfClosedClientTests {
     }
 }
 #endif
+
+#if os(Linux) || os(macOS)
+/// The connection cap follows the descriptor limit: past it, clients get 503, the process keeps
+/// descriptors for everything else, and the server serves again once they leave.
+@Suite("Serving stubs: the descriptor limit")
+struct DescriptorLimitTests {
+    @Test func connectionsNearTheDescriptorLimitGet503AndTheServerRecovers() async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/ok")) { _ in StubResponse(string: "ok") }
+        // A limit a little above the descriptors this process holds now: each connection
+        // takes two of them here (the client's end and the server's).
+        let lowestFree = open("/dev/null", O_RDONLY)
+        close(lowestFree)
+        var limits = StubServer.Limits()
+        limits.descriptorLimit = Int(lowestFree) + 16 + 60
+        let server = try registry.serve(limits: limits)
+        defer { server.stop() }
+        let statuses = try await offThePool {
+            let connections = try (0..<80).map { _ in try RawConnection(port: server.port) }
+            defer { for connection in connections { connection.close() } }
+            return try connections.map { connection in
+                try connection.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                return try connection.readResponse(timeout: 20)
+            }
+        }
+        #expect(statuses.contains { $0.status == 200 })
+        let refused = statuses.filter { $0.status == 503 }
+        #expect(!refused.isEmpty)
+        #expect(statuses.allSatisfy { $0.status == 200 || $0.status == 503 })
+        #expect(refused.first?.text.contains("ulimit -n") == true, "\(refused.first?.text ?? "")")
+        let deadline = Date().addingTimeInterval(10)
+        while server.openConnections > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let again = try await offThePool {
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            return try connection.readResponse()
+        }
+        #expect(again.status == 200)
+    }
+}
+#endif
