@@ -200,19 +200,25 @@ struct DescriptorLimitTests {
                 return try connection.readResponse(timeout: 20)
             }
         }
-        #expect(statuses.contains { $0.status == 200 })
+        // Tests running in parallel open descriptors too: how many of the 80 get 200 varies,
+        // but none is left unanswered, and past the limit the answer is 503.
         let refused = statuses.filter { $0.status == 503 }
         #expect(!refused.isEmpty)
         #expect(statuses.allSatisfy { $0.status == 200 || $0.status == 503 })
         #expect(refused.first?.text.contains("ulimit -n") == true, "\(refused.first?.text ?? "")")
-        let deadline = Date().addingTimeInterval(10)
-        while server.openConnections > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        let again = try await offThePool {
-            let connection = try RawConnection(port: server.port)
-            try connection.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            return try connection.readResponse()
+        // Once descriptors are free again, the server serves again.
+        let served = try await offThePool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                let connection = try RawConnection(port: server.port)
+                try connection.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                if try connection.readResponse().status == 200 { return true }
+                connection.close()
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
         }
-        #expect(again.status == 200)
+        #expect(served)
     }
 }
 #endif
