@@ -104,9 +104,10 @@ final class ServerCore: @unchecked Sendable {
         listener.source.activate()
     }
 
-    /// Accepts every connection waiting (on the accept queue).
+    /// Accepts the connections waiting (on the accept queue), at most 64 a turn: a connect
+    /// flood leaves the queue free between turns for `stop()` to close the listener.
     private func acceptWaiting(on listener: Listener) {
-        while true {
+        for _ in 0..<64 {
             switch ServerSocket.accept(listener.descriptor) {
             case .none:
                 return
@@ -172,8 +173,9 @@ final class ServerCore: @unchecked Sendable {
         return isStopped
     }
 
-    /// Closes the listening sockets and every connection; returns once they are closed (or
-    /// after two seconds, should a connection's queue be busy: it closes when free).
+    /// Closes the listening sockets and every connection, each of which ends its exchange as
+    /// cancelled in the journal; returns once all are closed, or after ``stopDeadline``
+    /// should a connection's queue stay busy (it then closes as soon as it is free).
     func stop() {
         lock.lock()
         if isStopped {
@@ -194,7 +196,11 @@ final class ServerCore: @unchecked Sendable {
                 closed.leave()
             }
         }
-        _ = listenersClosed.wait(timeout: .now() + 2)
-        _ = closed.wait(timeout: .now() + 2)
+        let deadline = DispatchTime.now() + Self.stopDeadline
+        _ = listenersClosed.wait(timeout: deadline)
+        _ = closed.wait(timeout: deadline)
     }
+
+    /// The longest ``stop()`` waits for busy connections.
+    static let stopDeadline: TimeInterval = 5
 }

@@ -53,8 +53,11 @@ public final class StubServer: @unchecked Sendable {
     }
 
     /// Stops listening and closes every connection (requests being answered end as cancelled
-    /// in the journal). Returns once the port is free; calling it again does nothing. A
-    /// released server stops by itself.
+    /// in the journal). Returns once the port is free and every connection is closed, its
+    /// exchange journaled, so a `verify()` after it sees every request; should a connection's
+    /// queue stay busy for 5 seconds (threads saturated), it returns then and that connection
+    /// closes as soon as its queue is free. Calling it again does nothing. A released server
+    /// stops by itself.
     public func stop() { core.stop() }
 
     /// The number of client connections open now.
