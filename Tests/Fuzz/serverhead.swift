@@ -1,5 +1,5 @@
 // Fuzz target: the stub server's head deadline and Host check. Any bytes are what a client sent.
-// fuzz-also-compiles: Sources/URLStubsServer/HTTPRequestParser.swift Sources/URLStubsServer/ParsedHTTPRequest.swift Sources/URLStubsServer/ParsedHTTPRequest+URLRequest.swift Sources/URLStubsServer/ServerAccess.swift
+// fuzz-also-compiles: Sources/URLStubsServer/HTTPRequestParser.swift Sources/URLStubsServer/HTTPRequestParser+Head.swift Sources/URLStubsServer/ParsedHTTPRequest.swift Sources/URLStubsServer/ParsedHTTPRequest+URLRequest.swift Sources/URLStubsServer/ServerAccess.swift
 import Foundation
 
 /// The names a request may reach: the server's own and the one allowed below.
