@@ -75,24 +75,25 @@ struct DeadlineTests {
         #expect(seconds < 15, "the 408 came after \(seconds) s")
     }
 
-    /// A body sent at a fair pace is not cut off by the rate, however long it takes.
+    /// A body sent at a fair pace is not cut off by the rate, though it takes longer than the
+    /// read timeout.
     @Test func aSteadyBodyIsNotCutOff() async throws {
         let server = try Self.server {
-            $0.readTimeout = 1
+            $0.readTimeout = 2
             $0.minimumBodyBytesPerSecond = 100
         }
         defer { server.stop() }
         let response = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("POST /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n")
-            for _ in 0..<10 {
+            try connection.send("POST /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000\r\n\r\n")
+            for _ in 0..<20 {
                 try connection.send(String(repeating: "b", count: 100))
                 Thread.sleep(forTimeInterval: 0.25)
             }
             return try connection.readResponse()
         }
         #expect(response.status == 200)
-        #expect(response.text == "ok 1000")
+        #expect(response.text == "ok 2000")
     }
 
     /// Clients that announce large bodies and send none cost the server nothing.
@@ -124,19 +125,20 @@ struct DeadlineTests {
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
 
-    /// 10,000 distinct header names in one head: answered in linear time.
+    /// 40,000 distinct header names in one head (about 0.6 s here, idle): answered in linear
+    /// time. Joining repeats by looking back over every field took minutes for as many.
     @Test func manyDistinctHeaderFieldsCostLinearTime() async throws {
-        let server = try Self.server { $0.maximumHeaderBytes = 256 * 1024 }
+        let server = try Self.server { $0.maximumHeaderBytes = 1024 * 1024 }
         defer { server.stop() }
-        let fields = (0..<10_000).map { "X-F\($0): v\r\n" }.joined()
+        let fields = (0..<40_000).map { "X-F\($0): v\r\n" }.joined()
         let started = Date()
         let response = try await offThePool {
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\(fields)\r\n")
-            return try connection.readResponse(timeout: 60)
+            return try connection.readResponse(timeout: 180)
         }
         #expect(response.status == 200)
-        #expect(Date().timeIntervalSince(started) < 10, "took \(Date().timeIntervalSince(started)) s")
+        #expect(Date().timeIntervalSince(started) < 90, "took \(Date().timeIntervalSince(started)) s")
     }
 }
 #endif
