@@ -16,14 +16,17 @@ extension ParsedHTTPRequest {
         if method != "GET" { request.httpMethod = method }
         var fields: [String: String] = [:]
         fields.reserveCapacity(headers.count)
-        for (index, field) in headers.enumerated() {
-            // Fields are few: a repeat is found by looking back, and joined once, at its first.
-            if headers[..<index].contains(where: { $0.name.isSameFieldName(as: field.name) }) { continue }
-            var value = field.value
-            for later in headers[(index + 1)...] where later.name.isSameFieldName(as: field.name) {
-                value += (field.name.isSameFieldName(as: "Cookie") ? "; " : ", ") + later.value
+        // A repeat is joined to the first field of its name, found by its lowercased name: linear
+        // in the number of fields, however many distinct names a client sends.
+        var firstNames: [String: String] = [:]
+        for field in headers {
+            let key = Self.lowercasedASCII(field.name)
+            if let first = firstNames[key] {
+                fields[first]! += (key == "cookie" ? "; " : ", ") + field.value
+            } else {
+                firstNames[key] = field.name
+                fields[field.name] = field.value
             }
-            fields[field.name] = value
         }
         request.allHTTPHeaderFields = fields
         if announcedBody { request.httpBody = body }
@@ -42,6 +45,12 @@ extension ParsedHTTPRequest {
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return Self.url(target) }
         if target == "*" { return Self.url("http://" + (value(of: "Host") ?? defaultHost) + "/") }
         return nil
+    }
+
+    /// `name` with its ASCII letters lowercased (field names are ASCII tokens).
+    private static func lowercasedASCII(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// `/`, `?`, `#`, `@`, space, backslash.

@@ -25,16 +25,26 @@ struct ParsedHTTPRequest: Sendable {
     /// HTTP/1.0 only with `Connection: keep-alive`.
     var keepsAlive: Bool {
         var keepAlive = minorVersion >= 1
-        for field in headers where field.name.isSameFieldName(as: "Connection") {
-            for option in field.value.split(separator: ",") {
-                switch option.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "close": return false
-                case "keep-alive": keepAlive = true
-                default: break
-                }
+        for field in headers where field.name.utf8.count == 10 && field.name.isSameFieldName(as: "Connection") {
+            // Options compared byte by byte, without case: no Foundation trimming or lowercasing
+            // for a field nearly every client sends.
+            for option in field.value.utf8.split(separator: UInt8(ascii: ",")) {
+                var token = option[...]
+                while let first = token.first, first == 32 || first == 9 { token = token.dropFirst() }
+                while let last = token.last, last == 32 || last == 9 { token = token.dropLast() }
+                if Self.equalsIgnoringCase(token, "close") { return false }
+                if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
             }
         }
         return keepAlive
+    }
+
+    /// `true` when `bytes` spell `word` (lowercase ASCII), letters compared without case.
+    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View.SubSequence, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        return word.withUTF8Buffer { expected in
+            zip(bytes, expected).allSatisfy { $0 == $1 || ($0 >= 65 && $0 <= 90 && $0 | 0x20 == $1) }
+        }
     }
 }
 

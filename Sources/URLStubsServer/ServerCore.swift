@@ -10,6 +10,7 @@ final class ServerCore: @unchecked Sendable {
 
     let registry: StubRegistry
     let limits: StubServer.Limits
+    let access: ServerAccess
     let port: UInt16
     /// `127.0.0.1:PORT`: the `Host` of a request that names none (HTTP/1.0).
     let defaultHost: String
@@ -21,9 +22,11 @@ final class ServerCore: @unchecked Sendable {
     /// Left when every listening descriptor is closed.
     private let listenersClosed = DispatchGroup()
 
-    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: StubServer.Limits) throws {
+    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: StubServer.Limits) throws {
         self.registry = registry
         self.limits = limits
+        descriptorLimit = limits.descriptorLimit ?? ServerSocket.descriptorLimit()
+        descriptorCeiling = descriptorLimit - max(16, descriptorLimit / 16)
         let backlog = Int32(clamping: max(128, min(limits.maximumConnections, 4096)))
         let first = try ServerSocket.listen(ipv6: false, port: port, backlog: backlog)
         var descriptors = [first.descriptor]
@@ -36,7 +39,15 @@ final class ServerCore: @unchecked Sendable {
             }
         }
         self.port = first.port
+        self.access = access.bound(to: first.port)
         defaultHost = "127.0.0.1:\(first.port)"
+        if let upstream = access.upstream, ServerUpstream.isServerItself(upstream, port: first.port) {
+            for descriptor in descriptors { ServerSocket.close(descriptor) }
+            throw StubServerError(
+                description:
+                    "URLStubs: the stub server's upstream \(upstream.absoluteString) is the server itself: every passthrough would come back to it. Name the real service's base URL."
+            )
+        }
         for descriptor in descriptors { startAccepting(descriptor) }
     }
 
@@ -48,6 +59,11 @@ final class ServerCore: @unchecked Sendable {
         return largestWaiting
     }
     private var largestWaiting = 0
+    /// The process's descriptor limit (`RLIMIT_NOFILE`, or ``StubServer/Limits/descriptorLimit``).
+    private let descriptorLimit: Int
+    /// A connection whose descriptor is this or above is refused: 1/16 of the limit (at least
+    /// 16 descriptors) stays free for the rest of the process.
+    private let descriptorCeiling: Int
 
     func noteOutputWaiting(_ bytes: Int) {
         lock.lock()
@@ -88,9 +104,10 @@ final class ServerCore: @unchecked Sendable {
         listener.source.activate()
     }
 
-    /// Accepts every connection waiting (on the accept queue).
+    /// Accepts the connections waiting (on the accept queue), at most 64 a turn: a connect
+    /// flood leaves the queue free between turns for `stop()` to close the listener.
     private func acceptWaiting(on listener: Listener) {
-        while true {
+        for _ in 0..<64 {
             switch ServerSocket.accept(listener.descriptor) {
             case .none:
                 return
@@ -108,7 +125,12 @@ final class ServerCore: @unchecked Sendable {
                 }
                 guard connections.count < limits.maximumConnections else {
                     lock.unlock()
-                    refuse(descriptor)
+                    refuse(descriptor, because: Self.connectionLimitMessage(limits.maximumConnections))
+                    continue
+                }
+                guard Int(descriptor) < descriptorCeiling else {
+                    lock.unlock()
+                    refuse(descriptor, because: Self.descriptorLimitMessage(descriptorLimit, inUse: Int(descriptor)))
                     continue
                 }
                 let connection = ServerConnection(descriptor: descriptor, core: self)
@@ -119,15 +141,23 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
-    /// Answers a connection past the limit with 503, then closes it once the client has read
-    /// the answer (a close with its request unread would reset the connection first).
-    private func refuse(_ descriptor: Int32) {
-        let message =
-            "URLStubs: the stub server already has \(limits.maximumConnections) connections open (its limit); this one was refused. Raise StubServer.Limits.maximumConnections, or close connections the client no longer uses.\n"
+    /// Answers a connection past a limit with 503 and closes it at once: what the client sent
+    /// so far is read first (a close with bytes unread would reset the connection before the
+    /// client reads the answer), so a connect flood holds no descriptor.
+    private func refuse(_ descriptor: Int32, because message: String) {
         let answer = WireAnswer.simple(status: 503, body: message, closes: true, extraFields: [("Retry-After", "1")])
         answer.withUnsafeBytes { _ = ServerSocket.write(descriptor, $0) }
         ServerSocket.shutdownWrites(descriptor)
-        acceptQueue.asyncAfter(deadline: .now() + 1) { ServerSocket.close(descriptor) }
+        ServerSocket.drain(descriptor)
+        ServerSocket.close(descriptor)
+    }
+
+    private static func connectionLimitMessage(_ limit: Int) -> String {
+        "URLStubs: the stub server already has \(limit) connections open (its limit); this one was refused. Raise StubServer.Limits.maximumConnections, or close connections the client no longer uses.\n"
+    }
+
+    private static func descriptorLimitMessage(_ limit: Int, inUse: Int) -> String {
+        "URLStubs: the stub server refused this connection: the process holds about \(inUse) of its \(limit) file descriptors (ulimit -n), and the server keeps the rest free so that nothing else in the process runs out. Raise the limit (ulimit -n), or close connections the client no longer uses.\n"
     }
 
     /// Forgets a connection that closed.
@@ -143,8 +173,9 @@ final class ServerCore: @unchecked Sendable {
         return isStopped
     }
 
-    /// Closes the listening sockets and every connection; returns once they are closed (or
-    /// after two seconds, should a connection's queue be busy: it closes when free).
+    /// Closes the listening sockets and every connection, each of which ends its exchange as
+    /// cancelled in the journal; returns once all are closed, or after ``stopDeadline``
+    /// should a connection's queue stay busy (it then closes as soon as it is free).
     func stop() {
         lock.lock()
         if isStopped {
@@ -165,7 +196,11 @@ final class ServerCore: @unchecked Sendable {
                 closed.leave()
             }
         }
-        _ = listenersClosed.wait(timeout: .now() + 2)
-        _ = closed.wait(timeout: .now() + 2)
+        let deadline = DispatchTime.now() + Self.stopDeadline
+        _ = listenersClosed.wait(timeout: deadline)
+        _ = closed.wait(timeout: deadline)
     }
+
+    /// The longest ``stop()`` waits for busy connections.
+    static let stopDeadline: TimeInterval = 5
 }

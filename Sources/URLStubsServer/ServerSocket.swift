@@ -164,6 +164,28 @@ enum ServerSocket {
         SystemSocket.close(descriptor)
     }
 
+    /// Reads and drops what waits on non-blocking `descriptor` now.
+    static func drain(_ descriptor: Int32) {
+        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { buffer in
+            for _ in 0..<4 {
+                guard case .bytes(let count) = read(descriptor, into: buffer), count == buffer.count else { return }
+            }
+        }
+    }
+
+    /// The process's soft limit on open descriptors (`ulimit -n`); `Int.max` when unlimited.
+    static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        // RLIM_INFINITY is the largest value: clamping makes it Int.max.
+        guard getrlimit(resource, &limit) == 0 else { return Int.max }
+        return Int(clamping: limit.rlim_cur)
+    }
+
     private static func setNonBlocking(_ descriptor: Int32) {
         let flags = fcntl(descriptor, F_GETFL, 0)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)

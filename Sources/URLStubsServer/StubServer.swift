@@ -31,9 +31,9 @@ public final class StubServer: @unchecked Sendable {
     public let baseURL: URL
     let core: ServerCore
 
-    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, limits: Limits) throws {
+    init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: Limits) throws {
         self.registry = registry
-        core = try ServerCore(registry: registry, port: port, alsoOnIPv6: alsoOnIPv6, limits: limits)
+        core = try ServerCore(registry: registry, port: port, alsoOnIPv6: alsoOnIPv6, access: access, limits: limits)
         self.port = core.port
         baseURL = URL(string: "http://127.0.0.1:\(core.port)")!
     }
@@ -53,8 +53,11 @@ public final class StubServer: @unchecked Sendable {
     }
 
     /// Stops listening and closes every connection (requests being answered end as cancelled
-    /// in the journal). Returns once the port is free; calling it again does nothing. A
-    /// released server stops by itself.
+    /// in the journal). Returns once the port is free and every connection is closed, its
+    /// exchange journaled, so a `verify()` after it sees every request; should a connection's
+    /// queue stay busy for 5 seconds (threads saturated), it returns then and that connection
+    /// closes as soon as its queue is free. Calling it again does nothing. A released server
+    /// stops by itself.
     public func stop() { core.stop() }
 
     /// The number of client connections open now.
@@ -81,8 +84,12 @@ extension StubServer {
         /// instead of `100 Continue`). 64 MB by default.
         public var maximumBodyBytes = 64 * 1024 * 1024
         /// Connections open at once; one more is answered `503 Service Unavailable` and closed.
-        /// 1,024 by default.
+        /// 1,024 by default. Whatever this says, a connection is also refused (503) once the
+        /// process holds all but 1/16 (at least 16) of its descriptors (`ulimit -n`; macOS
+        /// starts shells at 256), so the rest of the process never runs out.
         public var maximumConnections = 1024
+        /// The descriptor limit the server keeps under; `nil`: the process's (`RLIMIT_NOFILE`).
+        package var descriptorLimit: Int?
         /// How long a client may leave the server waiting for the bytes of a request (the next
         /// one on an idle keep-alive connection, or the rest of one begun), or leave a response
         /// unread, before the server closes the connection (a request begun gets
@@ -90,6 +97,14 @@ extension StubServer {
         /// never-responding stub, a paced body) the server does not wait for the client: this
         /// does not apply. 30 seconds by default.
         public var readTimeout: TimeInterval = 30
+        /// How long a request head (request line and header fields) may take to arrive whole,
+        /// from its first byte, however often its bytes come; past it the answer is
+        /// `408 Request Timeout` and the connection closes. 10 seconds by default.
+        public var requestHeadTimeout: TimeInterval = 10
+        /// The slowest a request body may arrive, on average from the end of its head, once
+        /// ``readTimeout`` has passed: a body trickled slower gets `408 Request Timeout` and
+        /// the connection closes. 1,024 bytes a second by default.
+        public var minimumBodyBytesPerSecond = 1024
 
         /// The defaults.
         public init() {}
@@ -116,10 +131,26 @@ extension StubRegistry {
     ///   - port: The port on 127.0.0.1; 0 (the default) lets the system pick a free one, so
     ///     tests that run in parallel never clash.
     ///   - alsoOnIPv6: Also listen on `[::1]` on the same port.
+    ///   - upstream: Where a passthrough goes (a stub's ``URLStubs/StubResponse/passthrough(_:)``,
+    ///     a `.passthrough` registry's unmatched requests, recording): this base URL with the
+    ///     request's path and query appended. `nil` (the default): nowhere; such a request gets
+    ///     the near-miss `404`. Never the host a request names, never the server itself.
+    ///   - allowedHosts: Names besides the server's own (`127.0.0.1`, `[::1]`, `localhost`,
+    ///     with its port or none) that a request's `Host` may give: `"api.test"` (any port) or
+    ///     `"api.test:8080"`. Any other `Host` gets `421 Misdirected Request`.
+    ///   - allowedOrigins: Web origins (`"http://localhost:3000"`) whose pages may call the
+    ///     server: their requests get CORS fields, their preflights `204`. A request with any
+    ///     other `Origin` (but the server's own) gets `403 Forbidden`.
     ///   - limits: Request sizes, connections and the read timeout (``StubServer/Limits``).
-    /// - Throws: ``StubServerError`` when the port cannot be bound (in use, not allowed).
-    public func serve(port: UInt16 = 0, alsoOnIPv6: Bool = false, limits: StubServer.Limits = StubServer.Limits()) throws -> StubServer {
-        try StubServer(registry: self, port: port, alsoOnIPv6: alsoOnIPv6, limits: limits)
+    /// - Throws: ``StubServerError`` when the port cannot be bound (in use, not allowed), or
+    ///   `upstream` is the server itself.
+    public func serve(
+        port: UInt16 = 0, alsoOnIPv6: Bool = false, upstream: URL? = nil, allowedHosts: [String] = [], allowedOrigins: [String] = [],
+        limits: StubServer.Limits = StubServer.Limits()
+    ) throws -> StubServer {
+        try StubServer(
+            registry: self, port: port, alsoOnIPv6: alsoOnIPv6,
+            access: ServerAccess(upstream: upstream, allowedHosts: allowedHosts, allowedOrigins: allowedOrigins), limits: limits)
     }
 }
 

@@ -43,6 +43,10 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     private var framing = Framing.none
     private var headSent = false
     private var closesAfter = false
+    /// The allowed web origin the request came from: its answers carry CORS fields.
+    private var sharedWith: String?
+    /// The request as stubs saw it, for scrubbing what the server says about it.
+    private var seenRequest: URLRequest?
 
     init(request: ParsedHTTPRequest, connection: ServerConnection) {
         self.request = request
@@ -50,9 +54,44 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         closesAfter = !request.keepsAlive
     }
 
-    /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue).
+    /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue);
+    /// a request the server refuses (``ServerAccess``) or a CORS preflight it answers itself
+    /// never reaches the registry.
     func start() {
         guard let connection else { return }
+        let access = connection.core.access
+        if let refusal = access.refusal(of: request) {
+            connection.send(
+                WireAnswer.simple(
+                    status: refusal.status, body: refusal.message, closes: true,
+                    extraFields: [(WireAnswer.errorField, refusal.kind), ("X-Content-Type-Options", "nosniff")],
+                    headRequest: request.method == "HEAD"))
+            connection.exchangeEnded(.afterAnswers)
+            return
+        }
+        if let origin = request.value(of: "Origin"), access.sharesResources(with: origin) {
+            if CrossOriginFields.isPreflight(request) {
+                connection.send(CrossOriginFields.preflightAnswer(to: request, origin: origin, closes: closesAfter))
+                connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+                return
+            }
+            sharedWith = origin
+        }
+        if request.target == "*" {
+            // The asterisk form is for a server-wide OPTIONS (RFC 9112 §3.2.4), never a resource.
+            guard request.method == "OPTIONS" else {
+                connection.send(
+                    WireAnswer.rejection(RequestRejection(status: 400, reason: "the target * is for OPTIONS * only; \(request.method) needs a path")))
+                connection.exchangeEnded(.afterAnswers)
+                return
+            }
+            connection.send(
+                WireAnswer.head(
+                    status: 204, fields: [("Allow", "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS")] + (closesAfter ? [("Connection", "close")] : []))
+            )
+            connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+            return
+        }
         guard let url = connection.url(of: request) else {
             connection.send(
                 WireAnswer.rejection(
@@ -61,9 +100,16 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             return
         }
         let urlRequest = request.urlRequest(url: url)
-        let traits = TransportTraits(
+        seenRequest = urlRequest
+        var traits = TransportTraits(
             scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
             consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
+        let registry = connection.core.registry
+        let upstream = access.upstream
+        traits.passthroughTarget = { [weak registry] stubRequest, outgoing in
+            guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
+            return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
+        }
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry.exchangeHost)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
@@ -112,6 +158,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             fields.append(("Connection", "keep-alive"))
         }
         closesAfter = closes
+        if let sharedWith { fields += CrossOriginFields.forAnswer(origin: sharedWith, responseFields: fields) }
         connection.send(WireAnswer.head(status: status, fields: fields))
     }
 
@@ -157,24 +204,32 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         let stubError = StubError.from(error)
         // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
         let explained =
-            stubError.map { ($0.description, Self.caseName(of: $0)) } ?? (error as? FixtureError).map { ($0.description, "\($0.kind)") }
+            stubError.map { (scrubbed($0.description), Self.caseName(of: $0)) }
+            ?? (error as? FixtureError).map { (WireErrorText.fixtureProblem($0), "\($0.kind)") }
         guard !headSent, let explained else {
             connection.exchangeEnded(.reset)
             return
         }
         let isHEAD = request.method == "HEAD"
+        let cors = sharedWith.map { CrossOriginFields.forAnswer(origin: $0, responseFields: []) } ?? []
         if case .unmatchedRequest(let report)? = stubError {
             connection.send(
                 WireAnswer.simple(
-                    status: 404, body: report + "\n", closes: closesAfter, extraFields: [(WireAnswer.errorField, "unmatchedRequest")],
-                    headRequest: isHEAD))
+                    status: 404, body: report + "\n", closes: closesAfter,
+                    extraFields: [(WireAnswer.errorField, "unmatchedRequest")] + cors, headRequest: isHEAD))
         } else {
             connection.send(
                 WireAnswer.simple(
                     status: 500, body: explained.0 + "\n", closes: closesAfter,
-                    extraFields: [(WireAnswer.errorField, explained.1)], headRequest: isHEAD))
+                    extraFields: [(WireAnswer.errorField, explained.1)] + cors, headRequest: isHEAD))
         }
         connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+    }
+
+    /// `text` without the request's secrets nor what stubs expect (the registry's scrubbing).
+    private func scrubbed(_ text: String) -> String {
+        guard let seenRequest, let registry = connection?.core.registry else { return text }
+        return registry.scrubbing.reportRedactor(for: StubRequest(seenRequest), text: text).redact(text)
     }
 
     func handOver(redirectTo next: URLRequest, head: ResponseHead) {

@@ -1,5 +1,5 @@
 // Fuzz target: the stub server's HTTP/1.1 request parser. Any bytes are what a client sent.
-// fuzz-also-compiles: Sources/URLStubsServer/HTTPRequestParser.swift Sources/URLStubsServer/ParsedHTTPRequest.swift
+// fuzz-also-compiles: Sources/URLStubsServer/HTTPRequestParser.swift Sources/URLStubsServer/HTTPRequestParser+Head.swift Sources/URLStubsServer/ParsedHTTPRequest.swift
 import Foundation
 
 /// Every event the parser makes from `bytes`, fed in pieces of `piece` bytes (0: all at once),

@@ -16,7 +16,7 @@ struct ConcurrencyTests {
         let (answers, heldAtOnce) = try await offThePool {
             let connections = try (0..<500).map { _ in try RawConnection(port: server.port) }
             for (index, connection) in connections.enumerated() {
-                try connection.send("GET /n?\(index) HTTP/1.1\r\nHost: a\r\n\r\n")
+                try connection.send("GET /n?\(index) HTTP/1.1\r\nHost: localhost\r\n\r\n")
             }
             let answers = try connections.map { try $0.readResponse(timeout: 30).text }
             let held = server.openConnections

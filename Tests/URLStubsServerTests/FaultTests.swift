@@ -28,7 +28,7 @@ struct FaultTests {
     }
 
     /// A stub's own mistake (its file is missing, a `FixtureError`): a 500 that explains it,
-    /// naming the file, the folder searched and the error's kind.
+    /// naming the file and the error's kind, but no path on the disk.
     @Test func aStubsMistakeIsA500ThatExplainsIt() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/file")) { _ in StubResponse(bodyFileAt: URL(fileURLWithPath: "/nonexistent/urlstubs-missing.json")) }
@@ -36,12 +36,14 @@ struct FaultTests {
         defer { server.stop() }
         let response = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /file HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /file HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return try connection.readResponse()
         }
         #expect(response.status == 500)
         #expect(response.value("URLStubs-Error") == "notFound")
-        #expect(response.text.contains("no file named \"urlstubs-missing.json\" in /nonexistent."), "\(response.text)")
+        #expect(response.text.contains("no file named \"urlstubs-missing.json\""), "\(response.text)")
+        // Any client reads this answer: the folder searched is for the test's own report.
+        #expect(!response.text.contains("/nonexistent"), "\(response.text)")
     }
 
     /// A simulated network failure before the head: the connection is reset, no byte sent.
@@ -52,7 +54,7 @@ struct FaultTests {
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /offline HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /offline HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return connection.readToEnd()
         }
         #expect(bytes.isEmpty)
@@ -68,7 +70,7 @@ struct FaultTests {
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /cut HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /cut HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return connection.readToEnd()
         }
         let text = String(decoding: bytes, as: UTF8.self)
@@ -112,15 +114,18 @@ struct FaultTests {
     }
 
     /// `neverResponding()`: not a byte comes; the client's own timeout ends the request, and
-    /// the journal says it was cancelled.
+    /// the journal says it was cancelled. A client's end (FIN) may be a half-close, after which
+    /// it still reads: the server learns it left once the read timeout passes with nothing sent.
     @Test func neverRespondingIsSilenceUntilTheClientLeaves() async throws {
         let registry = StubRegistry()
         registry.stub(isPath("/never")) { _ in .neverResponding() }
-        let server = try registry.serve()
+        var limits = StubServer.Limits()
+        limits.readTimeout = 1
+        let server = try registry.serve(limits: limits)
         defer { server.stop() }
         let (bytes, end) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /never HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /never HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let result = connection.readToEnd(timeout: 1)
             connection.close()
             return result

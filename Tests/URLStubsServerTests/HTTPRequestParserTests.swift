@@ -66,4 +66,22 @@ struct HTTPRequestParserTests {
         #expect(events("GET / HTTP/1.1\r\n\r\n") == ["400"])
         #expect(events("GET / HTTP/2.0\r\nHost: h\r\n\r\n") == ["505"])
     }
+
+    /// `Connection` options, however they are spaced and cased (the common case costs no
+    /// Foundation call).
+    @Test func connectionOptionsDecideKeepAlive() {
+        func keepsAlive(_ version: Int, _ values: [String]) -> Bool {
+            ParsedHTTPRequest(
+                method: "GET", target: "/", minorVersion: version, headers: values.map { ("Connection", $0) }, body: Data(),
+                announcedBody: false
+            ).keepsAlive
+        }
+        #expect(keepsAlive(1, []))
+        #expect(keepsAlive(1, ["keep-alive"]))
+        #expect(!keepsAlive(1, [" Keep-Alive ,\tCLOSE"]))
+        #expect(!keepsAlive(1, ["upgrade", "close"]))
+        #expect(!keepsAlive(0, []))
+        #expect(keepsAlive(0, ["KEEP-ALIVE"]))
+        #expect(!keepsAlive(0, ["keep-alived"]))
+    }
 }

@@ -17,7 +17,7 @@ struct HeldAndLiveTests {
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("POST /checkout HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}")
+        try connection.send("POST /checkout HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\n{}")
         let held = try await gate.waitForRequest(timeout: 10)
         #expect(held.bodyString == "{}")
         let (silence, _) = try await offThePool { connection.readToEnd(timeout: 0.3) }
@@ -35,7 +35,7 @@ struct HeldAndLiveTests {
         let server = try registry.serve()
         defer { server.stop() }
         let connection = try RawConnection(port: server.port)
-        try connection.send("GET /prices HTTP/1.1\r\nHost: a\r\nAccept: text/event-stream\r\n\r\n")
+        try connection.send("GET /prices HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         _ = try await stream.waitForConnection(timeout: 10)
         try stream.send(event: ServerSentEvent(data: "42"))
         let first = try await offThePool { () throws -> String in

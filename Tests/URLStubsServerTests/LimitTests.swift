@@ -33,7 +33,7 @@ struct LimitTests {
         let server = try Self.server { $0.maximumHeaderBytes = 1024 }
         defer { server.stop() }
         let (response, end) = try await Self.exchange(
-            "GET /ok HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n", port: server.port)
+            "GET /ok HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n", port: server.port)
         #expect(response.status == 431)
         #expect(response.text.contains("larger than the server's limit of 1024 bytes"), "\(response.text)")
         #expect(end == .closed)
@@ -51,7 +51,7 @@ struct LimitTests {
         let server = try Self.server { $0.maximumBodyBytes = 1000 }
         defer { server.stop() }
         // Only the head is sent: the answer does not wait for the body.
-        let (response, end) = try await Self.exchange("POST /ok HTTP/1.1\r\nHost: a\r\nContent-Length: 1001\r\n\r\n", port: server.port)
+        let (response, end) = try await Self.exchange("POST /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1001\r\n\r\n", port: server.port)
         #expect(response.status == 413)
         #expect(response.text.contains("1001 bytes is larger than the server's limit of 1000 bytes"), "\(response.text)")
         #expect(end == .closed)
@@ -62,7 +62,8 @@ struct LimitTests {
         defer { server.stop() }
         let chunk = String(repeating: "c", count: 600)
         let (response, _) = try await Self.exchange(
-            "POST /ok HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n", port: server.port)
+            "POST /ok HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n",
+            port: server.port)
         #expect(response.status == 413)
     }
 
@@ -71,7 +72,7 @@ struct LimitTests {
         let server = try Self.server { $0.maximumBodyBytes = 1000 }
         defer { server.stop() }
         let (response, _) = try await Self.exchange(
-            "PUT /ok HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n", port: server.port)
+            "PUT /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5000\r\nExpect: 100-continue\r\n\r\n", port: server.port)
         #expect(response.status == 413)
     }
 
@@ -80,7 +81,7 @@ struct LimitTests {
         let server = try Self.server { $0.maximumBodyBytes = 1000 }
         defer { server.stop() }
         let (response, _) = try await Self.exchange(
-            "POST /ok HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n\(String(repeating: "x", count: 1000))",
+            "POST /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n\(String(repeating: "x", count: 1000))",
             port: server.port)
         #expect(response.status == 200)
         #expect(response.text == "ok 1000")
@@ -102,13 +103,13 @@ struct LimitTests {
         let (refused, stillServed) = try await offThePool {
             let first = try RawConnection(port: server.port)
             let second = try RawConnection(port: server.port)
-            try first.send("GET /ok HTTP/1.1\r\nHost: a\r\n\r\n")
-            try second.send("GET /ok HTTP/1.1\r\nHost: a\r\n\r\n")
+            try first.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            try second.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = try first.readResponse()
             _ = try second.readResponse()
             let third = try RawConnection(port: server.port)
             let refused = try third.readResponse()
-            try first.send("GET /ok HTTP/1.1\r\nHost: a\r\n\r\n")
+            try first.send("GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return (refused, try first.readResponse().text)
         }
         #expect(refused.status == 503)
@@ -139,7 +140,7 @@ struct LimitTests {
     @Test func aRequestLeftHalfSentIsA408() async throws {
         let server = try Self.server { $0.readTimeout = 0.5 }
         defer { server.stop() }
-        let (response, end) = try await Self.exchange("POST /ok HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc", port: server.port)
+        let (response, end) = try await Self.exchange("POST /ok HTTP/1.1\r\nHost: localhost\r\nContent-Length: 10\r\n\r\nabc", port: server.port)
         #expect(response.status == 408)
         #expect(end == .closed)
     }
@@ -152,7 +153,7 @@ struct LimitTests {
         limits.readTimeout = 1
         let server = try registry.serve(limits: limits)
         defer { server.stop() }
-        let (response, _) = try await Self.exchange("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n", port: server.port)
+        let (response, _) = try await Self.exchange("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n", port: server.port)
         #expect(response.text == "late", "\(registry.journal)")
     }
 

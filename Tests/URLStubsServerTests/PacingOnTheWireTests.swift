@@ -16,7 +16,7 @@ struct PacingOnTheWireTests {
         defer { server.stop() }
         let (seconds, bodyBytes) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let start = Date()
             let response = try connection.readResponse(timeout: 20)
             return (Date().timeIntervalSince(start), response.body.count)
@@ -33,7 +33,7 @@ struct PacingOnTheWireTests {
         defer { server.stop() }
         let (seconds, text) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /wait HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /wait HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let start = Date()
             let response = try connection.readResponse(timeout: 20)
             return (Date().timeIntervalSince(start), response.text)

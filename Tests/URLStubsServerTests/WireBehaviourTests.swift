@@ -44,7 +44,8 @@ struct WireBehaviourTests {
         let answers = try await offThePool {
             let connection = try RawConnection(port: server.port)
             try connection.send(
-                "GET /slow HTTP/1.1\r\nHost: a\r\n\r\nHEAD /head HTTP/1.1\r\nHost: a\r\n\r\nGET /fast HTTP/1.1\r\nHost: a\r\n\r\n")
+                "GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\nHEAD /head HTTP/1.1\r\nHost: localhost\r\n\r\nGET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            )
             let first = try connection.readResponse()
             let second = try connection.readResponse(forHEAD: true)
             let third = try connection.readResponse()
@@ -81,7 +82,7 @@ struct WireBehaviourTests {
         defer { server.stop() }
         let (interim, final) = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("PUT /put HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
+            try connection.send("PUT /put HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
             let interim = try connection.readResponse(timeout: 5)
             try connection.send("hello")
             return (interim.status, try connection.readResponse().text)
@@ -138,7 +139,7 @@ struct WireBehaviourTests {
         defer { server.stop() }
         let raw = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /login HTTP/1.1\r\nHost: a\r\n\r\n")
+            try connection.send("GET /login HTTP/1.1\r\nHost: localhost\r\n\r\n")
             return try connection.readResponse().headers.filter { $0.name == "set-cookie" }.map(\.value)
         }
         #expect(raw.count == 2)
@@ -162,7 +163,7 @@ struct WireBehaviourTests {
         defer { server.stop() }
         let text = try await offThePool {
             let connection = try RawConnection(port: server.port)
-            try connection.send("GET /h HTTP/1.1\r\nHost: a\r\nX-Tag: one\r\nCookie: a=1\r\nx-tag: two\r\nCookie: b=2\r\n\r\n")
+            try connection.send("GET /h HTTP/1.1\r\nHost: localhost\r\nX-Tag: one\r\nCookie: a=1\r\nx-tag: two\r\nCookie: b=2\r\n\r\n")
             return try connection.readResponse().text
         }
         #expect(text == "one, two|a=1; b=2")

@@ -11,8 +11,17 @@ extension ExchangePlayer {
             fail(StubError.registryReleased(url: exchange.url.absoluteString))
             return
         }
+        var outgoing = exchange.request.requestWithBody
+        if let target = traits.passthroughTarget {
+            do {
+                outgoing = try target(exchange.request, outgoing)
+            } catch {
+                fail(error)
+                return
+            }
+        }
         let scheduler = scheduler
-        let handle = NetworkLoader.start(exchange.request.requestWithBody) { [self] result in
+        let handle = NetworkLoader.start(outgoing) { [self] result in
             // The transforms are user code: off the loader's queue and the loading context.
             host.runUserCode { [self] in
                 // A network error carries the request's URL, secrets and all: scrubbed before

@@ -88,6 +88,11 @@ package struct TransportTraits: @unchecked Sendable {
     /// `true` when everything must happen within the call that starts the player (corelibs'
     /// fallback when no other place is known to be safe for callbacks).
     package var answersInline = false
+    /// Where a passthrough sends its request: `nil` sends it as it is (a session's own
+    /// request); else the request to send, made from the exchange's request and that request
+    /// with its body. A server sends only to the upstream its test names: this throws the
+    /// error the client gets (a ``StubError/unmatchedRequest(report:)``) when there is none.
+    package var passthroughTarget: (@Sendable (StubRequest, URLRequest) throws -> URLRequest)?
 
     /// What a transport can do; ``redirectsSoFar`` and ``answersInline`` keep their defaults
     /// unless set.

@@ -15,12 +15,14 @@ struct UnmatchedReport {
     /// Read once per report: the strategies registered when it was made.
     var strategies = RequestStrategies.registered
     /// What the text hides: the request's secrets, wherever they appear (its URL, its body, a
-    /// matcher's "got" value, the snippet).
+    /// matcher's "got" value, the snippet), and what the stubs' matchers expect in the fields
+    /// it scrubs (``Scrubbing/expectedSecrets(in:)``).
     var scrubbing = Scrubbing.default
     var maximumCandidates = 3
 
     var text: String {
-        ReportText.boundingLines(scrubbing.redactor(for: request).redact(unredactedText))
+        let text = unredactedText
+        return ReportText.boundingLines(scrubbing.reportRedactor(for: request, text: text).redact(text))
     }
 
     private var unredactedText: String {

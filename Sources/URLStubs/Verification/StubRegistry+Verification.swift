@@ -46,6 +46,7 @@ extension StubRegistry {
             invalid: stubs.filter { !$0.matcher.problems.isEmpty }, invalidResponses: stubs.filter { !$0.invalidResponses.isEmpty },
             unmetUnmatched: unmetUnmatched,
             nearMisses: nearMisses(for: unexpected, stubs: stubs))
+        report.scrubbing = scrubbing
         for entry in unexpected {
             report.printedRequests[VerificationReport.groupingKey(entry.request)] =
                 ReportText.bounded(entry.scrubbing.redactor(for: entry.request).redact(entry.request.description))

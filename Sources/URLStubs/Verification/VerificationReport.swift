@@ -77,6 +77,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
     /// Configurations ``StubRegistry/install(into:)`` could not stub, each distinct one with
     /// how many times it was given.
     var unstubbable: [(problem: StubError, count: Int)] = []
+    /// What stub descriptions are scrubbed of: the registry's policy.
+    var scrubbing = Scrubbing.default
     /// Each distinct unexpected request as printed, its secrets scrubbed, by ``groupingKey(_:)``.
     var printedRequests: [String: String] = [:]
     /// What the registry's ``ExchangeChecker``s found (a contract check's violations).
@@ -147,19 +149,19 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
         }
             + unmet.map {
                 VerificationProblem(
-                    kind: .unmetExpectation, summary: "\($0.stub) was expected \($0.expected), answered \(ReportText.times($0.actual))",
+                    kind: .unmetExpectation, summary: scrubbed("\($0.stub) was expected \($0.expected), answered \(ReportText.times($0.actual))"),
                     details: journalWasEmpty && $0.actual == 0 ? Self.noRequestsHint : nil,
                     location: $0.stub.location, stub: $0.stub, count: $0.actual)
             }
             + invalid.map {
                 VerificationProblem(
-                    kind: .invalidStub, summary: "\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))",
+                    kind: .invalidStub, summary: scrubbed("\($0) has an invalid matcher: \($0.matcher.problems.joined(separator: "; "))"),
                     location: $0.location, stub: $0)
             }
             + invalidResponses.map {
                 VerificationProblem(
                     kind: .invalidStub,
-                    summary: "\($0) can never answer a client: \($0.invalidResponses.joined(separator: "; "))",
+                    summary: scrubbed("\($0) can never answer a client: \($0.invalidResponses.joined(separator: "; "))"),
                     location: $0.location, stub: $0)
             }
             + unmetUnmatched.map {
@@ -179,11 +181,19 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible, Loca
             + overflow
             + unusedRecorded.map {
                 VerificationProblem(
-                    kind: .unusedRecordedEntry, summary: "recorded request never made: \($0) (re-record, or remove the entry)",
+                    kind: .unusedRecordedEntry, summary: scrubbed("recorded request never made: \($0) (re-record, or remove the entry)"),
                     location: $0.location, stub: $0, count: 0)
             }
             + checkerProblems
             + waitProblems
+    }
+
+    /// `text` (a stub's description) without what its matchers expect in the fields the
+    /// registry's scrubbing hides (``Scrubbing/expectedSecrets(in:)``).
+    private func scrubbed(_ text: String) -> String {
+        let secrets = scrubbing.expectedSecrets(in: text)
+        guard !secrets.isEmpty else { return text }
+        return Redactor(secrets: secrets, placeholder: scrubbing.placeholder).redact(text)
     }
 
     /// The whole report, as ``description`` gives it, for `localizedDescription`.
