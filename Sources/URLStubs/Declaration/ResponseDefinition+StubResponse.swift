@@ -18,7 +18,11 @@ extension ResponseDefinition {
             if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "application/json" }
             response = StubResponse(data: value.serialized(), statusCode: status, headers: headers)
         case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: path, relativeTo: folder).absoluteURL
+            // A folder URL without a trailing slash is still the folder, not a file beside it.
+            let url =
+                path.hasPrefix("/")
+                ? URL(fileURLWithPath: path)
+                : (folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).appendingPathComponent(path)
             response = StubResponse(bodyFileAt: url, statusCode: status, headers: headers)
         }
         switch failure {

@@ -30,12 +30,12 @@ struct TextCheck: Sendable {
 
     /// Compiles `pattern`; throws a sentence naming the first expression or template that
     /// cannot be compiled.
-    init(_ pattern: TextPattern) throws(TextPatternProblem) {
+    init(_ pattern: TextPattern) throws {
         self.pattern = pattern
         root = try Self.compile(pattern)
     }
 
-    private static func compile(_ pattern: TextPattern) throws(TextPatternProblem) -> Node {
+    private static func compile(_ pattern: TextPattern) throws -> Node {
         switch pattern {
         case .equalTo(let text, let caseInsensitive): return .equalTo(text, caseInsensitive: caseInsensitive)
         case .contains(let text): return .contains(text)
@@ -64,7 +64,7 @@ struct TextCheck: Sendable {
         }
     }
 
-    private static func regex(_ expression: String) throws(TextPatternProblem) -> BudgetedRegex {
+    private static func regex(_ expression: String) throws -> BudgetedRegex {
         do {
             return try BudgetedRegex(expression)
         } catch {

@@ -109,4 +109,18 @@ struct DeclarationBehaviourTests {
         }
         #expect(registry.stubs.isEmpty)
     }
+
+    @Test func aRelativeFileBodyIsFoundInTheFolderGivenWithOrWithoutATrailingSlash() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("declared-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bodies"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("from a file".utf8).write(to: folder.appendingPathComponent("bodies/user.json"))
+        let declaration = StubDeclaration(
+            request: RequestPattern(path: .equalTo("/user")), response: ResponseDefinition(body: .file("bodies/user.json")))
+        for base in [URL(fileURLWithPath: folder.path), URL(fileURLWithPath: folder.path + "/")] {
+            let registry = StubRegistry()
+            try registry.stub(declaration, relativeTo: base)
+            #expect(await fetch(Self.request("/user"), from: registry).body == "from a file", "\(base)")
+        }
+    }
 }
