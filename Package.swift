@@ -102,6 +102,9 @@ let package = Package(
         // holds what the Bundle.module tests need.
         // The loopback HTTP server (Tests/Server/stub_server.py) both test targets talk to.
         .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
+        // A module that declares its own public `HTTPHeaders`, as Alamofire and NIOHTTP1 do: test
+        // files import it beside URLStubsTesting, with and without URLStubsMigration (not a product).
+        .target(name: "HTTPHeadersNamesake", path: "Tests/HTTPHeadersNamesake", swiftSettings: swiftSettings),
         // The helpers every test target shares (see Tests/TestSupport/TestSupport.swift).
         .target(
             name: "TestSupport", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTestRunnerLink", "LoopbackTestServer"],
@@ -111,7 +114,7 @@ let package = Package(
             name: "URLStubsTests",
             dependencies: [
                 "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsGraphQL", "URLStubsMultipart",
-                "SyntheticFixtures", "LoopbackTestServer", "TestSupport",
+                "SyntheticFixtures", "LoopbackTestServer", "TestSupport", "HTTPHeadersNamesake",
             ],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
@@ -130,6 +133,7 @@ let package = Package(
             name: "URLStubsMigrationTests",
             dependencies: [
                 "URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsStreaming", "URLStubsTesting", "TestSupport",
+                "HTTPHeadersNamesake",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
