@@ -148,7 +148,7 @@ public final class TestRunnerLink: @unchecked Sendable {
         do {
             socket = try LoopbackSocket.connect(port: port, timeout: timeout)
         } catch let error as LoopbackSocketError where error.isTimeout {
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             throw TestRunnerLinkError.cannotConnect(address: address, reason: "\(error)")
         }
@@ -177,7 +177,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             throw error
         } catch let error as LoopbackSocketError where !error.isClosed {
             socket.close()
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             socket.close()
             throw TestRunnerLinkError.broken("during the handshake with \(address): \(error)")
@@ -210,7 +210,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             try WireFrame.send(ready, on: socket)
         } catch let error as LoopbackSocketError where error.isTimeout {
             socket.close()
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             socket.close()
             throw TestRunnerLinkError.broken("while taking the stubs declared before launch: \(error)")
@@ -326,7 +326,7 @@ extension TestRunnerLinkError {
         switch self {
         case .invalidEnvironment: return "invalid launch environment"
         case .cannotConnect: return "cannot connect"
-        case .noAnswer: return "no answer"
+        case .testRunnerDidNotAnswer: return "no answer"
         case .refused: return "refused"
         case .protocolMismatch: return "protocol version mismatch"
         case .broken: return "link broken"
