@@ -110,6 +110,11 @@ package struct WireMessage: Codable, Sendable {
         do {
             return try JSONDecoder().decode(WireMessage.self, from: json)
         } catch let error as DecodingError {
+            // The decoder calls a text nested too deep "not valid JSON"; the engine's reader
+            // says what is wrong with the text: where, and how deep it nests.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, JSONValue.verdict(on: json) != nil {
+                throw WireProtocolError("malformed message: \(JSONValue.unreadable(json, as: "a message"))")
+            }
             throw WireProtocolError("malformed message: \(describe(error))")
         }
     }
