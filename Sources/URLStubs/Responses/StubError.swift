@@ -29,8 +29,21 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
 /// `LiveStream` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
-/// The task's error is this value itself, so a test can `catch let error as StubError`. A file
-/// that could not be found or read (a body file, a fixture, a HAR file) is a ``FixtureError``.
+///
+/// How it reaches a task:
+/// - A stub's own mistake (a status, header, length or body the app cannot receive, a live
+///   stream misused) fails the task with this value itself: `error as? StubError` reads it.
+/// - A request that no stub matched (``StubError/unmatchedRequest(report:)``) fails with the `URLError`
+///   app code already handles, `URLError(.resourceUnavailable)`: its `localizedDescription` is
+///   the near-miss report, and this value is under `NSUnderlyingErrorKey`. `error as?
+///   StubError` is `nil` for it; ``StubError/from(_:)`` reads both forms, so a test that
+///   wants the case writes `if case .unmatchedRequest(let report)? = StubError.from(error)`.
+/// - A request that made no progress within its timeout fails with `URLError(.timedOut)`, as a
+///   real session's would, carrying no `StubError`.
+/// - The error a stub answers with (`StubResponse(error:)`, `failing(afterBytes:with:)`) is
+///   delivered as given. A file that could not be found or read (a body file, a fixture, a HAR
+///   file) is a ``FixtureError``, itself. An app driven by a UI test whose link to the test is
+///   gone fails its requests with `URLError(.cannotConnectToHost)` carrying the link's own error.
 public enum StubError: Error, Sendable, Equatable {
     /// A stub answered with a status code outside 100...599.
     case invalidStatusCode(Int, stub: String)
@@ -44,7 +57,8 @@ public enum StubError: Error, Sendable, Equatable {
     case registryReleased(url: String)
     /// Download tasks cannot be stubbed on this platform.
     case downloadTasksUnsupported(url: String)
-    /// A request matched no stub and the registry fails unmatched requests.
+    /// A request matched no stub and the registry fails unmatched requests. The task fails
+    /// with `URLError(.resourceUnavailable)` carrying this value: read it with ``from(_:)``.
     case unmatchedRequest(report: String)
     /// A redirect pointed to a URL that could not be resolved.
     case invalidRedirect(location: String, stub: String)
@@ -296,7 +310,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
 
 extension StubError {
     /// The ``StubError`` behind `error`: the error itself, or the one a `URLError` carries
-    /// under `NSUnderlyingErrorKey` (unmatched requests fail with such a `URLError`).
+    /// under `NSUnderlyingErrorKey` (an unmatched request fails with such a `URLError`);
+    /// `nil` for any other error, a timeout's `URLError(.timedOut)` included.
     ///
     /// ```swift
     /// if case .unmatchedRequest(let report)? = StubError.from(error) { print(report) }
