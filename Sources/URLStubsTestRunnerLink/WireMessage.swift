@@ -110,10 +110,10 @@ package struct WireMessage: Codable, Sendable {
         do {
             return try JSONDecoder().decode(WireMessage.self, from: json)
         } catch let error as DecodingError {
-            // The decoder calls a text nested too deep "not valid JSON"; the engine's reader
-            // says what is wrong with the text: where, and how deep it nests.
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, JSONValue.verdict(on: json) != nil {
-                throw WireProtocolError("malformed message: \(JSONValue.unreadable(json, as: "a message"))")
+            // The decoder calls JSON nested too deep "not valid JSON": say how deep it is.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let nesting = JSONValue.excessNesting(of: json) {
+                throw WireProtocolError(
+                    "malformed message: it is JSON nested \(nesting.depth) levels deep, deeper than the \(nesting.limit) levels a message may nest")
             }
             throw WireProtocolError("malformed message: \(describe(error))")
         }
