@@ -135,6 +135,32 @@ struct AppBackendProcessTests {
         #expect(try await orphan.quit() == 0, "\(orphan.printed)")
     }
 
+    /// An app stopped where it is (paused in the debugger) answers nothing: the test's call
+    /// waits its whole reply timeout and says the app did not answer. (`AppProbe.stop()`
+    /// returns once the app has stopped: SIGSTOP alone returns while the app still runs, and
+    /// the app then answered with its journal.)
+    @Test func aStoppedAppAnswersNothing() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let launch = "launch of the app to stop \(UUID().uuidString)"
+        try await backend.stub(.get("/launch"), name: launch, response: RemoteResponse(string: "launched"))
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
+        defer { app.kill() }
+        #expect(try await app.line(startingWith: "link:") == "link: connected")
+        _ = try await app.line(startingWith: "launch")
+        try await backend.waitForApp()
+        #expect(try await backend.journal().map(\.description).first?.contains(launch) == true, "the app answers while it runs")
+        app.stop()
+        let start = Date()
+        var journal: [AppJournalEntry] = []
+        let text = await errorText { journal = try await backend.journal() }
+        let waited = Date().timeIntervalSince(start)
+        #expect(text.contains("the app did not answer \"journal\""), "after \(waited) s: \(text) \(journal.map(\.description))")
+        #expect(waited > 9, "the reply timeout is 10 s")
+        app.continueRunning()
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+
     @Test func aStaleTokenAndASecondAppAreRefused() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
