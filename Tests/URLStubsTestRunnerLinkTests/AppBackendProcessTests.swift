@@ -214,6 +214,25 @@ struct AppBackendProcessTests {
         #expect(try await app.quit() == 0, "\(app.printed)")
     }
 
+    #if os(Linux)
+    /// Nor does another process of the same user that reads the app's launch environment from
+    /// the system (`/proc/<pid>/environ`, what `ps e` shows): the token's bytes are overwritten
+    /// where the system keeps them, not only taken out of the environment the app reads.
+    @Test func theTokenIsGoneFromWhatTheSystemShowsOfTheApp() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
+        defer { app.kill() }
+        let token = try #require(backend.launchEnvironment[TestRunnerLink.tokenVariable])
+        #expect(try await app.line(startingWith: "link:") == "link: connected")
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(app.processIdentifier)/environ"))
+        let entries = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(!entries.contains { $0.contains(token) }, "the token is readable in /proc/\(app.processIdentifier)/environ")
+        #expect(entries.contains { $0.hasPrefix("\(TestRunnerLink.addressVariable)=") }, "the address stays")
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+    #endif
+
     @Test func tenAppsAndTestsInParallelNeverCross() async throws {
         let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<10 {

@@ -98,6 +98,9 @@ final class AppProbe: @unchecked Sendable {
         process.killNow()
     }
 
+    /// The probe's process ID, to read what the system shows of it (`/proc/<pid>/environ`).
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Stops the probe where it is, as the debugger pauses an app (SIGSTOP), and returns once
     /// it has stopped.
     func stop() {
