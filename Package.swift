@@ -110,16 +110,18 @@ let package = Package(
             name: "TestSupport", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTestRunnerLink", "LoopbackTestServer"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
+        // One test target per library, testing that library: the engine's tests link no wing.
         .testTarget(
-            name: "URLStubsTests",
-            dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsGraphQL", "URLStubsMultipart",
-                "SyntheticFixtures", "LoopbackTestServer", "TestSupport", "HTTPHeadersNamesake",
-            ],
+            name: "URLStubsTests", dependencies: ["URLStubs", "SyntheticFixtures", "LoopbackTestServer", "TestSupport"],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
+            name: "URLStubsTestingTests", dependencies: ["URLStubs", "URLStubsTesting", "LoopbackTestServer", "TestSupport", "HTTPHeadersNamesake"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "URLStubsRecordingTests",
-            dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            dependencies: [
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer", "TestSupport",
+            ],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(
@@ -145,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "URLStubsGraphQLTests",
             dependencies: [
-                "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
+                "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer",
+                "TestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -154,10 +157,11 @@ let package = Package(
         .testTarget(
             name: "URLStubsOpenAPITests",
             dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
-                "SyntheticFixtures",
-                "LoopbackTestServer",
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "SyntheticFixtures", "LoopbackTestServer",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsOpenAPITestingTests", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsTesting"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
