@@ -106,21 +106,26 @@ let package = Package(
         // holds what the Bundle.module tests need.
         // The loopback HTTP server (Tests/Server/stub_server.py) both test targets talk to.
         .target(name: "LoopbackTestServer", dependencies: ["URLStubs"], path: "Tests/LoopbackTestServer", swiftSettings: swiftSettings),
+        // A module that declares its own public `HTTPHeaders`, as Alamofire and NIOHTTP1 do: test
+        // files import it beside URLStubsTesting, with and without URLStubsMigration (not a product).
+        .target(name: "HTTPHeadersNamesake", path: "Tests/HTTPHeadersNamesake", swiftSettings: swiftSettings),
         // The helpers every test target shares (see Tests/TestSupport/TestSupport.swift).
         .target(
             name: "TestSupport", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsTestRunnerLink", "LoopbackTestServer"],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings),
+        // One test target per library, testing that library: the engine's tests link no wing.
         .testTarget(
-            name: "URLStubsTests",
-            dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsGraphQL", "URLStubsMultipart",
-                "SyntheticFixtures", "LoopbackTestServer", "TestSupport",
-            ],
+            name: "URLStubsTests", dependencies: ["URLStubs", "SyntheticFixtures", "LoopbackTestServer", "TestSupport"],
             resources: [.copy("Resources")], swiftSettings: swiftSettings),
         .testTarget(
+            name: "URLStubsTestingTests", dependencies: ["URLStubs", "URLStubsTesting", "LoopbackTestServer", "TestSupport", "HTTPHeadersNamesake"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "URLStubsRecordingTests",
-            dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            dependencies: [
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "SyntheticFixtures", "LoopbackTestServer", "TestSupport",
+            ],
             // Recordings/ holds the cassettes of the .replaying tests, read by path from #filePath.
             exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(
@@ -134,6 +139,7 @@ let package = Package(
             name: "URLStubsMigrationTests",
             dependencies: [
                 "URLStubs", "URLStubsMigration", "URLStubsRecording", "URLStubsScenarios", "URLStubsStreaming", "URLStubsTesting", "TestSupport",
+                "HTTPHeadersNamesake",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -145,7 +151,8 @@ let package = Package(
         .testTarget(
             name: "URLStubsGraphQLTests",
             dependencies: [
-                "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
+                "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer",
+                "TestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock"], swiftSettings: swiftSettings),
@@ -155,10 +162,11 @@ let package = Package(
         .testTarget(
             name: "URLStubsOpenAPITests",
             dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
-                "SyntheticFixtures",
-                "LoopbackTestServer",
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "SyntheticFixtures", "LoopbackTestServer",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsOpenAPITestingTests", dependencies: ["URLStubs", "URLStubsOpenAPI", "URLStubsOpenAPITesting", "URLStubsTesting"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -43,7 +43,7 @@ enum GraphQLBatch {
             guard let json = try? JSONValue(data: data) else {
                 throw StubError.invalidResponse(
                     reason:
-                        "GraphQL response: stub \(answer.stub) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
+                        "GraphQL response: \(StubError.theStub("\(answer.stub)")) answered operation \(index + 1) of a batch (\(answer.part.summary)) with a body that is not JSON: \(describeBody(data))"
                 )
             }
             bodies.append(json)

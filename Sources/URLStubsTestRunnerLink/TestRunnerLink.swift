@@ -94,13 +94,22 @@ public final class TestRunnerLink: @unchecked Sendable {
         }
     }
 
-    /// The token has let this app in: a child process the app starts, or a log of its
-    /// environment, does not get it. Only when it came from the process's own environment (a
-    /// caller passing an environment of its own owns that one). The address stays, so a child
-    /// that links URLStubs fails its launch naming the missing token rather than reaching the
-    /// network unstubbed.
+    /// The token has let this app in: a child process the app starts, a log of its
+    /// environment, and another process of the same user reading the app's launch environment
+    /// from the system (`/proc/<pid>/environ` on Linux, `ps -E` on Apple platforms, both read
+    /// where the launch environment was written) do not get it. Only when it came from the
+    /// process's own environment (a caller passing an environment of its own owns that one).
+    /// The address stays, so a child that links URLStubs fails its launch naming the missing
+    /// token rather than reaching the network unstubbed.
+    ///
+    /// The token's bytes are overwritten where they are before the variable is removed:
+    /// removing it only takes it out of the list the process reads, and the system would go on
+    /// showing the launch environment as written. Worth it: the `AppBackend` lets a new app
+    /// in with this token whenever none is connected (the app relaunched, or crashed), so a
+    /// process that read it could take the app's place.
     private static func removeTokenFromTheProcessEnvironment(_ token: String?) {
         guard let token, ProcessInfo.processInfo.environment[tokenVariable] == token else { return }
+        if let value = getenv(tokenVariable) { memset(value, 0, strlen(value)) }
         unsetenv(tokenVariable)
     }
 
@@ -148,7 +157,7 @@ public final class TestRunnerLink: @unchecked Sendable {
         do {
             socket = try LoopbackSocket.connect(port: port, timeout: timeout)
         } catch let error as LoopbackSocketError where error.isTimeout {
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             throw TestRunnerLinkError.cannotConnect(address: address, reason: "\(error)")
         }
@@ -177,7 +186,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             throw error
         } catch let error as LoopbackSocketError where !error.isClosed {
             socket.close()
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             socket.close()
             throw TestRunnerLinkError.broken("during the handshake with \(address): \(error)")
@@ -210,7 +219,7 @@ public final class TestRunnerLink: @unchecked Sendable {
             try WireFrame.send(ready, on: socket)
         } catch let error as LoopbackSocketError where error.isTimeout {
             socket.close()
-            throw TestRunnerLinkError.noAnswer(address: address, timeout: timeout)
+            throw TestRunnerLinkError.testRunnerDidNotAnswer(address: address, timeout: timeout)
         } catch {
             socket.close()
             throw TestRunnerLinkError.broken("while taking the stubs declared before launch: \(error)")
@@ -326,7 +335,7 @@ extension TestRunnerLinkError {
         switch self {
         case .invalidEnvironment: return "invalid launch environment"
         case .cannotConnect: return "cannot connect"
-        case .noAnswer: return "no answer"
+        case .testRunnerDidNotAnswer: return "no answer"
         case .refused: return "refused"
         case .protocolMismatch: return "protocol version mismatch"
         case .broken: return "link broken"

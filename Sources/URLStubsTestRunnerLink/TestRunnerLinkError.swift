@@ -24,7 +24,7 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
     case cannotConnect(address: String, reason: String)
     /// The test runner did not take the connection in time (its accept queue full), or took it
     /// and sent no stubs in time.
-    case noAnswer(address: String, timeout: TimeInterval)
+    case testRunnerDidNotAnswer(address: String, timeout: TimeInterval)
     /// The test runner refused the app (a stale or wrong token, another app connected).
     case refused(String)
     /// The app and the test runner speak different versions of the link's protocol.
@@ -64,7 +64,7 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
             return "URLStubs: could not connect to the test runner at \(address) (\(reason)). "
                 + "\(TestRunnerLink.addressVariable) names a test process that has ended or closed its AppBackend: "
                 + "launch the app from the running test, with the AppBackend's current launchEnvironment."
-        case .noAnswer(let address, let timeout):
+        case .testRunnerDidNotAnswer(let address, let timeout):
             return "URLStubs: the test runner at \(address) sent no stubs within \(Self.seconds(timeout)) s. "
                 + "Check that \(TestRunnerLink.addressVariable) names this test's AppBackend (an AppBackend of another test, "
                 + "a test paused in the debugger, or a test process too busy to take the connection does not answer), "

@@ -110,6 +110,11 @@ package struct WireMessage: Codable, Sendable {
         do {
             return try JSONDecoder().decode(WireMessage.self, from: json)
         } catch let error as DecodingError {
+            // The decoder calls JSON nested too deep "not valid JSON": say how deep it is.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let nesting = JSONValue.excessNesting(of: json) {
+                throw WireProtocolError(
+                    "malformed message: it is JSON nested \(nesting.depth) levels deep, deeper than the \(nesting.limit) levels a message may nest")
+            }
             throw WireProtocolError("malformed message: \(describe(error))")
         }
     }

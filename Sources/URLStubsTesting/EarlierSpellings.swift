@@ -72,9 +72,12 @@ extension RemoteResponse {
 public typealias AppBackendError = TestRunnerLinkError
 
 extension TestRunnerLinkError {
-    /// The app did not answer `command` in time: `appDidNotAnswer(command:timeout:)`. (A
-    /// pattern `.noAnswer(let command, let timeout)` now matches the app's side,
-    /// `noAnswer(address:timeout:)`; match `.appDidNotAnswer` instead.)
+    /// The app did not answer `command` in time: `appDidNotAnswer(command:timeout:)`.
+    ///
+    /// - Important: This builds the value; it cannot be matched. No case is named `noAnswer`
+    ///   (the app's side is `testRunnerDidNotAnswer(address:timeout:)`), so a pattern such as
+    ///   `catch AppBackendError.noAnswer(let command, let timeout)` does not compile: write
+    ///   `catch TestRunnerLinkError.appDidNotAnswer(let command, let timeout)`.
     @available(*, deprecated, renamed: "appDidNotAnswer(command:timeout:)")
     public static func noAnswer(command: String, timeout: TimeInterval) -> TestRunnerLinkError {
         .appDidNotAnswer(command: command, timeout: timeout)

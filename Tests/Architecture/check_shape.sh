@@ -38,3 +38,13 @@ if [ -n "$stale" ]; then
     echo "error: Tests/Architecture/wing_imports.txt lists an import no wing makes any more; remove its line" >&2
     exit 1
 fi
+
+# One test target per library, testing that library: the engine's tests import no wing (a test
+# that needs one lives in that wing's test target, and the engine's target links none).
+engine_test_imports=$(grep -rnE '^\s*(@[A-Za-z_]+(\([A-Za-z, ]+\))? )*import URLStubs[A-Za-z]+\b' Tests/URLStubsTests --include='*.swift' || true)
+echo "wing imports in the engine's tests (Tests/URLStubsTests): $(echo "$engine_test_imports" | sed '/^$/d' | wc -l) (none allowed)"
+if [ -n "$engine_test_imports" ]; then
+    echo "$engine_test_imports"
+    echo "error: an engine test imports a wing; move it to that wing's test target (Tests/URLStubs<Wing>Tests)" >&2
+    exit 1
+fi

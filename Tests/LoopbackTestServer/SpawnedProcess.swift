@@ -86,6 +86,29 @@ public final class SpawnedProcess: @unchecked Sendable {
     /// Sends SIGKILL, like a crash (nothing when the child has ended).
     public func killNow() { signal(SIGKILL) }
 
+    /// Sends SIGSTOP and returns once the child has stopped where it is, as an app paused in
+    /// the debugger is (at once when the child has ended).
+    ///
+    /// `kill` returns before the child stops: the signal stops the process only once one of
+    /// its threads runs and takes it, and until then its other threads go on (under load, for
+    /// milliseconds to seconds). A test that talked to the child right after `kill` would be
+    /// answered by a child it believed stopped.
+    public func stop() {
+        signal(SIGSTOP)
+        let pid = processIdentifier
+        let ended: Bool = {
+            lock.lock(); defer { lock.unlock() }
+            return exitStatus != nil
+        }()
+        guard !ended else { return }
+        // Not reaped (WNOWAIT): returns when the child is stopped, or has ended meanwhile.
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WSTOPPED | WEXITED | WNOWAIT) < 0, errno == EINTR {}
+    }
+
+    /// Sends SIGCONT: a stopped child goes on (nothing when the child has ended).
+    public func continueRunning() { signal(SIGCONT) }
+
     /// Blocks until the child ends; its exit code, or the signal that ended it (as `Process`'s
     /// `terminationStatus`). Call it off the cooperative pool.
     @discardableResult

@@ -265,6 +265,11 @@ struct AppBackendLinkLimitsTests {
         #expect(reply["type"] == "failed")
         #expect(reply["id"] == "9", "\(reply)")
         #expect(reply["message"]?.hasPrefix("malformed message") == true, "\(reply)")
+        // The depth, not "not valid JSON": the message is JSON, only too deep to decode.
+        #expect(
+            reply["message"]?.contains("it is JSON nested 5003 levels deep, deeper than the 512 levels a message may nest") == true,
+            "\(reply)")
+        #expect(reply["message"]?.contains("not valid JSON") == false, "\(reply)")
     }
 
     @Test func theAppServesFixturesFromInsideItsFolderOnly() async throws {

@@ -403,6 +403,23 @@ struct AppBackendLinkTests {
         #expect(text.contains("does not speak the URLStubs test-runner protocol"), "\(text)")
     }
 
+    /// The app's side names its timeout apart from the test's: no case of the link's error is
+    /// `noAnswer`, the name 0.1's `AppBackendError` gave the test's side, so a 0.1
+    /// `catch AppBackendError.noAnswer(let command, let timeout)` stops compiling instead of
+    /// matching only the app's side and never the test's.
+    @Test func theAppsTimeoutIsNotNamedAsTheTestsWas() async throws {
+        let silent = try FakeTestRunner()
+        let silence = startApp(silent.environment, registry: StubRegistry(), timeout: 0.5)
+        let peer = try await onItsOwnThread { try silent.accept() }
+        do {
+            _ = try await silence.value
+            Issue.record("expected the app's side to time out")
+        } catch let error as TestRunnerLinkError {
+            #expect(Mirror(reflecting: error).children.first?.label == "testRunnerDidNotAnswer", "\(error)")
+        }
+        _ = peer
+    }
+
     @Test func launchFailuresNameWhatToCheck() async throws {
         // Accepts, then says nothing.
         let silent = try FakeTestRunner()

@@ -135,6 +135,32 @@ struct AppBackendProcessTests {
         #expect(try await orphan.quit() == 0, "\(orphan.printed)")
     }
 
+    /// An app stopped where it is (paused in the debugger) answers nothing: the test's call
+    /// waits its whole reply timeout and says the app did not answer. (`AppProbe.stop()`
+    /// returns once the app has stopped: SIGSTOP alone returns while the app still runs, and
+    /// the app then answered with its journal.)
+    @Test func aStoppedAppAnswersNothing() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let launch = "launch of the app to stop \(UUID().uuidString)"
+        try await backend.stub(.get("/launch"), name: launch, response: RemoteResponse(string: "launched"))
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
+        defer { app.kill() }
+        #expect(try await app.line(startingWith: "link:") == "link: connected")
+        _ = try await app.line(startingWith: "launch")
+        try await backend.waitForApp()
+        #expect(try await backend.journal().map(\.description).first?.contains(launch) == true, "the app answers while it runs")
+        app.stop()
+        let start = Date()
+        var journal: [AppJournalEntry] = []
+        let text = await errorText { journal = try await backend.journal() }
+        let waited = Date().timeIntervalSince(start)
+        #expect(text.contains("the app did not answer \"journal\""), "after \(waited) s: \(text) \(journal.map(\.description))")
+        #expect(waited > 9, "the reply timeout is 10 s")
+        app.continueRunning()
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+
     @Test func aStaleTokenAndASecondAppAreRefused() async throws {
         let backend = try AppBackend()
         defer { backend.close() }
@@ -187,6 +213,25 @@ struct AppBackendProcessTests {
         #expect(try await app.line(startingWith: "address") == "address: \(TestRunnerLink.addressVariable) is set")
         #expect(try await app.quit() == 0, "\(app.printed)")
     }
+
+    #if os(Linux)
+    /// Nor does another process of the same user that reads the app's launch environment from
+    /// the system (`/proc/<pid>/environ`, what `ps e` shows): the token's bytes are overwritten
+    /// where the system keeps them, not only taken out of the environment the app reads.
+    @Test func theTokenIsGoneFromWhatTheSystemShowsOfTheApp() async throws {
+        let backend = try AppBackend()
+        defer { backend.close() }
+        let app = try await AppProbe.start(environment: backend.launchEnvironment)
+        defer { app.kill() }
+        let token = try #require(backend.launchEnvironment[TestRunnerLink.tokenVariable])
+        #expect(try await app.line(startingWith: "link:") == "link: connected")
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(app.processIdentifier)/environ"))
+        let entries = environ.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        #expect(!entries.contains { $0.contains(token) }, "the token is readable in /proc/\(app.processIdentifier)/environ")
+        #expect(entries.contains { $0.hasPrefix("\(TestRunnerLink.addressVariable)=") }, "the address stays")
+        #expect(try await app.quit() == 0, "\(app.printed)")
+    }
+    #endif
 
     @Test func tenAppsAndTestsInParallelNeverCross() async throws {
         let outcomes = try await withThrowingTaskGroup(of: String.self) { group in

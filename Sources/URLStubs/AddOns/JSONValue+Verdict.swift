@@ -14,6 +14,13 @@ extension JSONValue {
         (error as? JSONSyntaxError)?.verdict
     }
 
+    /// For JSON text that nests deeper than the readers go (this package's, `JSONDecoder`'s
+    /// and `JSONSerialization`'s limit is the same), how deep it nests and that limit; `nil`
+    /// otherwise. Counts brackets outside strings only: cheap for a large text.
+    package static func excessNesting(of data: Data) -> (depth: Int, limit: Int)? {
+        JSONNesting.depthBeyondLimit(of: data).map { (depth: $0, limit: JSONSyntaxError.maximumDepth) }
+    }
+
     /// What a reader of a JSON-based format (HAR) expected, for an error `parsing(_:)` threw:
     /// `valid JSON: <reason, line, column and byte>`, or `JSON nested at most 512 levels deep,
     /// but the text is nested deeper …`; `nil` for any other error.

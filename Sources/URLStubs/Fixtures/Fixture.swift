@@ -95,14 +95,16 @@ public enum Fixture {
     public static func url(_ name: String, inDirectory directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(name)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             return url
         }
         throw notFoundError(at: url, name: name)
     }
 
-    /// No file at `url` (asked for as `name`): the folder searched and the closest names in it.
+    /// No file at `url` (asked for as `name`): the folder searched and the closest names in it;
+    /// for a URL that is not a file's, that it is not.
     package static func notFoundError(at url: URL, name: String? = nil) -> FixtureError {
+        guard url.isFileURL else { return FixtureFileCheck.error(url, .notAFileURL) }
         let folder = url.deletingLastPathComponent()
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return FixtureError.notFound(

@@ -15,6 +15,8 @@ package enum RegularFile {
         case special(kind: String)
         /// The file exists but could not be read: `reason` says why.
         case unreadable(reason: String)
+        /// The URL is not a file's (`https://…`): nothing on disk was looked at.
+        case notAFileURL
 
         /// `is a folder`, for "<path> is a folder": what the path is, and what to do.
         package var explanation: String {
@@ -23,6 +25,8 @@ package enum RegularFile {
             case .directory: return "is a folder, not a file: pass the path of the file inside it"
             case .special(let kind): return "is \(kind), not a regular file: pass the path of a file (it is not read, a read could wait forever)"
             case .unreadable(let reason): return "cannot be read (\(reason)): check that the file's permissions let this process read it"
+            case .notAFileURL:
+                return "is not a file URL: pass a file's URL, such as URL(fileURLWithPath: path) or Bundle.module.url(forResource:withExtension:)"
             }
         }
     }
@@ -30,6 +34,7 @@ package enum RegularFile {
     /// What is wrong with the kind of thing at `url` (symbolic links followed), without opening
     /// it; `nil` for a regular file.
     static func kindProblem(at url: URL) -> Problem? {
+        guard url.isFileURL else { return .notAFileURL }
         let path = url.resolvingSymlinksInPath().path
         let attributes: [FileAttributeKey: Any]
         do {
@@ -68,6 +73,12 @@ package enum RegularFile {
         }
     }
 
+    /// How a message names `url`: its path for a file URL, the whole URL otherwise (the path
+    /// of `https://host/a/b` alone would read as a file `/a/b`).
+    package static func displayName(of url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+
     /// The POSIX reason behind a Foundation file error when there is one (`Permission denied`),
     /// else the error's own description.
     private static func reason(of error: Error) -> String {
@@ -98,7 +109,8 @@ package enum CassetteFileCheck {
     }
 
     private static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
-        FixtureError.unreadable(url.path, expected: "a HAR file, but \(url.path) \(problem.explanation)")
+        let name = RegularFile.displayName(of: url)
+        return FixtureError.unreadable(name, expected: "a HAR file, but \(name) \(problem.explanation)")
     }
 }
 
@@ -125,6 +137,7 @@ enum FixtureFileCheck {
     /// `problem` of the fixture at `url`, as the error to throw.
     static func error(_ url: URL, _ problem: RegularFile.Problem) -> FixtureError {
         if problem == .missing { return Fixture.notFoundError(at: url) }
-        return FixtureError.unreadable(url.path, expected: "a fixture file, but \(url.path) \(problem.explanation)")
+        let name = RegularFile.displayName(of: url)
+        return FixtureError.unreadable(name, expected: "a fixture file, but \(name) \(problem.explanation)")
     }
 }

@@ -199,7 +199,7 @@ public func hasHeaderNamed(_ name: String, value: String? = nil) -> RequestMatch
             problem: "\(name.debugDescription) is not a header name (names are letters, digits and !#$%&'*+-.^_`|~)")
     }
     if let value, !StubResponse.isHeaderValue(value) {
-        return .invalid(words, problem: "the value \(value.debugDescription) holds CR, LF or NUL, which no header can")
+        return .invalid(words, problem: "the value \(value.debugDescription) holds CR, LF or NUL, which no header value may hold")
     }
     return RequestMatcher(words) { request in
         let actual = request.value(forHTTPHeaderField: name)

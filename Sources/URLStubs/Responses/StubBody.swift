@@ -48,6 +48,7 @@ public struct StubBody: Sendable {
         case .data(let data):
             return (InputStream(data: data), data.count)
         case .file(let url):
+            guard url.isFileURL else { throw FixtureFileCheck.error(url, .notAFileURL) }
             let path = url.path
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -29,8 +29,21 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
 /// `LiveStream` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
-/// The task's error is this value itself, so a test can `catch let error as StubError`. A file
-/// that could not be found or read (a body file, a fixture, a HAR file) is a ``FixtureError``.
+///
+/// How it reaches a task:
+/// - A stub's own mistake (a status, header, length or body the app cannot receive, a live
+///   stream misused) fails the task with this value itself: `error as? StubError` reads it.
+/// - A request that no stub matched (``StubError/unmatchedRequest(report:)``) fails with the `URLError`
+///   app code already handles, `URLError(.resourceUnavailable)`: its `localizedDescription` is
+///   the near-miss report, and this value is under `NSUnderlyingErrorKey`. `error as?
+///   StubError` is `nil` for it; ``StubError/from(_:)`` reads both forms, so a test that
+///   wants the case writes `if case .unmatchedRequest(let report)? = StubError.from(error)`.
+/// - A request that made no progress within its timeout fails with `URLError(.timedOut)`, as a
+///   real session's would, carrying no `StubError`.
+/// - The error a stub answers with (`StubResponse(error:)`, `failing(afterBytes:with:)`) is
+///   delivered as given. A file that could not be found or read (a body file, a fixture, a HAR
+///   file) is a ``FixtureError``, itself. An app driven by a UI test whose link to the test is
+///   gone fails its requests with `URLError(.cannotConnectToHost)` carrying the link's own error.
 public enum StubError: Error, Sendable, Equatable {
     /// A stub answered with a status code outside 100...599.
     case invalidStatusCode(Int, stub: String)
@@ -44,7 +57,8 @@ public enum StubError: Error, Sendable, Equatable {
     case registryReleased(url: String)
     /// Download tasks cannot be stubbed on this platform.
     case downloadTasksUnsupported(url: String)
-    /// A request matched no stub and the registry fails unmatched requests.
+    /// A request matched no stub and the registry fails unmatched requests. The task fails
+    /// with `URLError(.resourceUnavailable)` carrying this value: read it with ``from(_:)``.
     case unmatchedRequest(report: String)
     /// A redirect pointed to a URL that could not be resolved.
     case invalidRedirect(location: String, stub: String)
@@ -136,21 +150,28 @@ public enum StubError: Error, Sendable, Equatable {
         }
     }
 
+    /// `stub "users list" (File.swift:3)`, or `stub where path is "/a" (File.swift:3)` for an
+    /// unnamed stub, whose description already starts with the word: a stub as a message says
+    /// it, "stub" once.
+    package static func theStub(_ description: String) -> String {
+        description.hasPrefix("stub ") ? description : "stub \(description)"
+    }
+
     var message: String {
         switch self {
         case .bodyNotAllowed(let code, let length, let stub):
             let body = length.map { "a body of \($0) bytes" } ?? "a body"
             return
-                "URLStubs: stub \(stub) answers \(code) with \(body); a \(code) response carries no body in HTTP. Remove the body, or answer another status."
+                "URLStubs: \(Self.theStub(stub)) answers \(code) with \(body); a \(code) response carries no body in HTTP. Remove the body, or answer another status."
         case .invalidStatusCode(let code, let stub):
-            return "URLStubs: stub \(stub) answered with status code \(code); HTTP status codes are 100...599."
+            return "URLStubs: \(Self.theStub(stub)) answered with status code \(code); HTTP status codes are 100...599."
         case .invalidHeader(let name, let value, let stub):
             return
-                "URLStubs: stub \(stub) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
+                "URLStubs: \(Self.theStub(stub)) has a header that cannot be sent: \(name.debugDescription): \(value.debugDescription). Names must be non-empty tokens and values must not hold CR or LF."
         case .invalidMatcher(let stub, let problems):
-            return "URLStubs: stub \(stub) has an invalid matcher: " + problems.joined(separator: "; ")
+            return "URLStubs: \(Self.theStub(stub)) has an invalid matcher: " + problems.joined(separator: "; ")
         case .bodyStreamFailed(let stub, let bytes, let reason):
-            return "URLStubs: the body stream of stub \(stub) failed after \(bytes) bytes: \(reason)."
+            return "URLStubs: the body stream of \(Self.theStub(stub)) failed after \(bytes) bytes: \(reason)."
         case .registryReleased(let url):
             return
                 "URLStubs: the StubRegistry this session was installed with has been released, so \(url) cannot be answered. Keep the registry alive as long as its sessions."
@@ -160,28 +181,28 @@ public enum StubError: Error, Sendable, Equatable {
         case .unmatchedRequest(let report):
             return report
         case .invalidRedirect(let location, let stub):
-            return "URLStubs: stub \(stub) redirects to \(location.debugDescription), which is not a valid URL."
+            return "URLStubs: \(Self.theStub(stub)) redirects to \(location.debugDescription), which is not a valid URL."
         case .requestBodyUnavailable(let stub, let url):
-            return "URLStubs: stub \(stub) matches on the request body, but the body of \(url) cannot be read: "
+            return "URLStubs: \(Self.theStub(stub)) matches on the request body, but the body of \(url) cannot be read: "
                 + "upload tasks (upload(for:from:), uploadTask(with:fromFile:)) do not show their body to URL protocols on Apple platforms. "
                 + "Send the body as the request's httpBody with a data task, or match this request without a body matcher."
         case .bodyLengthMismatch(let stub, let declared, let delivered):
             let shape = delivered < declared ? "ended after \(delivered) bytes" : "went on past them (\(delivered) bytes so far)"
-            return "URLStubs: stub \(stub) announced a body of \(declared) bytes (Content-Length) but it \(shape). "
+            return "URLStubs: \(Self.theStub(stub)) announced a body of \(declared) bytes (Content-Length) but it \(shape). "
                 + "Fix or remove the Content-Length header, keep the file from changing while it is served, "
                 + "or use .truncated(afterBytes:) to send a short body on purpose."
         case .invalidContentLength(let value, let stub):
-            return "URLStubs: stub \(stub) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
+            return "URLStubs: \(Self.theStub(stub)) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
                 + "Remove the header (URLStubs sets it from the body) or give the body's size."
         case .liveStreamBusy(let stream, let stub):
-            return "URLStubs: stub \(stub) answered with the \(stream), but another request is connected to it; "
+            return "URLStubs: \(Self.theStub(stub)) answered with the \(stream), but another request is connected to it; "
                 + "a live stream serves one request at a time. Give each connection its own LiveStream "
                 + "(registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .liveStreamEnded(let stream, let stub):
-            return "URLStubs: stub \(stub) answered with the \(stream), which has ended and was already played to a request. "
+            return "URLStubs: \(Self.theStub(stub)) answered with the \(stream), which has ended and was already played to a request. "
                 + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
         case .invalidStreamStep(let stub, let reason):
-            return "URLStubs: the scripted stream of stub \(stub) cannot be sent: \(reason)."
+            return "URLStubs: the scripted stream of \(Self.theStub(stub)) cannot be sent: \(reason)."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
@@ -202,7 +223,7 @@ public enum StubError: Error, Sendable, Equatable {
                 + "and two recorders of one file would each write over the other's exchanges. "
                 + "Give each test its own cassette (pass a name or a folder), or record them one after the other."
         case .invalidDownloadSpeed(let speed, let stub):
-            return "URLStubs: stub \(stub) has a download speed of \(speed) KB/s; a speed must be a positive number of KB/s. "
+            return "URLStubs: \(Self.theStub(stub)) has a download speed of \(speed) KB/s; a speed must be a positive number of KB/s. "
                 + "Use .downloadSpeed(.threeG) (400 KB/s; .gprs 7, .edge 16, .threeGPlus 900, .wifi 1500) or "
                 + ".downloadSpeed(.kilobytesPerSecond(400)); OHHTTPStubs' .responseTime(-400) is .downloadSpeed(.threeG). "
                 + "A response that never comes is .neverResponding()."
@@ -296,7 +317,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
 
 extension StubError {
     /// The ``StubError`` behind `error`: the error itself, or the one a `URLError` carries
-    /// under `NSUnderlyingErrorKey` (unmatched requests fail with such a `URLError`).
+    /// under `NSUnderlyingErrorKey` (an unmatched request fails with such a `URLError`);
+    /// `nil` for any other error, a timeout's `URLError(.timedOut)` included.
     ///
     /// ```swift
     /// if case .unmatchedRequest(let report)? = StubError.from(error) { print(report) }

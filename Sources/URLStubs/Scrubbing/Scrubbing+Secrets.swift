@@ -51,16 +51,21 @@ extension Scrubbing {
             return Set(Self.formPairs(body).filter { scrubsParameter($0.0) }.map(\.1))
         }
         let strategies = RequestStrategies.scrubbing
+        // Found whether or not the module that reads the format has been used (Scrubbing+Inline).
+        let formData = formDataSecrets(body, mimeType: mimeType)
         for strategy in strategies {
-            if let secrets = strategy.secrets(inBody: body, mimeType: mimeType, with: self) { return secrets }
+            if let secrets = strategy.secrets(inBody: body, mimeType: mimeType, with: self) { return secrets.union(formData ?? []) }
         }
+        if let formData { return formData }
         guard !jsonFields.isEmpty else { return [] }
         let names = fieldNames
         let holdsMember = Self.mayHoldMember(of: names, in: body)
+        let holdsInlineValue = Self.mayHoldInlineValue(of: names, in: body)
         let formats = strategies.filter { $0.mayHoldSecrets(inJSONBody: body, with: self) }
-        guard holdsMember || !formats.isEmpty, let json = try? JSONValue(data: body) else { return [] }
+        guard holdsMember || holdsInlineValue || !formats.isEmpty, let json = try? JSONValue(data: body) else { return [] }
         var secrets: Set<String> = []
         if holdsMember { collectJSONSecrets(json, names: names, into: &secrets) }
+        if holdsInlineValue { collectInlineSecrets(json, names: names, into: &secrets) }
         for format in formats { secrets.formUnion(format.secrets(inJSON: json, with: self)) }
         return secrets
     }

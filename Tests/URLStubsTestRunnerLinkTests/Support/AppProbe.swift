@@ -98,6 +98,20 @@ final class AppProbe: @unchecked Sendable {
         process.killNow()
     }
 
+    /// The probe's process ID, to read what the system shows of it (`/proc/<pid>/environ`).
+    var processIdentifier: Int32 { process.processIdentifier }
+
+    /// Stops the probe where it is, as the debugger pauses an app (SIGSTOP), and returns once
+    /// it has stopped.
+    func stop() {
+        process.stop()
+    }
+
+    /// Lets a stopped probe go on (SIGCONT).
+    func continueRunning() {
+        process.continueRunning()
+    }
+
     /// Awaits the end of a probe that was killed (off the cooperative pool), so that it is
     /// reaped, not left a zombie.
     @discardableResult

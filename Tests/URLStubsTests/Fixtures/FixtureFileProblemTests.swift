@@ -120,4 +120,16 @@ struct FixtureFileProblemTests {
         #expect(error?.kind == .unreadable && error?.source == directory.path)
         #expect(error?.description.contains("is a folder, not a file: pass the path of the file inside it") == true, "\(String(describing: error))")
     }
+
+    /// A web URL where a file's URL belongs says so, whole: not a missing file named after its
+    /// last path component in a folder named after its path.
+    @Test(arguments: ["http://www.iana.org/domains/example/", "https://api.test/users.response", "https://api.test/feed.sse"])
+    func aURLThatIsNotAFileURLIsNamedWhole(address: String) {
+        let url = URL(string: address)!
+        let error = #expect(throws: FixtureError.self) { try StubResponse(fixture: url) }
+        #expect(error?.kind == .unreadable && error?.source == address, "\(String(describing: error))")
+        #expect(error?.description.contains("\(address) is not a file URL") == true, "\(String(describing: error))")
+        let lookup = #expect(throws: FixtureError.self) { try Fixture.url("users.json", inDirectory: url) }
+        #expect(lookup?.description.contains("is not a file URL") == true, "\(String(describing: lookup))")
+    }
 }

@@ -6,7 +6,6 @@ import Testing
 @testable import URLStubs
 import LoopbackTestServer
 @testable import TestSupport
-import URLStubsRecording
 
 /// The loading core against what once took the whole process down, and the two regressions
 /// that slipped between its parts. Every outcome is seen through a real `URLSession` (and the

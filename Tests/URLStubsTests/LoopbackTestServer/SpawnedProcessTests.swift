@@ -39,6 +39,40 @@ struct SpawnedProcessTests {
         #expect(output.contains("out") && output.contains("err"), "\(output)")
         #expect(status == 3)
     }
+
+    #if os(Linux)
+    /// `stop()` returns once the child is stopped, not when SIGSTOP is sent: until then a child
+    /// goes on running (and a test talking to it would be answered), for milliseconds to
+    /// seconds under load.
+    @Test func stopReturnsOnceTheChildHasStopped() async throws {
+        let notStopped = try await onItsOwnDispatchThread { () throws -> [String] in
+            let child = try SpawnedProcess(
+                executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "while :; do :; done"], environment: [:],
+                output: .discarded)
+            defer {
+                child.killNow()
+                child.waitUntilExit()
+            }
+            var states: [String] = []
+            for _ in 0..<100 {
+                child.stop()
+                let state = Self.state(of: child.processIdentifier)
+                if state != "T" { states.append(state) }
+                child.continueRunning()
+                let deadline = Date().addingTimeInterval(10)
+                while Self.state(of: child.processIdentifier) == "T", Date() < deadline { usleep(100) }
+            }
+            return states
+        }
+        #expect(notStopped.isEmpty, "states right after stop(), other than T (stopped): \(notStopped)")
+    }
+
+    /// The state letter of `/proc/<pid>/stat`: `R` running, `S` sleeping, `T` stopped.
+    private static func state(of pid: Int32) -> String {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.components(separatedBy: ") ").last.map { String($0.prefix(1)) } ?? "?"
+    }
+    #endif
 }
 
 /// Runs `work` on a global dispatch queue's thread (whose signal mask blocks most signals),

@@ -109,6 +109,17 @@ struct ResponseTests {
         #expect("\(error)".contains("\"users.json\" in /nonexistent"))
     }
 
+    @Test(arguments: FetchAPI.allCases)
+    func bodyURLThatIsNotAFileURLFailsSayingSo(api: FetchAPI) async throws {
+        let web = URL(string: "http://www.iana.org/domains/example/")!
+        let registry = StubRegistry()
+        registry.stub(isPath("/web")) { _ in StubResponse(bodyFileAt: web) }
+        let result = await fetch("https://api.example.com/web", from: registry, using: api)
+        let error = try #require(result.error as? FixtureError, "\(api): \(String(describing: result.error))")
+        #expect(error.kind == .unreadable && error.source == web.absoluteString, "\(error)")
+        #expect("\(error)".contains("http://www.iana.org/domains/example/ is not a file URL"), "\(error)")
+    }
+
     @Test func unreadableFileFailsNamingThePath() async {
         let directory = FileManager.default.temporaryDirectory.path
         let registry = StubRegistry()

@@ -5,7 +5,6 @@ import FoundationNetworking
 import Testing
 import URLStubs
 @testable import TestSupport
-import URLStubsRecording
 
 /// A request that reaches the real network and fails there (the server is down) fails the app
 /// with the network's error, rebuilt with its secrets scrubbed: Foundation's error carries the

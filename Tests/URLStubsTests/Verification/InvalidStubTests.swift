@@ -68,6 +68,22 @@ struct InvalidStubTests {
         #expect(invalidStubSummaries(registry).count == 1)
     }
 
+    /// An unnamed stub is described as `stub where …`: a message says "stub" once, and every
+    /// sentence is whole.
+    @Test func messagesSayAnUnnamedStubOnceAndInWholeSentences() async throws {
+        let registry = StubRegistry()
+        registry.stub(isPath("/x")) { _ in StubResponse(statusCode: 600) }
+        registry.stub(isPath("/named"), name: "named") { _ in StubResponse(statusCode: 600) }
+        let unnamed = try #require(await fetch(request("https://api.test/x"), from: registry).stubError)
+        #expect("\(unnamed)".hasPrefix("URLStubs: stub where path is \"/x\" ("), "\(unnamed)")
+        let named = try #require(await fetch(request("https://api.test/named"), from: registry).stubError)
+        #expect("\(named)".hasPrefix("URLStubs: stub \"named\" ("), "\(named)")
+        let summaries = invalidStubSummaries(registry)
+        #expect(summaries.count == 2 && !summaries.contains { $0.contains("stub stub") }, "\(summaries)")
+        let badValue = hasHeaderNamed("Accept", value: "json\r\nX-Evil: 1")
+        #expect(badValue.problems.first?.hasSuffix("which no header value may hold") == true, "\(badValue.problems)")
+    }
+
     @Test func aNoContentResponseWithoutABodyIsFine() async {
         let registry = StubRegistry()
         registry.stub(.delete, "https://api.test/items/1", statusCode: 204)

@@ -37,7 +37,7 @@ struct KnownStrategiesTests {
     @Test(.enabled(if: testBinary != nil, "the child is the .xctest binary swift test runs on Linux"))
     func theXCTestHelperDescribesGraphQL() async throws {
         let child = try await runTestInChildProcess(
-            "URLStubsTests.KnownStrategiesXCTests/testChildRegistrySeesGraphQL", library: "xctest", environment: [Self.childVariable: "1"],
+            "URLStubsTestingTests.KnownStrategiesXCTests/testChildRegistrySeesGraphQL", library: "xctest", environment: [Self.childVariable: "1"],
             timeLimit: 120)
         #expect(child.status == 0, "\(child.output)")
         #expect(child.output.contains("Executed 1 test"), "\(child.output)")

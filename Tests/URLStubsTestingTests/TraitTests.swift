@@ -118,7 +118,7 @@ struct TraitTests {
         #expect(recorded.entries.count == 1)
         #expect(entry.location.line == line)
         #expect(entry.location.fileName == "TraitTests.swift")
-        #expect(entry.problem.summary == #""expected" (URLStubsTests/TraitTests.swift:\#(line)) was expected exactly once, answered 0 times"#)
+        #expect(entry.problem.summary == #""expected" (URLStubsTestingTests/TraitTests.swift:\#(line)) was expected exactly once, answered 0 times"#)
         #expect(!entry.testThrew)
     }
 
@@ -129,7 +129,7 @@ struct TraitTests {
         let problem = registry.verify().problems[0]
         #expect(
             "\(BrokenStubExpectation(summary: problem.summary))"
-                == #"URLStubs: "profile" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
+                == #"URLStubs: "profile" (URLStubsTestingTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#)
         // Under it, the summary is not repeated; a registry that saw no request at all says so.
         #expect(
             StubsTrait.commentLines(for: problem, testThrew: false) == [
@@ -153,7 +153,7 @@ struct TraitTests {
         let report = registry.verify()
         #expect(
             report.problems.map(\.message) == [
-                #"stub where path is "/me" (URLStubsTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#
+                #"stub where path is "/me" (URLStubsTestingTests/TraitTests.swift:\#(stub.location.line)) was expected exactly once, answered 0 times"#
                     + "\n"
                     + "This registry saw no request at all: does the code under test use registry.makeSession(), or a URLSessionConfiguration passed to registry.install(into:)?"
             ])
@@ -191,7 +191,7 @@ struct TraitTests {
         #expect(rethrown is AppFailure)
         #expect(
             recorded.entries.map(\.problem.summary) == [
-                #""users" (URLStubsTests/TraitTests.swift:\#(stubLine)) was expected exactly once, answered 0 times"#,
+                #""users" (URLStubsTestingTests/TraitTests.swift:\#(stubLine)) was expected exactly once, answered 0 times"#,
                 "unexpected request: GET https://api.test/users?page=2 (no stub matched)",
             ])
         #expect(recorded.entries.allSatisfy { $0.testThrew })
