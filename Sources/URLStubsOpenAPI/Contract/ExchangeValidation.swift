@@ -64,28 +64,13 @@ extension OpenAPIDocument {
             return marked
         }
         switch select(method: exchange.method, path: path.isEmpty ? "/" : path) {
-        case .pathNotDocumented:
-            let known = Set(operations.map(\.pathTemplate)).sorted()
-            let list = known.prefix(8).joined(separator: ", ") + (known.count > 8 ? ", …" : "")
-            return [
-                aboutRequest(
-                    ContractViolation(
-                        operation: "\(exchange.method) \(path)", part: "path", jsonPath: nil, schemaPath: "#/paths",
-                        expected: "a path the document lists (\(list))", found: path))
-            ]
-        case .methodNotDocumented(let template, let methods):
-            return [
-                aboutRequest(
-                    ContractViolation(
-                        operation: "\(exchange.method) \(path)", part: "method", jsonPath: nil,
-                        schemaPath: JSONPointer.appending("#/paths", template),
-                        expected: "a method \(template) documents (\(methods.joined(separator: ", ")))", found: exchange.method))
-            ]
         case .operation(let operation, let pathParameters):
             var found: [ContractViolation] = []
             if checksRequest { found += requestViolations(exchange, operation, pathParameters: pathParameters).map(aboutRequest) }
             found += responseViolations(exchange, operation)
             return found
+        case let selection:
+            return unselected(selection, method: exchange.method, path: path).map { [$0] } ?? []
         }
     }
 
@@ -167,7 +152,7 @@ extension OpenAPIDocument {
 
     /// A parameter's text as the JSON value its schema describes: `7` is an integer where the
     /// schema wants one, `a,b` an array.
-    private func parameterValue(_ values: [String], schema: Int, explode: Bool) -> JSONValue {
+    func parameterValue(_ values: [String], schema: Int, explode: Bool) -> JSONValue {
         let node = schemas.nodes[schema]
         if node.types?.contains("array") == true {
             let texts = explode ? values : values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -229,7 +214,7 @@ extension OpenAPIDocument {
 
     // MARK: Bodies
 
-    private func bodyViolations(
+    func bodyViolations(
         _ body: Data, contentType: String?, content: [OpenAPIOperation.MediaType], operation: OpenAPIOperation, part: String,
         listPointer: String, scrubbing: Scrubbing
     ) -> [ContractViolation] {

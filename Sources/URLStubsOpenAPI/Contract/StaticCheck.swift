@@ -7,57 +7,6 @@ import URLStubsRecording
 import FoundationNetworking
 #endif
 
-/// What a check without requests found: every violation with what broke it, and what could
-/// not be checked without a request (and why).
-///
-/// ```swift
-/// let report = try contract.check(Scenario.folder(scenarioURL))
-/// #expect(report.isSuccess, "\(report)")
-/// ```
-public struct ContractReport: Sendable, CustomStringConvertible {
-    /// One violation, and what broke it.
-    public struct Finding: Sendable, CustomStringConvertible {
-        /// The stub (`"pet" (MyAppTests/ShopTests.swift:12)`), the scenario file, or the HAR entry
-        /// (`shop.har entry 3: GET https://api.shop.test/pets`).
-        public let subject: String
-        /// Where the stub was declared; `nil` for a HAR entry.
-        public let location: StubLocation?
-        /// What it broke.
-        public let violation: ContractViolation
-
-        /// `subject: violation`.
-        public var description: String { "\(subject): \(violation)" }
-    }
-
-    /// The document checked against.
-    public let source: String
-    /// Every violation found.
-    public let findings: [Finding]
-    /// What was not checked, and why (a stub whose response is a closure, a matcher that names
-    /// no method or path).
-    public let notChecked: [String]
-    /// How many responses were checked.
-    public let checkedCount: Int
-
-    /// `true` when nothing broke the document.
-    public var isSuccess: Bool { findings.isEmpty }
-
-    /// The findings, then what was not checked.
-    public var description: String {
-        var lines = [
-            isSuccess
-                ? "Contract check against \(source) passed (\(checkedCount) responses)."
-                : "Contract check against \(source) failed (\(findings.count) violation\(findings.count == 1 ? "" : "s") in \(checkedCount) responses):"
-        ]
-        lines += findings.map { "- \($0)" }
-        if !notChecked.isEmpty {
-            lines.append("Not checked (\(notChecked.count)):")
-            lines += notChecked.map { "- \($0)" }
-        }
-        return lines.joined(separator: "\n")
-    }
-}
-
 extension OpenAPIDocument {
     /// Checks every stub of `registry` whose responses are known without a request (the
     /// one-line stubs and response sequences) against the operation its matcher's method and
@@ -179,7 +128,7 @@ extension OpenAPIDocument {
     }
 
     /// A request with `method` and `path` answered by `response`, as the checks read it.
-    private static func exchange(of response: StubResponse, method: String, path: String) -> HTTPExchange {
+    static func exchange(of response: StubResponse, method: String, path: String) -> HTTPExchange {
         var body = response.body.data
         if body == nil, let file = response.body.fileURL { body = try? Data(contentsOf: file) }
         if response.bodyBytesSent != nil { body = nil }

@@ -193,4 +193,25 @@ public struct OpenAPIDocument: Sendable, CustomStringConvertible {
         }
         return .pathNotDocumented
     }
+
+    /// The violation of a request whose `method` and `path` select no operation (the path or
+    /// the method is not documented); `nil` when `selection` is an operation.
+    func unselected(_ selection: Selection, method: String, path: String) -> ContractViolation? {
+        var violation: ContractViolation
+        switch selection {
+        case .operation: return nil
+        case .pathNotDocumented:
+            let known = Set(operations.map(\.pathTemplate)).sorted()
+            let list = known.prefix(8).joined(separator: ", ") + (known.count > 8 ? ", …" : "")
+            violation = ContractViolation(
+                operation: "\(method) \(path)", part: "path", jsonPath: nil, schemaPath: "#/paths",
+                expected: "a path the document lists (\(list))", found: path)
+        case .methodNotDocumented(let template, let methods):
+            violation = ContractViolation(
+                operation: "\(method) \(path)", part: "method", jsonPath: nil, schemaPath: JSONPointer.appending("#/paths", template),
+                expected: "a method \(template) documents (\(methods.joined(separator: ", ")))", found: method)
+        }
+        violation.isAboutRequest = true
+        return violation
+    }
 }
