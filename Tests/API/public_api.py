@@ -50,7 +50,9 @@ MAX_ERROR_TYPES = 6
 # counted), and the library modules together no more than the one module and its test and
 # OpenAPI libraries had before the split into wings.
 MAX_ENGINE_DECLARATIONS = 250
-MAX_TOTAL_DECLARATIONS = 531
+# 531, plus 10 for URLStubsOpenAPI's check of declarations before they run (issue 41, item 5:
+# `check(_:relativeTo:)`, `check(declarationsOf:relativeTo:)` and their result), reviewed.
+MAX_TOTAL_DECLARATIONS = 541
 # Capabilities that came after that total was set, each reviewed in its own baseline instead.
 # The declarative stub's vocabulary (Sources/URLStubs/Declaration/: patterns, responses, their
 # JSON form, the pattern-kind extension point) came after the engine's cap was set; it is

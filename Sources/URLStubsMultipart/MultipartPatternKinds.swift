@@ -5,20 +5,22 @@ import URLStubs
 /// vocabulary: `{"kind": "multipartPart", "value": {"name": "avatar", "filename": "me.png",
 /// "contentType": "image/png", "base64": "…"}}` (also `"text"` or `"json"` for the content).
 /// Using any multipart matcher registers it; a process that reads such declarations first calls
-/// `MultipartPartKind.register()`.
-public struct MultipartPartKind: RequestPatternKind {
-    /// The kind's name in declarations.
-    static let name = "multipartPart"
-
-    /// The kind's name in declarations: `"multipartPart"`.
-    public var name: String { Self.name }
-
+/// ``register()``.
+public enum MultipartPatternKinds {
     /// Registers the kind (and the multipart request strategy) for every registry of the
     /// process; later calls are free.
     public static func register() { MultipartStrategy.register() }
+}
+
+/// The `multipartPart` kind (``MultipartPatternKinds``).
+struct MultipartPartKind: RequestPatternKind {
+    /// The kind's name in declarations.
+    static let name = "multipartPart"
+
+    var name: String { Self.name }
 
     /// The matcher for one part description.
-    public func matcher(for value: JSONValue) -> RequestMatcher {
+    func matcher(for value: JSONValue) -> RequestMatcher {
         let allowed: Set = ["name", "filename", "contentType", "base64", "text", "json"]
         guard case .object(let members) = value, case .string(let name)? = members["name"] else {
             return .invalid(Self.name, problem: "expected an object with the part's \"name\"")
@@ -39,6 +41,4 @@ public struct MultipartPartKind: RequestPatternKind {
             named: name, filename: string("filename"), contentType: string("contentType"), data: data, text: string("text"),
             json: members["json"].map { $0 as Any })
     }
-
-    init() {}
 }
