@@ -71,8 +71,11 @@ struct JSONPathTests {
         #expect(throws: JSONPathSyntaxError.self) { try WireMockJSONPath("store") }
         do {
             _ = try WireMockJSONPath("$.store[?(@.a == )]")
-        } catch {
+            Issue.record("an incomplete filter parsed")
+        } catch let error as JSONPathSyntaxError {
             #expect(error.position > 10)
+        } catch {
+            Issue.record("\(error) is not a JSONPathSyntaxError")
         }
         #expect(throws: JSONPathSyntaxError.self) { try WireMockJSONPath("$.a.nope()") }
     }

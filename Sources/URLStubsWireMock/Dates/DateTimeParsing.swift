@@ -6,9 +6,7 @@ import Foundation
 /// (`Tuesday, 01-Jun-21 15:16:17 GMT`) and asctime (`Tue Jun  1 15:16:17 2021`).
 enum DateTimeParsing {
     private static let httpFormats: [JavaDateFormat] = [
-        try! JavaDateFormat("EEE, d MMM yyyy HH:mm:ss z"),
-        try! JavaDateFormat("EEEE, dd-MMM-yy HH:mm:ss z"),
-        try! JavaDateFormat("EEE MMM d HH:mm:ss yyyy"),
+        .constant("EEE, d MMM yyyy HH:mm:ss z"), .constant("EEEE, dd-MMM-yy HH:mm:ss z"), .constant("EEE MMM d HH:mm:ss yyyy"),
     ]
 
     /// `text` in one of the default formats, or `nil`.

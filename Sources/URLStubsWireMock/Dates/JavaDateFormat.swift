@@ -20,7 +20,18 @@ struct JavaDateFormat: Sendable, Hashable {
     private static let letters: Set<Character> = ["y", "u", "M", "L", "d", "D", "E", "a", "H", "h", "k", "K", "m", "s", "S", "Z", "X", "x", "z", "V"]
 
     /// Reads `pattern`; throws a sentence naming the first letter it cannot use.
-    init(_ pattern: String) throws(DatePatternProblem) {
+    /// A pattern written in this library's code, known to parse. Not `try!` on the typed-throwing
+    /// initializer in a static property: Swift 6.3.1 crashes emitting the module for iOS on that
+    /// ("Found ownership error" in SILGen cleanup).
+    static func constant(_ pattern: String) -> JavaDateFormat {
+        do {
+            return try JavaDateFormat(pattern)
+        } catch {
+            preconditionFailure("the built-in date pattern \(pattern) does not parse: \(error)")
+        }
+    }
+
+    init(_ pattern: String) throws {
         self.pattern = pattern
         var parts: [Part] = []
         let characters = Array(pattern)

@@ -21,7 +21,7 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         "==", "!=", "<=", ">=", "<", ">", "=~", " nin ", " in ", " subsetof ", " anyof ", " noneof ", " size ", " empty ", " contains ",
     ]
 
-    static func parse(_ parser: inout JSONPathParser) throws(JSONPathSyntaxError) -> JSONPathFilter {
+    static func parse(_ parser: inout JSONPathParser) throws -> JSONPathFilter {
         var left = try parseAnd(&parser)
         while true {
             parser.skipSpaces()
@@ -30,7 +30,7 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         }
     }
 
-    private static func parseAnd(_ parser: inout JSONPathParser) throws(JSONPathSyntaxError) -> JSONPathFilter {
+    private static func parseAnd(_ parser: inout JSONPathParser) throws -> JSONPathFilter {
         var left = try parseUnary(&parser)
         while true {
             parser.skipSpaces()
@@ -39,7 +39,7 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         }
     }
 
-    private static func parseUnary(_ parser: inout JSONPathParser) throws(JSONPathSyntaxError) -> JSONPathFilter {
+    private static func parseUnary(_ parser: inout JSONPathParser) throws -> JSONPathFilter {
         parser.skipSpaces()
         if parser.current == "!", !(parser.index + 1 < parser.characters.count && parser.characters[parser.index + 1] == "=") {
             parser.index += 1
@@ -72,7 +72,7 @@ indirect enum JSONPathFilter: Sendable, Hashable {
         return .exists(left)
     }
 
-    private static func parseOperand(_ parser: inout JSONPathParser) throws(JSONPathSyntaxError) -> Operand {
+    private static func parseOperand(_ parser: inout JSONPathParser) throws -> Operand {
         parser.skipSpaces()
         guard let character = parser.current else { throw parser.fail("expected a value") }
         switch character {

@@ -32,14 +32,14 @@ struct JSONPathParser {
         return true
     }
 
-    mutating func expectEnd() throws(JSONPathSyntaxError) {
+    mutating func expectEnd() throws {
         skipSpaces()
         if index < characters.count { throw fail("unexpected \"\(characters[index])\"") }
     }
 
     /// `$` or (in a filter) `@`, then steps; stops before a character that cannot continue a
     /// path (an operator or a closing parenthesis in a filter).
-    mutating func parsePath(allowRelative: Bool) throws(JSONPathSyntaxError) -> ([WireMockJSONPath.Step], Bool) {
+    mutating func parsePath(allowRelative: Bool) throws -> ([WireMockJSONPath.Step], Bool) {
         skipSpaces()
         var relative = false
         if current == "$" {
@@ -99,7 +99,7 @@ struct JSONPathParser {
         return name
     }
 
-    mutating func parseBracket() throws(JSONPathSyntaxError) -> WireMockJSONPath.Step {
+    mutating func parseBracket() throws -> WireMockJSONPath.Step {
         index += 1  // [
         skipSpaces()
         defer { index += 1 }
@@ -165,7 +165,7 @@ struct JSONPathParser {
         return Int(digits)
     }
 
-    mutating func readQuoted() throws(JSONPathSyntaxError) -> String {
+    mutating func readQuoted() throws -> String {
         guard let quote = current, quote == "'" || quote == "\"" else { throw fail("expected a quoted string") }
         index += 1
         var value = ""

@@ -49,7 +49,7 @@ package struct WireMockJSONPath: Sendable, Hashable, CustomStringConvertible {
     let relative: Bool
 
     /// Parses `expression`; throws ``JSONPathSyntaxError`` naming the position.
-    package init(_ expression: String) throws(JSONPathSyntaxError) {
+    package init(_ expression: String) throws {
         var parser = JSONPathParser(expression)
         let (steps, relative) = try parser.parsePath(allowRelative: false)
         try parser.expectEnd()

@@ -16,7 +16,7 @@ package struct PathTemplate: Sendable, Hashable {
 
     /// Reads `template`; throws a sentence for an unclosed brace, an empty or repeated name, or
     /// two variables with nothing between them.
-    package init(_ template: String) throws(PathTemplateProblem) {
+    package init(_ template: String) throws {
         var parts: [Part] = []
         var variables: [String] = []
         var rest = Substring(template)

@@ -29,7 +29,7 @@ struct TemplateParser {
         let chained: Bool
     }
 
-    mutating func parse() throws(TemplateSyntaxError) -> [TemplateNode] {
+    mutating func parse() throws -> [TemplateNode] {
         var top: [TemplateNode] = []
         var stack: [OpenBlock] = []
         var text = ""
@@ -188,7 +188,7 @@ struct TemplateParser {
     // MARK: Expressions
 
     /// A tag's content: a helper call (`now offset='3 days'`), or a single value.
-    private func expression(_ content: String, at offset: Int) throws(TemplateSyntaxError) -> TemplateExpression {
+    private func expression(_ content: String, at offset: Int) throws -> TemplateExpression {
         let tokens = try tokenize(content, at: offset)
         guard let first = tokens.first else { throw fail(at: offset, "an empty tag") }
         if case .word(let name, _) = first, let helper = TemplateHelper(rawValue: name) {
@@ -205,7 +205,7 @@ struct TemplateParser {
         return try value(first)
     }
 
-    private func helperCall(_ content: String, at offset: Int, block: Bool) throws(TemplateSyntaxError) -> HelperCall {
+    private func helperCall(_ content: String, at offset: Int, block: Bool) throws -> HelperCall {
         let tokens = try tokenize(content, at: offset)
         guard case .word(let name, let at)? = tokens.first else { throw fail(at: offset, "a block helper's name after \"#\"") }
         guard let helper = TemplateHelper(rawValue: name) else {
@@ -218,7 +218,7 @@ struct TemplateParser {
         return try call(helper, tokens: Array(tokens.dropFirst()), at: at, block: block)
     }
 
-    private func call(_ helper: TemplateHelper, tokens: [Token], at offset: Int, block: Bool) throws(TemplateSyntaxError) -> HelperCall {
+    private func call(_ helper: TemplateHelper, tokens: [Token], at offset: Int, block: Bool) throws -> HelperCall {
         if helper.needsBlock, !block {
             throw fail(at: offset, "\(helper.rawValue) used inline; it needs a block: {{#\(helper.rawValue) …}}…{{/\(helper.rawValue)}}")
         }
@@ -239,7 +239,7 @@ struct TemplateParser {
     /// patterns, random value types, operators) and compiles the literal argument.
     private func compile(
         _ helper: TemplateHelper, parameters: [TemplateExpression], hash: [(name: String, value: TemplateExpression)], at offset: Int
-    ) throws(TemplateSyntaxError) -> CompiledArgument {
+    ) throws -> CompiledArgument {
         func literal(_ index: Int) -> String? {
             guard index < parameters.count, case .literal(.string(let text)) = parameters[index] else { return nil }
             return text
@@ -248,7 +248,7 @@ struct TemplateParser {
             guard case .literal(.string(let text))? = hash.first(where: { $0.name == name })?.value else { return nil }
             return text
         }
-        func require(_ count: Int, _ usage: String) throws(TemplateSyntaxError) {
+        func require(_ count: Int, _ usage: String) throws {
             if parameters.count < count { throw fail(at: offset, "\(helper.rawValue) with \(parameters.count) parameter(s); write \(usage)") }
         }
         switch helper {
@@ -318,10 +318,10 @@ struct TemplateParser {
         case hash(String, Token)
     }
 
-    private func tokenize(_ content: String, at offset: Int) throws(TemplateSyntaxError) -> [Token] {
+    private func tokenize(_ content: String, at offset: Int) throws -> [Token] {
         let text = Array(content)
         var position = 0
-        func read(until terminator: Character?) throws(TemplateSyntaxError) -> [Token] {
+        func read(until terminator: Character?) throws -> [Token] {
             var tokens: [Token] = []
             while position < text.count {
                 let character = text[position]
@@ -386,7 +386,7 @@ struct TemplateParser {
             if terminator != nil { throw fail(at: offset + position, "a \"(\" that is never closed") }
             return tokens
         }
-        func readOne() throws(TemplateSyntaxError) -> [Token] {
+        func readOne() throws -> [Token] {
             let character = text[position]
             let start = position
             if character == "(" {
@@ -416,7 +416,7 @@ struct TemplateParser {
         return try read(until: nil)
     }
 
-    private func value(_ token: Token) throws(TemplateSyntaxError) -> TemplateExpression {
+    private func value(_ token: Token) throws -> TemplateExpression {
         switch token {
         case .string(let text): return .literal(.string(text))
         case .number(let number): return .literal(number)
@@ -443,7 +443,7 @@ struct TemplateParser {
         }
     }
 
-    private func path(_ word: String, at offset: Int) throws(TemplateSyntaxError) -> TemplatePath {
+    private func path(_ word: String, at offset: Int) throws -> TemplatePath {
         var rest = Substring(word)
         var dataName: String?
         if rest.hasPrefix("@") {

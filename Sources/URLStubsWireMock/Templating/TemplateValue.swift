@@ -124,8 +124,8 @@ indirect enum TemplateValue: Sendable {
     }
 
     static let utc = TimeZone(identifier: "UTC")!
-    private static let isoUTC = try! JavaDateFormat("yyyy-MM-dd'T'HH:mm:ssX")
-    private static let isoZoned = try! JavaDateFormat("yyyy-MM-dd'T'HH:mm:ssXXX")
+    private static let isoUTC = JavaDateFormat.constant("yyyy-MM-dd'T'HH:mm:ssX")
+    private static let isoZoned = JavaDateFormat.constant("yyyy-MM-dd'T'HH:mm:ssXXX")
 }
 
 extension JSONValue {

@@ -58,7 +58,7 @@ public struct WireMockTemplate: Sendable, CustomStringConvertible {
         var parser = TemplateParser(text)
         do {
             nodes = try parser.parse()
-        } catch {
+        } catch let error as TemplateSyntaxError {
             throw FixtureError.malformed(
                 source, jsonPath: jsonPath,
                 expected: "a response template that parses, but at line \(error.line), column \(error.column) (character \(error.offset)) "
