@@ -40,7 +40,7 @@ let package = Package(
             dependencies: [
                 "URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL",
                 "URLStubsMultipart",
-                "URLStubsStreaming",
+                "URLStubsStreaming", "URLStubsWireMock",
             ],
             swiftSettings: swiftSettings),
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
@@ -148,7 +148,9 @@ let package = Package(
                 "URLStubs", "URLStubsGraphQL", "URLStubsMultipart", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
             ],
             swiftSettings: swiftSettings),
-        .testTarget(name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
