@@ -27,7 +27,7 @@ extension WireMockMapping {
             response = try ResponseDefinition(declared: declaration.response, refuse: refuse)
         }
         if response.body == nil, case .file(let path)? = declaration.response.body, declaration.response.transformer != nil {
-            response.body = .file(URL(fileURLWithPath: path).lastPathComponent)
+            response.body = .file(StubRegistry.bodyFileName(path))
         }
         var scenario: (String?, String?, String?) = (nil, nil, nil)
         if let step = declaration.scenario { scenario = (step.name, step.requiredState, step.newState) }
@@ -59,7 +59,7 @@ extension WireMockMapping.ResponseDefinition {
         case .text(let text)?: body = .text(text)
         case .bytes(let data)?: body = .base64(data)
         case .json(let json)?: body = .json(json)
-        case .file(let path)?: body = .file(path.hasPrefix("/") ? URL(fileURLWithPath: path).lastPathComponent : path)
+        case .file(let path)?: body = .file(path.hasPrefix("/") ? StubRegistry.bodyFileName(path) : path)
         case nil: break
         }
         if let requestTime = definition.requestTime { fixedDelayMilliseconds = Int((requestTime * 1000).rounded()) }
