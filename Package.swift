@@ -91,7 +91,7 @@ let package = Package(
             name: "urlstubs-bench",
             dependencies: [
                 "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsGraphQL",
-                "URLStubsStreaming", "SyntheticFixtures", "LoopbackSockets",
+                "URLStubsStreaming", "SyntheticFixtures", "LoopbackSockets", "URLStubsWireMock",
             ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.

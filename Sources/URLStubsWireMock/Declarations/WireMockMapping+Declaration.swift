@@ -63,7 +63,7 @@ extension WireMockMapping.ResponseDefinition {
         var bodyFile: URL?
         switch body {
         case .text(let text)?: definition.body = .text(text)
-        case .json(let json)?: definition.body = .text(json.compactText)
+        case .json(let json)?: definition.body = .text(json.compactJSON)
         case .base64(let data)?: definition.body = .bytes(data)
         case .file(let name)?:
             guard let files else {

@@ -48,7 +48,7 @@ enum WireMockPatternKinds {
 
     /// `value` read as WireMock's JSON for `type`, strictly, as a mapping file is.
     static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
-        try JSONDecoder().decode(Value.self, from: value.serialized())
+        try JSONCoding.decoder(for: value).decode(Value.self, from: Data(value.compactJSON.utf8))
     }
 
     private static func urlMatcher(_ value: JSONValue) throws -> RequestMatcher {
@@ -75,7 +75,7 @@ enum WireMockPatternKinds {
             throw KindProblem("expected {\"name\": …, \"pattern\": {…}}, found \(value)")
         }
         let pattern = try decode(WireMockMapping.MultiValuePattern.self, from: patternJSON)
-        let description = "\(subject) \"\(name)\" \(String(decoding: patternJSON.serialized(), as: UTF8.self))"
+        let description = "\(subject) \"\(name)\" \(patternJSON.compactJSON)"
         return RequestMatcher(
             description,
             explaining: { stub in
@@ -93,7 +93,7 @@ enum WireMockPatternKinds {
 
     private static func bodyMatcher(_ value: JSONValue) throws -> RequestMatcher {
         let pattern = try decode(WireMockMapping.BodyPattern.self, from: value)
-        let description = "body \(String(decoding: value.serialized(), as: UTF8.self))"
+        let description = "body \(value.compactJSON)"
         return RequestMatcher(
             description,
             explaining: { stub in
