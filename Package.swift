@@ -40,7 +40,7 @@ let package = Package(
             dependencies: [
                 "URLStubs", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsRecording", "URLStubsGraphQL",
                 "URLStubsMultipart",
-                "URLStubsStreaming",
+                "URLStubsStreaming", "URLStubsWireMock",
             ],
             swiftSettings: swiftSettings),
         // The deprecated spellings (URLStubs 0.1's and OHHTTPStubs'), each forwarding to the one
@@ -91,7 +91,7 @@ let package = Package(
             name: "urlstubs-bench",
             dependencies: [
                 "URLStubs", "URLStubsOpenAPI", "URLStubsRecording", "URLStubsServer", "URLStubsTestRunnerLink", "URLStubsGraphQL",
-                "URLStubsStreaming", "SyntheticFixtures", "LoopbackSockets",
+                "URLStubsStreaming", "SyntheticFixtures", "LoopbackSockets", "URLStubsWireMock",
             ],
             swiftSettings: swiftSettings),
         // Large inputs made in memory, shared by the benchmark and the parser speed tests.
@@ -155,7 +155,9 @@ let package = Package(
                 "TestSupport",
             ],
             swiftSettings: swiftSettings),
-        .testTarget(name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),

@@ -8,6 +8,7 @@
 //     urlstubs-bench --only parsers --json           # fixture loading speed (.response, HAR)
 //     urlstubs-bench --only record --json            # recording 1,000 exchanges of 100 KB
 //     urlstubs-bench --only openapi --json           # OpenAPI document loading and response checks
+//     urlstubs-bench --only wiremock --json          # WireMock folder loading, 1,000 mappings vs one
 //     urlstubs-bench --only appBackend               # a UI test driving its app's fake backend
 //     urlstubs-bench --only stubbed --requests 2000  # one loop alone, for callgrind/perf
 //
@@ -50,7 +51,7 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath | declared | declared1k]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend,loopbackServer,wiremock | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath | declared | declared1k]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -89,10 +90,10 @@ func runOnly(_ name: String, requests: Int) async throws {
     withExtendedLifetime(keepAlive) {}
 }
 
-/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi|appBackend`, default all).
+/// Which parts of the full run to do (`--only requests|stream|pacing|live|parsers|record|openapi|appBackend|loopbackServer|wiremock`, default all).
 struct Sections {
     var requests = true, stream = true, pacing = true, live = true, parsers = true, record = true, openAPI = true, appBackend = true
-    var loopbackServer = true
+    var loopbackServer = true, wireMock = true
 
     init(_ only: String?) {
         guard let only else { return }
@@ -106,6 +107,7 @@ struct Sections {
         openAPI = names.contains("openapi")
         appBackend = names.contains("appBackend")
         loopbackServer = names.contains("loopbackServer")
+        wireMock = names.contains("wiremock")
     }
 }
 
@@ -149,6 +151,9 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.loopbackServer {
         figures += try runLoopbackServer(quick: quick)
+    }
+    if sections.wireMock {
+        figures += try await runWireMock(directory: directory, quick: quick)
     }
     return figures
 }

@@ -137,8 +137,9 @@ extension WireMockMapping: Codable {
     public static func mappings(in data: Data, source: String) throws -> [WireMockMapping] {
         // Foundation's decoder accepts what Jackson refuses (a trailing comma): the library's
         // reader decides what is JSON, and places the problem.
+        let document: JSONValue
         do {
-            _ = try JSONValue.parsing(data)
+            document = try JSONValue.parsing(data)
         } catch {
             throw FixtureError.malformed(
                 source, jsonPath: "$",
@@ -146,7 +147,7 @@ extension WireMockMapping: Codable {
                     "JSON text, but \(error); WireMock refuses the file too (though it reads comments and single quotes, which URLStubs does not)")
         }
         do {
-            return try JSONDecoder().decode(MappingFile.self, from: data).mappings
+            return try JSONCoding.decoder(for: document).decode(MappingFile.self, from: data).mappings
         } catch {
             throw MappingProblem.fixtureError(error, source: source)
         }

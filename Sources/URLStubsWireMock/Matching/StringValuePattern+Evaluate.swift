@@ -109,7 +109,7 @@ extension JSONValue {
         case .number(let value): return value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) + ".0" : String(value)
         case .bool(let value): return value ? "true" : "false"
         case .null: return "null"
-        case .array, .object: return String(decoding: serialized(), as: UTF8.self)
+        case .array, .object: return compactJSON
         }
     }
 }

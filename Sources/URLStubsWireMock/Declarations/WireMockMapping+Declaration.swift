@@ -1,0 +1,106 @@
+import Foundation
+import URLStubs
+
+extension WireMockMapping {
+    /// The engine's declaration of this mapping: registered with `registry.stub(_:)`, it
+    /// answers as WireMock would.
+    ///
+    /// What the declarative vocabulary says directly goes there (method, path, plain text
+    /// patterns, status, headers, body, `fixedDelayMilliseconds` as the request time,
+    /// `chunkedDribbleDelay` as the response time, `fault`, priority, scenario); the rest is
+    /// WireMock's own JSON under the pattern kinds and the response transformer this library
+    /// registers (`wireMock.*`, `wireMock`). WireMock's `matches` is a whole-value match with
+    /// `.` matching a line break, written `\A(?s:…)\z`.
+    ///
+    /// ```swift
+    /// let declaration = try mapping.declaration(source: "mappings/users.json", files: root.appendingPathComponent("__files"))
+    /// try registry.stub(declaration)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - source: The mapping's file, for errors and reports.
+    ///   - files: The folder's `__files/`, where `bodyFileName` is found.
+    ///   - globalTemplating: Render every response as a template (`--global-response-templating`).
+    ///   - seed: Seeds the draws of `delayDistribution`, so a run repeats its delays.
+    /// - Throws: `FixtureError` (`.malformed`) naming `source` and the JSON path of what
+    ///   URLStubs cannot serve yet (`proxyBaseUrl`), or a `bodyFileName` without `files`.
+    public func declaration(source: String? = nil, files: URL? = nil, globalTemplating: Bool = false, seed: UInt64? = nil) throws
+        -> StubDeclaration
+    {
+        _ = WireMockPatternKinds.registered
+        let file = source ?? "mapping"
+        let requestPattern: URLStubs.RequestPattern
+        do {
+            requestPattern = try request.declared()
+        } catch {
+            throw FixtureError.malformed(file, jsonPath: "$.request", expected: "a request URLStubs can match, but \(error)")
+        }
+        var scenario: StubDeclaration.ScenarioStep?
+        if let scenarioName {
+            scenario = .init(name: scenarioName, requiredState: requiredScenarioState, newState: newScenarioState)
+        }
+        return StubDeclaration(
+            id: id?.uuidString.lowercased(), name: name, request: requestPattern,
+            response: try response.declared(source: file, files: files, globalTemplating: globalTemplating, seed: seed, request: request),
+            priority: priority, scenario: scenario, metadata: metadata.map(JSONValue.object), source: .init(file: file))
+    }
+}
+
+extension WireMockMapping.ResponseDefinition {
+    func declared(source: String, files: URL?, globalTemplating: Bool, seed: UInt64?, request: WireMockMapping.RequestPattern) throws
+        -> URLStubs.ResponseDefinition
+    {
+        if proxyBaseUrl != nil {
+            throw FixtureError.malformed(
+                source, jsonPath: "$.response.proxyBaseUrl",
+                expected: "a response URLStubs can serve; proxying to another base URL is not supported yet: stub the answer, "
+                    + "or pass the request through to its own URL with a stub made in code (`.passthrough()`)")
+        }
+        var definition = URLStubs.ResponseDefinition(status: status)
+        for name in headers.keys.sorted() {
+            for value in headers[name]! { definition.headers.append(name: name, value: value) }
+        }
+        var bodyFile: URL?
+        switch body {
+        case .text(let text)?: definition.body = .text(text)
+        case .json(let json)?: definition.body = .text(json.compactJSON)
+        case .base64(let data)?: definition.body = .bytes(data)
+        case .file(let name)?:
+            guard let files else {
+                throw FixtureError.malformed(
+                    source, jsonPath: "$.response.bodyFileName",
+                    expected: "a folder's __files/ to find \"\(name)\" in; read the mapping from its folder")
+            }
+            if !(isTemplated(globalTemplating: globalTemplating) && name.contains("{{")) {
+                do {
+                    bodyFile = try BodyFiles(folder: files).resolve(name)
+                } catch {
+                    throw FixtureError.malformed(
+                        source, jsonPath: "$.response.bodyFileName", expected: (error as? BodyFiles.Problem)?.text ?? "\(error)")
+                }
+                definition.body = .file(bodyFile!.path)
+            }
+        case nil: break
+        }
+        if let fixedDelayMilliseconds { definition.requestTime = Double(fixedDelayMilliseconds) / 1000 }
+        if let chunkedDribbleDelay { definition.responseTime = Double(chunkedDribbleDelay.totalDuration) / 1000 }
+        switch fault {
+        case .connectionResetByPeer?: definition.failure = .fault(.connectionReset)
+        case .emptyResponse?: definition.failure = .fault(.emptyResponse)
+        case .malformedResponseChunk?: definition.failure = .fault(.malformedResponseChunk)
+        case .randomDataThenClose?: definition.failure = .fault(.randomDataThenClose)
+        case nil: break
+        }
+        let templated = isTemplated(globalTemplating: globalTemplating)
+        if templated || delayDistribution != nil {
+            var options: [String: JSONValue] = ["response": try JSONValue(data: JSONEncoder().encode(self))]
+            if templated { options["templated"] = true }
+            if let seed { options["seed"] = .integer(Int(truncatingIfNeeded: seed)) }
+            if case .urlPathTemplate(let text)? = request.url { options["urlPathTemplate"] = .string(text) }
+            if let bodyFile { options["bodyFile"] = .string(bodyFile.path) }
+            if let files { options["files"] = .string(files.path) }
+            definition.transformer = .init(name: WireMockResponseTransformer.transformerName, value: .object(options))
+        }
+        return definition
+    }
+}

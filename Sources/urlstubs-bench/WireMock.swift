@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLStubs
+import URLStubsWireMock
+
+// Speed of WireMock mapping folders: loading a folder of 160 mappings and 2.5 MB (reading,
+// strict decoding, templates, declarations, registration), and a request answered among
+// 1,000 mappings against one answered by a folder of one, through a real URLSession.
+
+func runWireMock(directory: URL, quick: Bool) async throws -> [Figure] {
+    progress("wireMock: a folder of 160 mappings, 2.5 MB…")
+    let large = directory.appendingPathComponent("wiremock-160")
+    let bytes = try writeWireMockFolder(at: large, mappings: 160, bodyBytes: 15_500)
+    let read = try fastest(quick ? 3 : 7) { _ = try WireMockFolder(contentsOf: large) }
+    let readFolder = try WireMockFolder(contentsOf: large)
+    let declare = try fastest(quick ? 3 : 7) { _ = try readFolder.declarations() }
+    let declarations = try readFolder.declarations()
+    let register = try fastest(quick ? 3 : 7) { _ = try StubRegistry().stub(declarations) }
+    var loaded = 0
+    let load = try fastest(quick ? 3 : 7) { loaded = try StubRegistry().stubs(fromWireMock: large).count }
+    guard loaded == 160 else { throw BenchError("the folder loaded \(loaded) mappings") }
+
+    progress("wireMock: a request among 1,000 mappings and among one…")
+    let one = directory.appendingPathComponent("wiremock-1")
+    let thousand = directory.appendingPathComponent("wiremock-1000")
+    _ = try writeWireMockFolder(at: one, mappings: 1, bodyBytes: 0)
+    _ = try writeWireMockFolder(at: thousand, mappings: 1_000, bodyBytes: 0)
+    var scenarios: [RequestScenario] = []
+    var registries: [StubRegistry] = []
+    for (name, folder) in [("wireMock1", one), ("wireMock1000", thousand)] {
+        let registry = StubRegistry()
+        try registry.stubs(fromWireMock: folder)
+        var request = URLRequest(url: URL(string: "https://api.bench.local/v1/items/0?page=1")!)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        scenarios.append(RequestScenario(name: name, session: registry.makeSession(), request: request))
+        registries.append(registry)
+    }
+    var samples: [String: [Double]] = [:]
+    for scenario in scenarios { _ = try await scenario.run(50) }
+    for _ in 0..<(quick ? 9 : 51) {
+        for scenario in scenarios { samples[scenario.name, default: []].append(try await scenario.run(40).cpu) }
+    }
+    withExtendedLifetime(registries) {}
+    let ratio = median(samples["wireMock1000"]!) / median(samples["wireMock1"]!)
+    return [
+        Figure(name: "wireMock.folderMB", value: Double(bytes) / 1e6, unit: "MB"),
+        Figure(name: "wireMock.load160MappingsMs", value: load.wall * 1000, unit: "ms", target: target("< 50") { $0 < 50 }),
+        Figure(name: "wireMock.load160MappingsCPUMs", value: load.cpu * 1000, unit: "ms CPU"),
+        Figure(name: "wireMock.read160MappingsMs", value: read.wall * 1000, unit: "ms"),
+        Figure(name: "wireMock.declare160MappingsMs", value: declare.wall * 1000, unit: "ms"),
+        Figure(name: "wireMock.register160MappingsMs", value: register.wall * 1000, unit: "ms"),
+        Figure(name: "wireMock1.cpu", value: median(samples["wireMock1"]!), unit: "µs CPU/request"),
+        Figure(name: "wireMock1000.cpu", value: median(samples["wireMock1000"]!), unit: "µs CPU/request"),
+        Figure(name: "wireMock1000/wireMock1.cpu", value: ratio, unit: "ratio", target: target("≤ 1.3") { $0 <= 1.3 }),
+    ]
+}
+
+/// Writes a folder of `mappings` mappings shaped like real ones (paths, path patterns and
+/// templates, header and query matchers, JSON body patterns, a few templated responses), each
+/// with a JSON body of about `bodyBytes`; the first answers `GET /v1/items/0` with 1 KB.
+/// Returns the folder's size in bytes.
+func writeWireMockFolder(at root: URL, mappings count: Int, bodyBytes: Int) throws -> Int {
+    let folder = root.appendingPathComponent("mappings")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    var total = 0
+    let filler = String(repeating: "x", count: 60)
+    for index in 0..<count {
+        var request: [String: Any] = ["method": index % 3 == 0 ? "GET" : "POST"]
+        switch index % 4 {
+        case 0: request["urlPath"] = "/v1/items/\(index)"
+        case 1: request["urlPathPattern"] = "/v1/orders/\(index)/[0-9]+"
+        case 2: request["urlPathTemplate"] = "/v1/users/\(index)/{id}"
+        default: request["url"] = "/v1/search/\(index)?q=a"
+        }
+        request["headers"] = ["Accept": ["contains": "json"]]
+        if index % 4 == 0 { request["queryParameters"] = ["page": ["matches": "[0-9]+"]] }
+        if index % 3 != 0 { request["bodyPatterns"] = [["equalToJson": ["id": "${json-unit.any-number}"], "ignoreExtraElements": true]] }
+        var response: [String: Any] = ["status": 200, "headers": ["Content-Type": "application/json"]]
+        if index == 0 {
+            request["method"] = "GET"
+            response["base64Body"] = oneKilobyte.base64EncodedString()
+        } else {
+            var items: [[String: Any]] = []
+            var size = 0
+            while size < bodyBytes {
+                items.append(["id": items.count, "name": "item \(items.count)", "note": filler])
+                size += 100
+            }
+            response["jsonBody"] = ["items": items]
+            if index % 10 == 5 {
+                response["transformers"] = ["response-template"]
+                response["headers"] = ["Content-Type": "application/json", "X-Path": "{{request.path}}"]
+            }
+        }
+        let mapping: [String: Any] = ["request": request, "response": response, "name": "mapping \(index)"]
+        let data = try JSONSerialization.data(withJSONObject: mapping, options: [.sortedKeys])
+        total += data.count
+        try data.write(to: folder.appendingPathComponent(String(format: "%04d.json", index)))
+    }
+    return total
+}
