@@ -122,6 +122,17 @@ struct DeclarationTests {
         #expect(result.response?.value(forHTTPHeaderField: "X-Method") == "GET")
     }
 
+    @Test func aPathPatternsLiteralStartIsAPrefilterThatNeverRefusesAMatch() {
+        typealias Pattern = WireMockMapping.RequestPattern
+        #expect(Pattern.literalPrefix(ofWholeMatch: "/v1/orders/[0-9]+") == "/v1/orders/")
+        #expect(Pattern.literalPrefix(ofWholeMatch: "/v1/items?") == "/v1/item")
+        #expect(Pattern.literalPrefix(ofWholeMatch: "/a|/b") == "")
+        #expect(Pattern.literalPrefix(ofWholeMatch: "(?i)/users") == "")
+        #expect(Pattern.literalPrefix(ofWholeMatch: "/caf%C3%A9/.*") == "")
+        #expect(WireMockRequestView.pathAndQuery(of: StubRequest(URLRequest(url: URL(string: "https://a.test:8/x%20y?q=1#f")!))) == "/x%20y?q=1")
+        #expect(WireMockRequestView.pathAndQuery(of: StubRequest(URLRequest(url: URL(string: "https://a.test?q=1")!))) == "/?q=1")
+    }
+
     @Test func priorityThenTheMappingLoadedLastAnswers() async throws {
         let (registry, root) = try Self.registry([
             "mappings/a.json": #"{"request": {"urlPath": "/p"}, "response": {"body": "a"}}"#,

@@ -10,11 +10,17 @@ extension WireMockMapping.RequestPattern {
             guard let value = WireMockMapping.StringValuePattern(text) else { throw refuse("\(part) \(text.words)") }
             return value
         }
-        switch pattern.path {
+        var path = pattern.path
+        // The literal start `declared()` puts before a path pattern goes with it.
+        if case .allOf(let parts)? = path, parts.count == 2, case .hasPrefix = parts[0], case .matches = parts[1] { path = parts[1] }
+        switch path {
         case .equalTo(let path, false)?: url = .urlPath(path)
         case .matches(let expression)?:
             guard let inner = WireMockMapping.StringValuePattern.wholeValueInner(expression) else { throw refuse("path \(expression)") }
             url = .urlPathPattern(inner)
+        case .hasPrefix(let prefix)?:
+            // A wireMock.url kind, when there is one, puts its own URL matcher in place of this one.
+            url = .urlPathPattern(NSRegularExpression.escapedPattern(for: prefix) + ".*")
         case let other?: throw refuse("path \(other.words)")
         case nil: break
         }

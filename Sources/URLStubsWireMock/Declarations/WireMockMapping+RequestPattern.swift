@@ -15,14 +15,26 @@ extension WireMockMapping.RequestPattern {
         }
         switch url {
         case .urlPath(let path)? where !path.contains("%"): pattern.path = .equalTo(path)
-        case .urlPathPattern(let expression)?: pattern.path = .matches(Self.wholeValue(expression))
+        case .urlPathPattern(let expression)?:
+            let prefix = Self.literalPrefix(ofWholeMatch: expression)
+            pattern.path =
+                prefix.isEmpty ? .matches(Self.wholeValue(expression)) : .allOf([.hasPrefix(prefix), .matches(Self.wholeValue(expression))])
         case .url(let text)?:
             // The path alone goes to the engine (its index finds the candidates), the exact
             // path and query to the kind.
             let path = text.firstIndex(of: "?").map { String(text[..<$0]) } ?? text
             if !path.contains("%") { pattern.path = .equalTo(path) }
             try kind(WireMockPatternKinds.url, Self(url: url))
-        case let url?: try kind(WireMockPatternKinds.url, Self(url: url, pathParameters: pathParameters))
+        case let url?:
+            // The path's literal start lets the engine pass over most mappings without the kind.
+            let prefix: String
+            if case .urlPathTemplate(let template) = url {
+                prefix = String(template.prefix { $0 != "{" })
+            } else {
+                prefix = Self.literalPrefix(ofWholeMatch: url.text)
+            }
+            if !prefix.isEmpty, !prefix.contains("%") { pattern.path = .hasPrefix(prefix) }
+            try kind(WireMockPatternKinds.url, Self(url: url, pathParameters: pathParameters))
         case nil: break
         }
         if let scheme { pattern.url = .hasPrefix(scheme.lowercased() + "://") }
@@ -71,6 +83,18 @@ extension WireMockMapping.RequestPattern {
         }
         pattern.body = kinds
         return pattern
+    }
+
+    /// The text every value that `expression` matches as a whole starts with: its literal
+    /// characters up to the first special one (less one a quantifier follows); empty when the
+    /// expression has an alternation or a percent escape.
+    static func literalPrefix(ofWholeMatch expression: String) -> String {
+        guard !expression.contains("|") else { return "" }
+        let special: Set<Character> = ["\\", ".", "[", "]", "(", ")", "{", "}", "*", "+", "?", "^", "$", "|"]
+        var prefix = expression.prefix { !special.contains($0) }
+        let rest = expression.dropFirst(prefix.count)
+        if let next = rest.first, "*+?{".contains(next), !prefix.isEmpty { prefix = prefix.dropLast() }
+        return prefix.contains("%") ? "" : String(prefix)
     }
 
     /// `expression` as a search that matches only the whole value, with `.` matching a line

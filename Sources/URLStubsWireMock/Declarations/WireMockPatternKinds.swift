@@ -59,7 +59,7 @@ enum WireMockPatternKinds {
         return RequestMatcher(
             description,
             explaining: { stub in
-                let pathAndQuery = WireMockRequestView(stub).template.url
+                let pathAndQuery = WireMockRequestView.pathAndQuery(of: stub)
                 if let parameters = url.pathParameters(in: pathAndQuery) {
                     for (name, pattern) in pathParameters.sorted(by: { $0.key < $1.key }) where !pattern.evaluate(parameters[name]) {
                         return "expected path parameter \"\(name)\" to match \(compact(pattern)), got \(parameters[name] ?? "none")"

@@ -13,6 +13,17 @@ struct WireMockRequestView {
             pathParameters: pathParameters)
     }
 
+    /// The path and query as sent (`/users?page=2`), cut from the URL's text: the URL kind
+    /// runs for every candidate mapping, and parsing the URL would cost more than the match.
+    static func pathAndQuery(of request: StubRequest) -> String {
+        guard let text = request.url?.absoluteString, let schemeEnd = text.range(of: "://") else { return "/" }
+        let rest = text[schemeEnd.upperBound...]
+        let start = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        var tail = rest[start...]
+        if let fragment = tail.firstIndex(of: "#") { tail = tail[..<fragment] }
+        return tail.first == "/" ? String(tail) : "/" + tail
+    }
+
     /// Every value of the form field `name`, decoded (`+` is a space), in order. WireMock 3
     /// reads form fields from the body whatever its `Content-Type`.
     func formValues(_ name: String) -> [String] {
