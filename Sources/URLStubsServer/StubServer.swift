@@ -131,7 +131,7 @@ extension StubRegistry {
     ///   - port: The port on 127.0.0.1; 0 (the default) lets the system pick a free one, so
     ///     tests that run in parallel never clash.
     ///   - alsoOnIPv6: Also listen on `[::1]` on the same port.
-    ///   - upstream: Where a passthrough goes (a stub's ``URLStubs/StubResponse/passthrough(_:)``,
+    ///   - upstream: Where a passthrough goes (a stub's `StubResponse.passthrough(_:)`,
     ///     a `.passthrough` registry's unmatched requests, recording): this base URL with the
     ///     request's path and query appended. `nil` (the default): nowhere; such a request gets
     ///     the near-miss `404`. Never the host a request names, never the server itself.

@@ -15,7 +15,7 @@ public struct ContractReport: Sendable, CustomStringConvertible {
         /// (`"pet" (Stubs/pets.json)`), the scenario file, or the HAR entry
         /// (`shop.har entry 3: GET https://api.shop.test/pets`).
         public let subject: String
-        /// Where the stub was declared (a declaration's ``URLStubs/StubDeclaration/source``);
+        /// Where the stub was declared (a declaration's `StubDeclaration.source`);
         /// `nil` for a HAR entry and a declaration without a source.
         public let location: StubLocation?
         /// What it broke.

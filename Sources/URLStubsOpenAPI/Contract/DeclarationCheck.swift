@@ -91,7 +91,7 @@ extension OpenAPIDocument {
         return report
     }
 
-    /// Checks the stubs of `registry` that data can say (``URLStubs/StubRegistry/declarations``)
+    /// Checks the stubs of `registry` that data can say (`StubRegistry.declarations`)
     /// as ``check(_:relativeTo:)`` does; a stub that a closure decides is not among them.
     ///
     /// ```swift
