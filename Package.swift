@@ -70,8 +70,9 @@ let package = Package(
         // uploads are read through URLStubsMultipart.
         .target(name: "URLStubsGraphQL", dependencies: ["URLStubs", "URLStubsMultipart"], swiftSettings: swiftSettings),
         // WireMock mapping folders (`mappings/**/*.json` and `__files/`): the mapping model, its
-        // matchers as pure functions, and WireMock's response templates; no JVM.
-        .target(name: "URLStubsWireMock", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
+        // matchers as pure functions, and WireMock's response templates; no JVM. Its admin API
+        // is served by the loopback server, the one wing built on another.
+        .target(name: "URLStubsWireMock", dependencies: ["URLStubs", "URLStubsServer"], swiftSettings: swiftSettings),
         // The same stubs over a loopback HTTP/1.1 server (POSIX sockets, DispatchSources), for
         // clients that do not load through URLSession.
         .target(name: "URLStubsServer", dependencies: ["URLStubs", "LoopbackSockets"], swiftSettings: swiftSettings),

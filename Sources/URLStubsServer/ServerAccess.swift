@@ -18,6 +18,15 @@ struct ServerAccess: Sendable {
     /// The server's port, set once it is bound.
     private(set) var port = 0
     private var ownOrigins: Set<String> = []
+    /// Parts of the URL space answered before the stubs (``ServerRoute``).
+    var routes: [any ServerRoute] = []
+
+    /// The route that answers `target`, if any.
+    func route(for target: String) -> (any ServerRoute)? {
+        guard !routes.isEmpty else { return nil }
+        let path = target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? target
+        return routes.first { path.hasPrefix($0.pathPrefix) }
+    }
 
     init(upstream: URL?, allowedHosts: [String], allowedOrigins: [String]) {
         self.upstream = upstream

@@ -77,6 +77,12 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             }
             sharedWith = origin
         }
+        if let route = access.route(for: request.target) {
+            let reply = route.answer(method: request.method, target: request.target, headers: request.headers, body: request.body)
+            connection.send(reply.bytes(closes: closesAfter, headRequest: request.method == "HEAD"))
+            connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+            return
+        }
         if request.target == "*" {
             // The asterisk form is for a server-wide OPTIONS (RFC 9112 §3.2.4), never a resource.
             guard request.method == "OPTIONS" else {
