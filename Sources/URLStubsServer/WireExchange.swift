@@ -222,8 +222,12 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         player = nil
         let stubError = StubError.from(error)
         // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
+        // An unmatched request's report is scrubbed already (the engine's near-miss report).
         let explained =
-            stubError.map { (scrubbed($0.description), Self.caseName(of: $0)) }
+            stubError.map { stubError in
+                if case .unmatchedRequest = stubError { return ("", "unmatchedRequest") }
+                return (scrubbed(stubError.description), Self.caseName(of: stubError))
+            }
             ?? (error as? FixtureError).map { (WireErrorText.fixtureProblem($0), "\($0.kind)") }
         guard !headSent, let explained else {
             connection.exchangeEnded(.reset)
