@@ -64,7 +64,7 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
         if first { journaled = true }
         lock.unlock()
         guard first, let exchange, let registry = core?.registry else { return false }
-        registry.correctJournal(of: exchange, status: status, bodyBytes: bytes, error: URLError(.cancelled))
+        registry.correctJournal(entry: exchange.journalNumber, status: status, bodyBytes: bytes, error: URLError(.cancelled))
         return true
     }
 

@@ -65,9 +65,9 @@ final class ServerConnection: @unchecked Sendable {
     var stopsParsing = false
     /// The exchange answering now.
     var current: WireExchange?
-    /// Exchanges answered whose last bytes the client may not have taken yet (see
-    /// `ServerConnection+Settling.swift`).
-    var unsettled: [WireExchange] = []
+    /// Answers ended whose last bytes the client may not have taken yet, with their journal
+    /// entries (see `ServerConnection+Settling.swift`).
+    var unsettled: [(ledger: DeliveryLedger, entry: UInt64)] = []
     /// A request head asked for `100 Continue`: sent when that request's turn comes.
     var continueOwed = false
     var output = OutputBuffer()
