@@ -174,8 +174,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Closes the listening sockets and every connection, each of which ends its exchange as
-    /// cancelled in the journal; returns once all are closed, or after ``stopDeadline``
-    /// should a connection's queue stay busy (it then closes as soon as it is free).
+    /// cancelled in the journal; returns once all are closed and every request handed to the
+    /// registry is journaled, or at ``stopDeadline``, having journaled the exchanges still
+    /// open as cancelled (a connection whose queue stays busy closes as soon as it is free).
     func stop() {
         lock.lock()
         if isStopped {
