@@ -8,6 +8,10 @@ struct OutputBuffer {
 
     /// Bytes waiting to be written.
     var pending: Int { bytes.count - start }
+    /// Every byte written to the socket since the connection opened.
+    private(set) var written = 0
+    /// Where the next byte appended will be in the connection's output, counted from its start.
+    var appendedTotal: Int { written + pending }
 
     mutating func append(_ new: [UInt8]) {
         if start == bytes.count {
@@ -32,6 +36,7 @@ struct OutputBuffer {
                 return result
             }
             start += count
+            written += count
         }
         bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
         start = 0

@@ -113,6 +113,7 @@ extension ServerConnection {
         case .clientGone, .serverStopped:
             state = .closed
             exchange?.clientWentAway()
+            settle(exchange, closing)
             finishClosing()
         case .afterAnswers, .reset:
             state = .closing(reset: closing == .reset)
@@ -154,6 +155,7 @@ extension ServerConnection {
         writeSource = nil
         output.removeAll()
         waiting = []
+        resumeParkedSteps()
         core.remove(self)
     }
 

@@ -65,6 +65,9 @@ final class ServerConnection: @unchecked Sendable {
     var stopsParsing = false
     /// The exchange answering now.
     var current: WireExchange?
+    /// Answers ended whose last bytes the client may not have taken yet, with their journal
+    /// entries (see `ServerConnection+Settling.swift`).
+    var unsettled: [(ledger: DeliveryLedger, entry: UInt64)] = []
     /// A request head asked for `100 Continue`: sent when that request's turn comes.
     var continueOwed = false
     var output = OutputBuffer()
@@ -96,6 +99,8 @@ final class ServerConnection: @unchecked Sendable {
         return queue
     }()
     var isConsumerSuspended = false
+    /// Player steps kept while the client is behind (see ``runStep(_:)``).
+    var parkedSteps: [@Sendable () -> Void] = []
 
     /// The URL last made from a request's Host and target: a client on a keep-alive
     /// connection often asks for the same one again.
@@ -202,6 +207,7 @@ final class ServerConnection: @unchecked Sendable {
             consumerQueue.isSuspended = false
             isConsumerSuspended = false
         }
+        if pending <= Self.outputHighWater { resumeParkedSteps() }
         guard let readSource, case .open = state else { return }
         let full = readEnded || waiting.count - waitingStart >= Self.maximumWaiting || pending > Self.outputHighWater
         if full, !isReadSuspended {
@@ -265,6 +271,7 @@ final class ServerConnection: @unchecked Sendable {
 
     /// The current exchange wrote its last byte: close as it says, or answer the next.
     func exchangeEnded(_ closing: Closing?) {
+        if let ended = current { noteEnded(ended) }
         current = nil
         parser.restartClocks(at: DispatchTime.now().uptimeNanoseconds)
         if let closing {

@@ -174,8 +174,9 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// Closes the listening sockets and every connection, each of which ends its exchange as
-    /// cancelled in the journal; returns once all are closed, or after ``stopDeadline``
-    /// should a connection's queue stay busy (it then closes as soon as it is free).
+    /// cancelled in the journal; returns once all are closed and every request handed to the
+    /// registry is journaled, or at ``stopDeadline``, having journaled the exchanges still
+    /// open as cancelled (a connection whose queue stays busy closes as soon as it is free).
     func stop() {
         lock.lock()
         if isStopped {
@@ -196,11 +197,49 @@ final class ServerCore: @unchecked Sendable {
                 closed.leave()
             }
         }
+        let stopBy = Date().addingTimeInterval(Self.stopDeadline)
         let deadline = DispatchTime.now() + Self.stopDeadline
         _ = listenersClosed.wait(timeout: deadline)
         _ = closed.wait(timeout: deadline)
+        waitForJournal(until: stopBy)
     }
 
-    /// The longest ``stop()`` waits for busy connections.
+    /// The longest ``stop()`` waits for busy connections and for their exchanges to be journaled.
     static let stopDeadline: TimeInterval = 5
+
+    // MARK: Journaling
+
+    /// Requests handed to the registry whose outcome is not journaled yet.
+    private var openTickets: [ObjectIdentifier: JournalTicket] = [:]
+    private let ticketsChanged = NSCondition()
+
+    /// A ticket for a request about to reach the registry: held until it is journaled.
+    func makeTicket() -> JournalTicket {
+        let ticket = JournalTicket(host: registry.exchangeHost, core: self)
+        ticketsChanged.lock()
+        openTickets[ObjectIdentifier(ticket)] = ticket
+        ticketsChanged.unlock()
+        return ticket
+    }
+
+    func ticketJournaled(_ ticket: JournalTicket) {
+        ticketsChanged.lock()
+        openTickets[ObjectIdentifier(ticket)] = nil
+        ticketsChanged.broadcast()
+        ticketsChanged.unlock()
+    }
+
+    /// Waits until every request handed to the registry is journaled (the connections are
+    /// closed: a cancelled exchange is journaled as its player ends, a running response
+    /// closure's as soon as it returns), or until `deadline`; then journals the exchanges
+    /// still open as cancelled.
+    private func waitForJournal(until deadline: Date) {
+        ticketsChanged.lock()
+        while !openTickets.isEmpty, ticketsChanged.wait(until: deadline) {}
+        let left = Array(openTickets.values)
+        ticketsChanged.unlock()
+        for ticket in left where ticket.journalAsCancelled() {
+            ticketJournaled(ticket)
+        }
+    }
 }

@@ -173,6 +173,20 @@ enum ServerSocket {
         }
     }
 
+    /// Bytes written to `descriptor` that the peer has not acknowledged yet (still in the
+    /// kernel's send queue): what was written minus this is what the client took. 0 when the
+    /// system cannot say.
+    static func unacknowledgedBytes(_ descriptor: Int32) -> Int {
+        var value: Int32 = 0
+        #if canImport(Darwin)
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_NWRITE, &value, &length) == 0 else { return 0 }
+        #else
+        guard ioctl(descriptor, UInt(TIOCOUTQ), &value) == 0 else { return 0 }
+        #endif
+        return Int(max(0, value))
+    }
+
     /// The process's soft limit on open descriptors (`ulimit -n`); `Int.max` when unlimited.
     static func descriptorLimit() -> Int {
         var limit = rlimit()

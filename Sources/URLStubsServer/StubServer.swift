@@ -53,11 +53,12 @@ public final class StubServer: @unchecked Sendable {
     }
 
     /// Stops listening and closes every connection (requests being answered end as cancelled
-    /// in the journal). Returns once the port is free and every connection is closed, its
-    /// exchange journaled, so a `verify()` after it sees every request; should a connection's
-    /// queue stay busy for 5 seconds (threads saturated), it returns then and that connection
-    /// closes as soon as its queue is free. Calling it again does nothing. A released server
-    /// stops by itself.
+    /// in the journal). Returns once the port is free, every connection is closed and every
+    /// request it handed to the registry is journaled (a response closure still running is
+    /// waited for), so a `verify()` after it sees every request. After 5 seconds it returns
+    /// anyway, having journaled the exchanges still open as cancelled (a closure still running
+    /// then is journaled, as cancelled, when it returns). Calling it again does nothing. A
+    /// released server stops by itself.
     public func stop() { core.stop() }
 
     /// The number of client connections open now.

@@ -47,6 +47,11 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     private var sharedWith: String?
     /// The request as stubs saw it, for scrubbing what the server says about it.
     private var seenRequest: URLRequest?
+    /// The registry's side of this request, once it reached the registry: its exchange and
+    /// whether it is journaled.
+    private(set) var ticket: JournalTicket?
+    /// What went on the wire, for what the client took (``DeliveryLedger``).
+    var ledger = DeliveryLedger()
 
     init(request: ParsedHTTPRequest, connection: ServerConnection) {
         self.request = request
@@ -116,7 +121,9 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
             return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
         }
-        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry.exchangeHost)
+        let ticket = connection.core.makeTicket()
+        self.ticket = ticket
+        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: ticket)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
     }
@@ -166,6 +173,8 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         closesAfter = closes
         if let sharedWith { fields += CrossOriginFields.forAnswer(origin: sharedWith, responseFields: fields) }
         connection.send(WireAnswer.head(status: status, fields: fields))
+        ledger.headSent(status: status, endingAt: connection.output.appendedTotal)
+        ticket?.noteSent(status: status, bodyBytes: 0)
     }
 
     func deliver(body: Data) {
@@ -177,14 +186,18 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             // The engine never sends past the announced length (it fails the exchange first).
             let part = body.prefix(max(0, length - sent))
             framing = .length(length, sent: sent + part.count)
+            ledger.bodySent(part.count, at: connection.output.appendedTotal)
             connection.send(part)
         case .chunked:
             connection.send(Array("\(String(body.count, radix: 16))\r\n".utf8))
+            ledger.bodySent(body.count, at: connection.output.appendedTotal)
             connection.send(body)
             connection.send(Array("\r\n".utf8))
         case .untilClose:
+            ledger.bodySent(body.count, at: connection.output.appendedTotal)
             connection.send(body)
         }
+        ticket?.noteSent(status: ledger.status, bodyBytes: ledger.bodyBytes)
     }
 
     func deliverFinish() {
@@ -209,8 +222,12 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         player = nil
         let stubError = StubError.from(error)
         // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
+        // An unmatched request's report is scrubbed already (the engine's near-miss report).
         let explained =
-            stubError.map { (scrubbed($0.description), Self.caseName(of: $0)) }
+            stubError.map { stubError in
+                if case .unmatchedRequest = stubError { return ("", "unmatchedRequest") }
+                return (scrubbed(stubError.description), Self.caseName(of: stubError))
+            }
             ?? (error as? FixtureError).map { (WireErrorText.fixtureProblem($0), "\($0.kind)") }
         guard !headSent, let explained else {
             connection.exchangeEnded(.reset)

@@ -40,3 +40,30 @@ struct StopTests {
     }
 }
 #endif
+
+#if os(Linux) || os(macOS)
+extension StopTests {
+    /// A request whose response closure is still running when the server stops: `stop()`
+    /// waits for it, so the journal read right after it has the request, ended.
+    @Test func stopWaitsForAResponseBeingBuilt() async throws {
+        let registry = StubRegistry()
+        let started = DispatchSemaphore(value: 0)
+        registry.stub(isPath("/busy")) { _ in
+            started.signal()
+            Thread.sleep(forTimeInterval: 2.5)
+            return StubResponse(string: "late")
+        }
+        let server = try registry.serve()
+        let (connection, entries) = try await offThePool {
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET /busy HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            _ = started.wait(timeout: .now() + 20)
+            server.stop()
+            return (connection, registry.journal)
+        }
+        #expect(entries.count == 1, "journal right after stop(): \(entries)")
+        #expect(entries.allSatisfy { $0.errorDescription == "URLError(-999)" }, "\(entries)")
+        connection.close()
+    }
+}
+#endif

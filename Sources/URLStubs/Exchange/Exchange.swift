@@ -43,6 +43,8 @@ package final class Exchange: @unchecked Sendable {
     /// The journal entry opened when the request arrived; 0 when the exchange is recorded
     /// whole when it ends (a response played at once).
     let journalSequence: UInt64
+    /// The journal entry recorded whole when the exchange ended (``journalSequence`` is 0).
+    var recordedSequence: UInt64 = 0
     /// When the request arrived.
     let arrival: Date
     /// The gate that holds the response until the test releases it (``StubResponse/held(by:)``

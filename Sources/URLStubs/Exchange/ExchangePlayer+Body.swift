@@ -92,11 +92,11 @@ extension ExchangePlayer {
     private func deliverChunk(_ chunk: Data, _ transfer: BodyTransfer, of exchange: Exchange) {
         lastProgress = .now()
         deliver(chunk, of: exchange)
-        if transfer.isComplete || transfer.bytesPerSecond != nil {
+        if transfer.isComplete {
             readNext(transfer, of: exchange)
         } else if let queue = traits.consumerQueue {
             // Let the client take this chunk before reading the next one, so a fast body to a
-            // slow client does not pile up in memory.
+            // slow client does not pile up in memory; a paced one too (its pace is a most).
             let scheduler = scheduler
             queue.addOperation { [self] in
                 scheduler.async(

@@ -37,7 +37,8 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     /// hides.
     package internal(set) var scrubbing = Scrubbing.default
     /// The size of the request body as sent, when ``request`` holds only its first
-    /// ``StubRegistry/journalBodyLimit`` bytes; `nil` when it holds all of it.
+    /// ``StubRegistry/journalBodyLimit`` bytes (or none, once newer entries' bodies fill the
+    /// journal's 64 MB); `nil` when it holds all of it.
     public private(set) var cutBodySize: Int?
 
     /// Keeps at most `limit` bytes of the body.
@@ -46,7 +47,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
         var urlRequest = request.urlRequest
         urlRequest.httpBody = nil
         urlRequest.httpBodyStream = nil
-        cutBodySize = body.count
+        cutBodySize = cutBodySize ?? body.count
         request = StubRequest(
             urlRequest, body: Data(body.prefix(limit)), pathParameters: request.pathParameters,
             isBodyKnown: request.isBodyKnown)

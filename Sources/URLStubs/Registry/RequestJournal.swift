@@ -6,6 +6,10 @@ import Foundation
 final class RequestJournal: @unchecked Sendable {
     /// Entries past this many push out the oldest.
     static let capacity = 10_000
+    /// The request bodies the entries keep, together: past it, the oldest entries' bodies are
+    /// dropped (their ``JournalEntry/cutBodySize`` says how large they were), so 10,000
+    /// uploads of 32 KB hold 64 MB, not 320.
+    static let bodyBudget = 64 * 1024 * 1024
 
     private let lock = NSLock()
     private var entries: [JournalEntry] = []
@@ -14,6 +18,10 @@ final class RequestJournal: @unchecked Sendable {
     private var lastSequence: UInt64 = 0
     private var unmatched = UnmatchedLedger()
     private var bodyLimitValue = 32 * 1024
+    /// Body bytes the entries in the ring keep.
+    private var bodyBytes = 0
+    /// Entries older than this sequence number have had their bodies dropped.
+    private var bodiesKeptFrom: UInt64 = 0
     /// Tests waiting for requests (``StubRegistry/waitForRequests(matching:count:timeout:)``).
     let waiters: JournalWaiters
 
@@ -44,6 +52,7 @@ final class RequestJournal: @unchecked Sendable {
         lock.lock()
         entries.removeAll()
         start = 0
+        bodyBytes = 0
         unmatched.removeAll()
         lock.unlock()
     }
@@ -57,8 +66,9 @@ final class RequestJournal: @unchecked Sendable {
         lock.lock()
         lastSequence += 1
         entry.sequence = lastSequence
-        if entry.isUnmatched { unmatched.add(entry) }
+        if entry.isUnmatched { unmatched.add(entry, journalBodyLimit: bodyLimitValue) }
         entry.limitBody(to: bodyLimitValue)
+        bodyBytes += entry.request.body?.count ?? 0
         // Told before the entry moves into the ring (no copy of it is made), still under the
         // lock: a waiter starting meanwhile reads the journal after this, and sees the entry
         // once either way (waiters tell entries apart by sequence).
@@ -68,11 +78,28 @@ final class RequestJournal: @unchecked Sendable {
         if entries.count < Self.capacity {
             entries.append(entry)
         } else {
+            bodyBytes -= entries[start].request.body?.count ?? 0
             entries[start] = entry
             start = (start + 1) % Self.capacity
         }
+        if bodyBytes > Self.bodyBudget { dropOldestBodies() }
         lock.unlock()
         return sequence
+    }
+
+    /// Drops the bodies of the oldest entries until the rest fit ``bodyBudget`` (under the
+    /// lock). Sequence numbers in the ring follow each other, so an entry is found by its number.
+    private func dropOldestBodies() {
+        let count = entries.count
+        let oldest = entries[start].sequence
+        var next = max(bodiesKeptFrom, oldest)
+        while bodyBytes > Self.bodyBudget, next <= lastSequence {
+            let index = (start + Int(next - oldest)) % count
+            bodyBytes -= entries[index].request.body?.count ?? 0
+            entries[index].limitBody(to: 0)
+            next += 1
+        }
+        bodiesKeptFrom = next
     }
 
     /// Changes the entry numbered `sequence`, if still in the ring (an exchange that ended says

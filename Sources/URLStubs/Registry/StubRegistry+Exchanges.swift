@@ -146,7 +146,7 @@ extension StubRegistry {
                 request: exchange.request, stub: exchange.stub, statusCode: status, errorDescription: errorText, date: exchange.arrival)
             entry.bodyBytesDelivered = bytes
             entry.wentToNetwork = exchange.wentToNetwork
-            record(entry, scrubbing: state.scrubbing)
+            exchange.recordedSequence = record(entry, scrubbing: state.scrubbing)
         }
         if let stubError = error as? StubError, stubError.isInvalidResponse {
             exchange.stub.noteInvalidResponse(Self.withoutPrefix(stubError))
