@@ -12,17 +12,19 @@ extension TestRunnerLink {
     /// identifier before.
     func addStub(_ json: JSONValue, id: String, expected: ExpectedCount?) throws {
         let declaration = try DeclarationForms.declaration(from: json, source: "the stub \"\(id)\"")
-        let folder = try folder(for: declaration.response, at: "$.response")
-        if case .stream(let name) = declaration.response.body { attachStream(name) }
+        let answers = [declaration.response] + declaration.followingResponses
+        let folder = try folder(for: answers)
+        let streamNames = answers.compactMap(\.streamName)
+        streamNames.forEach(attachStream)
         let descriptor = try registry.stub(declaration, relativeTo: folder)
         if let expected { descriptor.expect(expected) }
         lock.lock()
         let replaced = stubs.updateValue(descriptor, forKey: id)
-        if let gate = declaration.response.gate {
+        for gate in Set(answers.compactMap(\.gate)) {
             gateNames.insert(gate)
             waitMatchers[gate, default: []].append(descriptor.matcher)
         }
-        if case .stream(let name) = declaration.response.body { waitMatchers[name, default: []].append(descriptor.matcher) }
+        for name in Set(streamNames) { waitMatchers[name, default: []].append(descriptor.matcher) }
         lock.unlock()
         if let replaced { registry.remove(replaced) }
         keepOfflineOnTop()
@@ -31,24 +33,33 @@ extension TestRunnerLink {
     /// The response the test sent to release a held request with.
     func replacement(_ json: JSONValue) throws -> StubResponse {
         let definition = try DeclarationForms.response(from: json, source: "the field \"response\"")
-        let folder = try folder(for: definition, at: "$.response")
-        if case .stream(let name) = definition.body { attachStream(name) }
+        let folder = try folder(for: [definition])
+        definition.streamName.map(attachStream)
         return definition.makeResponse(relativeTo: folder)
     }
 
-    /// Where a fixture body of `response` is found (inside the place the app gave); `nil`
-    /// for other bodies. A file body is refused: it would read any of the app's files by path.
-    private func folder(for response: ResponseDefinition, at path: String) throws -> URL? {
-        switch response.body {
-        case .fixture(let name):
-            return try fixtures.folder(for: name)
-        case .file(let file):
-            throw WireProtocolError(
-                "\(path).body: the file \"\(file)\" is read by path, and the link reads only fixtures inside the place the app gave "
-                    + "connectIfLaunchedByTest: send {\"fixture\": \"name\"} (RemoteResponse(fixture:))")
-        default:
-            return nil
+    /// Where the fixture bodies of `answers` are found (inside the place the app gave); `nil`
+    /// when they have none. A file body is refused: it would read any of the app's files by path.
+    private func folder(for answers: [ResponseDefinition]) throws -> URL? {
+        var found: URL?
+        for (index, answer) in answers.enumerated() {
+            let path = index == 0 ? "$.response.body" : "$.followingResponses[\(index - 1)].body"
+            switch answer.body {
+            case .fixture(let name):
+                let folder = try fixtures.folder(for: name)
+                if let found, found.standardizedFileURL != folder.standardizedFileURL {
+                    throw WireProtocolError("\(path): the fixture \"\(name)\" is in \(folder.path), not in \(found.path) with this stub's others")
+                }
+                found = folder
+            case .file(let file):
+                throw WireProtocolError(
+                    "\(path): the file \"\(file)\" is read by path, and the link reads only fixtures inside the place the app gave "
+                        + "connectIfLaunchedByTest: send {\"fixture\": \"name\"} (RemoteResponse(fixture:))")
+            default:
+                continue
+            }
         }
+        return found
     }
 
     // MARK: Gates and streams
@@ -74,7 +85,7 @@ extension TestRunnerLink {
     }
 
     /// Attaches the stream `name` to the registry, the first time a stub names it.
-    private func attachStream(_ name: String) {
+    func attachStream(_ name: String) {
         lock.lock()
         let stream = streams[name] == nil ? LinkStream(name: name) : nil
         if let stream { streams[name] = stream }
@@ -109,5 +120,13 @@ extension TestRunnerLink {
         let location = offlineLocation
         lock.unlock()
         if isOffline { setOffline(true, location: location) }
+    }
+}
+
+extension ResponseDefinition {
+    /// The name of the stream this answer's body plays, if it is one.
+    fileprivate var streamName: String? {
+        if case .stream(let name) = body { return name }
+        return nil
     }
 }
