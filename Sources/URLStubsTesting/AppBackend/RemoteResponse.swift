@@ -60,7 +60,7 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     }
 
     /// A fixture file the app finds where it said when it connected (its bundle by default, see
-    /// `AppFixtures`), with a `Content-Type` from its extension; `.http` and `.sse` files
+    /// `AppFixtures`), with a `Content-Type` from its extension; `.response` and `.sse` files
     /// are read as `StubResponse(fixture:in:subdirectory:statusCode:headers:)` reads them. A
     /// missing fixture fails the test's `stub` call with the closest names the app has.
     public init(fixture name: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
