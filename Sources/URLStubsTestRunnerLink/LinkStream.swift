@@ -9,8 +9,9 @@ import URLStubs
 /// (`registry.attachStream(named:source:)`), fed by the test's `streamSend`, `streamFinish` and
 /// `streamFail` commands.
 ///
-/// It serves one request. Writes made before that request connects wait for it; a write after
-/// the end, or after the request went away, fails the test's call saying why.
+/// It serves one request at a time. Writes made before a request connects wait for it; a write
+/// after the end, or after the request went away (until another connects), fails the test's
+/// call saying why.
 final class LinkStream: @unchecked Sendable, CustomStringConvertible {
     let name: String
     private let lock = NSLock()
@@ -32,10 +33,15 @@ final class LinkStream: @unchecked Sendable, CustomStringConvertible {
     var source: StubBody.StreamedSource {
         { [self] request, stub, wake in
             lock.lock()
-            if connection != nil || departure != nil {
+            if connection != nil {
                 lock.unlock()
                 throw StubError.liveStreamBusy(stream: description, stub: stub)
             }
+            if ending != nil, pending.isEmpty {
+                lock.unlock()
+                throw StubError.liveStreamEnded(stream: description, stub: stub)
+            }
+            departure = nil
             let connected = Connection(stream: self, wake: wake)
             connection = connected
             let waiting = !pending.isEmpty
@@ -80,8 +86,8 @@ final class LinkStream: @unchecked Sendable, CustomStringConvertible {
         lock.lock(); defer { lock.unlock() }
         guard self.connection === connection else { return }
         self.connection = nil
-        if ending == nil || !pending.isEmpty { departure = reason }
-        if ending != nil { departure = "the body ended" }
+        // What the request had not taken is dropped; writes fail until another one connects.
+        if ending == nil { departure = reason }
         pending.removeAll()
     }
 
