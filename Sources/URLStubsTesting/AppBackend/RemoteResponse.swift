@@ -43,17 +43,14 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
         self.init(ResponseDefinition(status: statusCode, headers: headers, body: .text(string)))
     }
 
-    /// A JSON body, `application/json` unless `headers` say otherwise: an `Encodable` value
-    /// written by `encoder`, or `JSONSerialization` objects. A value that is neither fails the
-    /// `stub` or `release(with:)` call that sends it, naming its type.
+    /// A JSON body, `application/json` unless `headers` say otherwise: JSON values (what
+    /// `JSONSerialization` takes), else an `Encodable` value written by `encoder`, as
+    /// `StubResponse(json:)` reads them. A value that is neither fails the `stub` or
+    /// `release(with:)` call that sends it, naming its type.
     public init(json value: Any, statusCode: Int = 200, headers: HeaderFields = [:], encoder: JSONEncoder = JSONEncoder()) {
         self.init(ResponseDefinition(status: statusCode, headers: headers))
         do {
-            if let encodable = value as? any Encodable {
-                definition.body = .json(try JSONValue(data: try encoder.encode(encodable)))
-            } else {
-                definition.body = .json(try JSONValue(any: value))
-            }
+            definition.body = .json(try JSONValue(data: try StubResponse.jsonBody(value, encoder: encoder)))
         } catch {
             conversionProblem = "the JSON body is not JSON: \(error)"
         }
