@@ -38,7 +38,7 @@ package struct LinkNetworkProfile: ResponseTransformer {
         let profile = try Values(value)
         var plain = base
         plain.transformer = nil
-        let response = plain.makeResponse()
+        let response = plain.makeResponse(relativeTo: profile.folder.map { URL(fileURLWithPath: $0, isDirectory: true) })
         let counter = EndpointCounter()
         return { request in
             let endpoint = "\(request.method) \(request.urlPath ?? "/")"
@@ -52,10 +52,13 @@ package struct LinkNetworkProfile: ResponseTransformer {
         var failures: [String] = LinkNetworkProfile.failureNames
         var downloadSpeed: Double?
         var seed: UInt64 = 0
+        /// Where a fixture body is found: the app's link adds it, since a transformer is not
+        /// given the folder its declaration is registered relative to.
+        var folder: String?
 
         init(_ value: JSONValue) throws {
             guard case .object(let members) = value else { throw Self.problem("expected an object") }
-            let known = ["latency", "jitter", "failureRate", "failures", "downloadSpeed", "seed"]
+            let known = ["latency", "jitter", "failureRate", "failures", "downloadSpeed", "seed", "folder"]
             if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
                 throw Self.problem("unknown member \"\(unknown)\"; expected one of \(known.joined(separator: ", "))")
             }
@@ -80,6 +83,10 @@ package struct LinkNetworkProfile: ResponseTransformer {
                     return text
                 }
                 if failures.isEmpty { failures = LinkNetworkProfile.failureNames }
+            }
+            if let path = members["folder"] {
+                guard case .string(let path) = path else { throw Self.problem("\"folder\" must be a path") }
+                folder = path
             }
             if let text = members["seed"] {
                 guard case .string(let digits) = text, let seed = UInt64(digits) else {

@@ -11,9 +11,10 @@ extension TestRunnerLink {
     /// Registers the declaration the test sent as `id`, replacing the stub it sent under that
     /// identifier before.
     func addStub(_ json: JSONValue, id: String, expected: ExpectedCount?) throws {
-        let declaration = try DeclarationForms.declaration(from: json, source: "the stub \"\(id)\"")
+        var declaration = try DeclarationForms.declaration(from: json, source: "the stub \"\(id)\"")
         let answers = [declaration.response] + declaration.followingResponses
         let folder = try folder(for: answers)
+        if let folder { declaration = Self.profiles(of: declaration, findingFixturesIn: folder) }
         let streamNames = answers.compactMap(\.streamName)
         streamNames.forEach(attachStream)
         let descriptor = try registry.stub(declaration, relativeTo: folder)
@@ -28,6 +29,25 @@ extension TestRunnerLink {
         lock.unlock()
         if let replaced { registry.remove(replaced) }
         keepOfflineOnTop()
+    }
+
+    /// `declaration` with `folder` in the value of each network profile it has: a profile
+    /// answers from the definition itself, and a fixture body is found there.
+    private static func profiles(of declaration: StubDeclaration, findingFixturesIn folder: URL) -> StubDeclaration {
+        func located(_ answer: ResponseDefinition) -> ResponseDefinition {
+            guard var transformer = answer.transformer, transformer.name == LinkNetworkProfile.transformerName,
+                case .object(var value) = transformer.value
+            else { return answer }
+            value["folder"] = .string(folder.path)
+            transformer.value = .object(value)
+            var answer = answer
+            answer.transformer = transformer
+            return answer
+        }
+        var declaration = declaration
+        declaration.response = located(declaration.response)
+        declaration.followingResponses = declaration.followingResponses.map(located)
+        return declaration
     }
 
     /// The response the test sent to release a held request with.

@@ -105,6 +105,13 @@ struct AppBackendDeclarationTests {
         #expect(users.statusCode == 203)
         #expect(users.response?.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(users.body.contains(#""name""#), "\(users.body)")
+
+        // A network profile answers from the definition, and finds its fixture in the same place.
+        try await backend.stub(
+            .get("/slow-users"), response: RemoteResponse(fixture: "users.json").networkProfile(NetworkProfile(latency: 0.05, seed: 1)))
+        let slow = await fetch("https://shop.test/slow-users", from: app)
+        #expect(slow.statusCode == 200)
+        #expect(slow.body == users.body)
     }
 
     #if os(macOS) || os(Linux)
