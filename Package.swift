@@ -48,12 +48,13 @@ let package = Package(
         .target(
             name: "URLStubsMigration", dependencies: ["URLStubs", "URLStubsGraphQL", "URLStubsRecording", "URLStubsScenarios", "URLStubsStreaming"],
             swiftSettings: swiftSettings),
-        // The app's end of a UI test's link (`TestRunnerLink`, the wire types, the loopback
-        // socket): apps that UI tests drive link it in DEBUG builds; URLStubsTesting holds the
-        // test's end and re-exports it.
+        // The app's end of a UI test's link (`TestRunnerLink`, the frames, the loopback socket):
+        // apps that UI tests drive link it in DEBUG builds; stubs cross as the engine's
+        // declarations, so it stands on the engine alone. URLStubsTesting holds the test's end
+        // and re-exports it.
         .target(
             name: "URLStubsTestRunnerLink",
-            dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL", "URLStubsStreaming", "LoopbackSockets"],
+            dependencies: ["URLStubs", "LoopbackSockets"],
             swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.

@@ -2,7 +2,7 @@ import Foundation
 import URLStubs
 
 /// Where the app finds the fixture files a UI test names (`RemoteResponse(fixture:statusCode:headers:)`
-/// in URLStubsTesting), given to
+/// in URLStubsTesting: a declaration's `{"fixture": "users.json"}` body), given to
 /// ``TestRunnerLink/connectIfLaunchedByTest(into:scenarios:fixtures:timeout:environment:)``.
 ///
 /// The test names files inside that place only: an absolute path, a `..` component, or a
@@ -14,7 +14,11 @@ public enum AppFixtures {
     /// In a folder.
     case folder(URL)
 
-    func response(_ name: String, status: Int, headers: [String: String]) throws -> StubResponse {
+    /// The folder a declaration whose body is the fixture `name` is registered relative to,
+    /// once `name` is known to be a file inside this place.
+    /// - Throws: `FixtureError` with the closest names when there is no such file; an error
+    ///   naming the place when `name` leads out of it.
+    func folder(for name: String) throws -> URL {
         let place: String
         let roots: [URL]
         let url: URL
@@ -38,7 +42,8 @@ public enum AppFixtures {
             return resolved.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         }
         guard inside else { throw Self.outside(name, place: place, because: "a symbolic link leads to \(resolved.path)") }
-        return try StubResponse(fixtureAt: resolved, statusCode: status, headers: HeaderFields(headers))
+        // The folder the name is relative to: the file's, less the folders the name has.
+        return name.split(separator: "/").reduce(url) { folder, _ in folder.deletingLastPathComponent() }
     }
 
     /// Why `name` points out of the place by its spelling alone, or `nil`.

@@ -3,8 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
-import URLStubsScenarios
-import URLStubsStreaming
 
 /// What the app does with each command of the test: registry calls, made on the link's own
 /// thread (none blocks); the commands that wait run as tasks and answer when done.
@@ -14,7 +12,9 @@ extension TestRunnerLink {
         var done = WireMessage(.done)
         switch try command.knownType() {
         case .addStub:
-            try addStub(try command.required(command.stub, "stub"))
+            try addStub(
+                try command.required(command.declaration, "declaration"), id: try command.required(command.stubID, "stubID"),
+                expected: try command.expected?.expectedCount())
         case .removeStub:
             let id = try command.required(command.stubID, "stubID")
             lock.lock()
@@ -38,20 +38,16 @@ extension TestRunnerLink {
             lock.unlock()
             all.forEach { registry.remove($0) }
         case .activateScenario:
-            try ScenarioLauncher.activate(names: [try command.required(command.scenario, "scenario")], available: scenarios, into: registry)
+            try scenarios.activate(try command.required(command.scenario, "scenario"), in: registry)
             keepOfflineOnTop()
         case .deactivateScenario:
-            let name = try command.required(command.scenario, "scenario")
-            guard scenarios.contains(where: { $0.name == name }) else {
-                throw StubError.unknownScenarios([name], known: scenarios.map(\.name).sorted())
-            }
-            done.released = registry.deactivate(name)
+            done.released = try scenarios.deactivate(try command.required(command.scenario, "scenario"), in: registry)
         case .setOffline:
             setOffline(try command.required(command.offline, "offline"), location: command.location)
         case .releaseHeld:
             let gate = try gate(try command.required(command.gateID, "gateID"))
             if let response = command.response {
-                done.released = gate.release(with: try stubResponse(response))
+                done.released = gate.release(with: try replacement(response))
             } else {
                 done.released = gate.release()
             }
@@ -59,12 +55,12 @@ extension TestRunnerLink {
             let gate = try gate(try command.required(command.gateID, "gateID"))
             done.released = gate.fail(URLError(urlErrorCode(try command.required(command.errorCode, "errorCode"))))
         case .streamSend:
-            try stream(try command.required(command.streamID, "streamID")).send(try command.required(command.data, "data"))
+            try stream(try command.required(command.streamID, "streamID")).write(.data(try command.required(command.data, "data")))
         case .streamFinish:
-            try stream(try command.required(command.streamID, "streamID")).finish()
+            try stream(try command.required(command.streamID, "streamID")).write(.finish)
         case .streamFail:
             let code = urlErrorCode(try command.required(command.errorCode, "errorCode"))
-            try stream(try command.required(command.streamID, "streamID")).fail(URLError(code))
+            try stream(try command.required(command.streamID, "streamID")).write(.failure(URLError(code)))
         case .journal:
             done.entries = registry.journal.map(WireJournalEntry.init)
         case .verify:
@@ -79,23 +75,27 @@ extension TestRunnerLink {
     func startWait(_ command: WireMessage) throws -> (@Sendable () async throws -> WireMessage)? {
         guard let type = WireMessageType(rawValue: command.type) else { return nil }
         let timeout = command.timeout ?? 30
+        let place = command.location.map { " (\($0))" } ?? ""
         switch type {
         case .waitForHeldRequest:
             let id = try command.required(command.gateID, "gateID")
             let gate = try gate(id)
-            return waitReporting(for: id, timeout: timeout) { try await gate.waitForRequest(timeout: timeout) }
+            return waitReporting(for: id, awaiting: "a new request held by the gate \"\(id)\"\(place)", timeout: timeout) {
+                try await gate.waitForRequest(timeout: timeout)
+            }
         case .waitForStreamConnection:
             let id = try command.required(command.streamID, "streamID")
             let stream = try stream(id)
-            return waitReporting(for: id, timeout: timeout) { try await stream.waitForConnection(timeout: timeout) }
+            return waitReporting(for: id, awaiting: "a request connected to the live stream \"\(id)\"\(place)", timeout: timeout) {
+                try await stream.arrivals.next(timeout: timeout) { StreamWaitTimedOut() }
+            }
         case .waitForRequests:
-            let matcher = try command.required(command.matcher, "matcher")
-            try Self.check(matcher.problems, of: "matcher")
+            let pattern = try DeclarationForms.pattern(from: try command.required(command.request, "request"), source: "the field \"request\"")
             let count = command.count ?? 1
             let registry = self.registry
             return {
                 var done = WireMessage(.done)
-                done.entries = try await registry.waitForRequests(matching: matcher.requestMatcher, count: count, timeout: timeout)
+                done.entries = try await registry.waitForRequests(matching: RequestMatcher(pattern), count: count, timeout: timeout)
                     .map(WireJournalEntry.init)
                 return done
             }
@@ -106,10 +106,10 @@ extension TestRunnerLink {
 
     /// A wait for the request of a gate or live stream, answered with that request. When it
     /// times out, the report lists what the app's registry saw and why the matchers of the
-    /// stubs answering through `id` refused each, as a stub's own gate reports in process (a
-    /// gate or stream of the app knows no registry).
+    /// stubs answering through `id` refused each, and names where the test made the gate or
+    /// stream (a gate or stream the app makes by name knows no place of its own).
     private func waitReporting(
-        for id: String, timeout: TimeInterval, _ wait: @escaping @Sendable () async throws -> StubRequest
+        for id: String, awaiting awaited: String, timeout: TimeInterval, _ wait: @escaping @Sendable () async throws -> StubRequest
     ) -> @Sendable () async throws -> WireMessage {
         let registry = self.registry
         lock.lock()
@@ -119,12 +119,11 @@ extension TestRunnerLink {
             var done = WireMessage(.done)
             do {
                 done.entry = WireJournalEntry(unanswered: try await wait(), scrubbing: registry.scrubbing)
-            } catch let report as VerificationReport {
-                guard let timedOut = report.timedOutWait else { throw report }
+            } catch let error where error is StreamWaitTimedOut || (error as? VerificationReport)?.timedOutWait != nil {
                 let matcher = matchers.dropFirst().reduce(matchers.first) { combined, next in combined.map { $0 || next } }
                 let journal = registry.journal
                 throw VerificationReport(
-                    awaited: timedOut.awaited, timeout: timeout, matched: [],
+                    awaited: awaited, timeout: timeout, matched: [],
                     others: matcher.map { matcher in journal.filter { !matcher.matches($0.request) } } ?? journal, matcher: matcher,
                     hint: VerificationReport.noRequestSeenHint.replacingOccurrences(of: "registry.makeSession()", with: "URLSession.shared"))
             }
@@ -139,115 +138,14 @@ extension TestRunnerLink {
         let line = separator.flatMap { Int(location[location.index(after: $0)...]) } ?? 0
         return (file, line)
     }
+}
 
-    // MARK: Stubs
+/// No request connected to a live stream in time.
+private struct StreamWaitTimedOut: Error {}
 
-    private func addStub(_ stub: WireStub) throws {
-        try Self.check(stub.matcher.problems, of: "stub.matcher")
-        try Self.check(stub.response.problems, of: "stub.response")
-        let response = try stubResponse(stub.response)
-        let profile = try stub.response.networkProfile?.profile()
-        let expected = try stub.expected?.expectedCount()
-        let counter = RequestCounter()
-        let (file, line) = Self.place(stub.location)
-        let matcher = stub.matcher.requestMatcher
-        let descriptor = registry.stub(matcher, name: stub.name, times: stub.times, fileID: file, filePath: file, line: line) {
-            request in
-            guard let profile else { return response }
-            let endpoint = "\(request.method) \(request.urlPath ?? "/")"
-            return profile.apply(to: response, endpoint: endpoint, index: counter.next(for: endpoint))
-        }
-        if let expected { descriptor.expect(expected) }
-        lock.lock()
-        let replaced = stubs.updateValue(descriptor, forKey: stub.id)
-        for id in [stub.response.gateID, stub.response.streamID].compactMap({ $0 }) { waitMatchers[id, default: []].append(matcher) }
-        lock.unlock()
-        if let replaced { registry.remove(replaced) }
-        keepOfflineOnTop()
-    }
-
-    /// The response `remote` describes, held by its gate and streaming its live stream.
-    func stubResponse(_ remote: WireResponse) throws -> StubResponse {
-        var response = try remote.stubResponse(fixtures: fixtures)
-        if let streamID = remote.streamID {
-            let stream = liveStream(streamID, location: remote.streamLocation)
-            switch remote.streamKind {
-            case .eventStream:
-                response = .stream(stream, statusCode: remote.status, headers: StubResponse.eventStreamHeaders(HeaderFields(remote.headers)))
-            case .stream, nil:
-                response = .stream(stream, statusCode: remote.status, headers: HeaderFields(remote.headers))
-            }
-            if let requestTime = remote.requestTime { response = response.requestTime(requestTime, responseTime: 0) }
-        }
-        if let gateID = remote.gateID {
-            lock.lock()
-            let (file, line) = Self.place(remote.gateLocation ?? "the UI test")
-            let gate = gates[gateID] ?? ResponseGate(name: gateID, fileID: file, filePath: file, line: line)
-            gates[gateID] = gate
-            lock.unlock()
-            response = response.held(by: gate)
-        }
-        return response
-    }
-
-    private static func check(_ problems: [String], of field: String) throws {
-        guard !problems.isEmpty else { return }
-        throw WireProtocolError("\(field): " + problems.joined(separator: "; "))
-    }
-
-    // MARK: Offline
-
-    private func setOffline(_ offline: Bool, location: String?) {
-        lock.lock()
-        let previous = offlineStub
-        offlineStub = nil
-        lock.unlock()
-        if let previous { registry.remove(previous) }
-        guard offline else { return }
-        let (file, line) = Self.place(location ?? "the UI test")
-        let stub = registry.stub(.any, name: "offline (set by the test)", fileID: file, filePath: file, line: line) { _ in
-            StubResponse(error: URLError(.notConnectedToInternet))
-        }
-        lock.lock()
-        offlineStub = stub
-        offlineLocation = location
-        lock.unlock()
-    }
-
-    /// A stub or scenario added while offline goes below the offline stub: offline means no
-    /// request gets through until the test says otherwise.
-    private func keepOfflineOnTop() {
-        lock.lock()
-        let isOffline = offlineStub != nil
-        let location = offlineLocation
-        lock.unlock()
-        if isOffline { setOffline(true, location: location) }
-    }
-
-    // MARK: Gates and streams
-
-    private func gate(_ id: String) throws -> ResponseGate {
-        lock.lock(); defer { lock.unlock() }
-        guard let gate = gates[id] else {
-            throw WireProtocolError("no stub holds its responses with the gate \"\(id)\" (gateID): add a stub whose response is held by it first")
-        }
-        return gate
-    }
-
-    private func stream(_ id: String) throws -> LiveStream {
-        lock.lock(); defer { lock.unlock() }
-        guard let stream = streams[id] else {
-            throw WireProtocolError("no stub answers with the live stream \"\(id)\" (streamID): add a stub whose response is that stream first")
-        }
-        return stream
-    }
-
-    private func liveStream(_ id: String, location: String?) -> LiveStream {
-        lock.lock(); defer { lock.unlock() }
-        if let stream = streams[id] { return stream }
-        let (file, line) = Self.place(location ?? "the UI test")
-        let stream = LiveStream(name: id, fileID: file, filePath: file, line: line)
-        streams[id] = stream
-        return stream
-    }
+/// The `URLError.Code` of `rawValue` (`.unknown` for a number Foundation does not know here).
+func urlErrorCode(_ rawValue: Int) -> URLError.Code {
+    // Failable in corelibs, not in Apple's Foundation: the optional suits both.
+    let code: URLError.Code? = URLError.Code(rawValue: rawValue)
+    return code ?? .unknown
 }

@@ -3,8 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
-import URLStubsScenarios
-import URLStubsStreaming
 
 /// The app's end of a UI test's control channel: the test process (its `AppBackend`, in
 /// `URLStubsTesting`) adds and removes stubs, switches scenarios, holds requests, feeds live
@@ -39,14 +37,16 @@ public final class TestRunnerLink: @unchecked Sendable {
     package static let tokenVariable = "URLSTUBS_TEST_RUNNER_TOKEN"
 
     let registry: StubRegistry
-    let scenarios: [Scenario]
+    let scenarios: LinkScenarios
     let fixtures: AppFixtures
     private let socket: LoopbackSocket
     let lock = NSLock()
     /// What the test added, by its identifiers.
     var stubs: [String: StubDescriptor] = [:]
-    var gates: [String: ResponseGate] = [:]
-    var streams: [String: LiveStream] = [:]
+    /// The names of the registry's gates the test's stubs hold their answers with.
+    var gateNames: Set<String> = []
+    /// The live streams the test's stubs answer with, attached to the registry by name.
+    var streams: [String: LinkStream] = [:]
     /// The matchers of the stubs that answer through each gate or live stream, by its
     /// identifier: a wait that times out explains each request the app saw by them.
     var waitMatchers: [String: [RequestMatcher]] = [:]
@@ -65,7 +65,8 @@ public final class TestRunnerLink: @unchecked Sendable {
     /// - Parameters:
     ///   - registry: The registry the test's stubs go into; `StubRegistry.shared` answers
     ///     `URLSession.shared`. Install another into the app's own sessions yourself.
-    ///   - scenarios: The app's named scenarios the test may activate and deactivate.
+    ///   - scenarios: The app's scenarios the test may activate and deactivate, and how to
+    ///     activate one (``LinkScenarios``); `nil` for none.
     ///   - fixtures: Where the fixture files the test names are (the app's bundle by default).
     ///   - timeout: The longest wait for the test's first stubs, in seconds.
     ///   - environment: The launch environment (the process's own by default).
@@ -74,16 +75,19 @@ public final class TestRunnerLink: @unchecked Sendable {
     ///   request with that error, so none reaches the network unstubbed.
     @discardableResult
     public static func connectIfLaunchedByTest(
-        into registry: StubRegistry = .shared, scenarios: [Scenario] = [], fixtures: AppFixtures = .bundle(.main),
+        into registry: StubRegistry = .shared, scenarios: LinkScenarios? = nil, fixtures: AppFixtures = .bundle(.main),
         timeout: TimeInterval = 10, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> TestRunnerLink? {
         guard let address = environment[addressVariable] else { return nil }
+        // The test's stubs may carry network conditions: the link answers them itself.
+        LinkNetworkProfile.register()
         // Nothing unstubbed goes out while the stubs are on their way, or if they never come.
         registry.unmatchedRequestPolicy = .fail
         if registry === StubRegistry.shared { StubRegistry.activateForSharedSession() }
         do {
             let socket = try handshake(address: address, token: environment[tokenVariable], timeout: timeout)
-            let link = TestRunnerLink(registry: registry, scenarios: scenarios, fixtures: fixtures, socket: socket.socket)
+            let link = TestRunnerLink(
+                registry: registry, scenarios: scenarios ?? LinkScenarios(names: []) { _, _ in }, fixtures: fixtures, socket: socket.socket)
             try link.applySetup(socket.welcome, address: address, timeout: timeout)
             link.startReading()
             removeTokenFromTheProcessEnvironment(environment[tokenVariable])
@@ -113,7 +117,7 @@ public final class TestRunnerLink: @unchecked Sendable {
         unsetenv(tokenVariable)
     }
 
-    private init(registry: StubRegistry, scenarios: [Scenario], fixtures: AppFixtures, socket: LoopbackSocket) {
+    private init(registry: StubRegistry, scenarios: LinkScenarios, fixtures: AppFixtures, socket: LoopbackSocket) {
         self.registry = registry
         self.scenarios = scenarios
         self.fixtures = fixtures
@@ -306,14 +310,14 @@ public final class TestRunnerLink: @unchecked Sendable {
     private func end(reason: String) {
         lock.lock()
         ended = reason
-        let gates = Array(self.gates.values), streams = Array(self.streams.values)
+        let gates = gateNames.map { registry.gate(named: $0) }, streams = Array(self.streams.values)
         lock.unlock()
         socket.close()
         let error = TestRunnerLinkError.testRunnerDisconnected(reason)
         Self.failEveryRequest(of: registry, with: error)
         let failure = Self.urlError(for: error, url: nil)
         for gate in gates { while gate.fail(failure) {} }
-        for stream in streams { try? stream.fail(failure) }
+        for stream in streams { stream.abandon(failure) }
     }
 
     /// A stub above all others that fails every request with `error`.
@@ -326,27 +330,5 @@ public final class TestRunnerLink: @unchecked Sendable {
     /// `URLError(.cannotConnectToHost)` whose description is `error`'s.
     static func urlError(for error: TestRunnerLinkError, url: URL?) -> URLError {
         ReportingNSError.urlError(.cannotConnectToHost, named: "cannotConnectToHost", report: error.description, underlying: error, url: url)
-    }
-}
-
-extension TestRunnerLinkError {
-    /// The case's name, for the failing stub's name.
-    var shortName: String {
-        switch self {
-        case .invalidEnvironment: return "invalid launch environment"
-        case .cannotConnect: return "cannot connect"
-        case .testRunnerDidNotAnswer: return "no answer"
-        case .refused: return "refused"
-        case .protocolMismatch: return "protocol version mismatch"
-        case .broken: return "link broken"
-        case .testRunnerDisconnected: return "test runner disconnected"
-        // The test's side: an app never fails its requests with these.
-        case .appNeverConnected: return "app never connected"
-        case .appDisconnected: return "app disconnected"
-        case .appFailed: return "app failed"
-        case .appDidNotAnswer: return "app did not answer"
-        case .invalidStub: return "invalid stub"
-        case .closed: return "backend closed"
-        }
     }
 }

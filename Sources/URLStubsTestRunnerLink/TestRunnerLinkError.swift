@@ -111,3 +111,25 @@ public enum TestRunnerLinkError: Error, Sendable, Equatable, CustomStringConvert
         value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 }
+
+extension TestRunnerLinkError {
+    /// The case's name, for the failing stub's name.
+    var shortName: String {
+        switch self {
+        case .invalidEnvironment: return "invalid launch environment"
+        case .cannotConnect: return "cannot connect"
+        case .testRunnerDidNotAnswer: return "no answer"
+        case .refused: return "refused"
+        case .protocolMismatch: return "protocol version mismatch"
+        case .broken: return "link broken"
+        case .testRunnerDisconnected: return "test runner disconnected"
+        // The test's side: an app never fails its requests with these.
+        case .appNeverConnected: return "app never connected"
+        case .appDisconnected: return "app disconnected"
+        case .appFailed: return "app failed"
+        case .appDidNotAnswer: return "app did not answer"
+        case .invalidStub: return "invalid stub"
+        case .closed: return "backend closed"
+        }
+    }
+}

@@ -1,6 +1,5 @@
 import Foundation
 import URLStubs
-import URLStubsScenarios
 
 /// One message of the test-runner link, in either direction: a JSON object whose `type` says
 /// what it is, `id` pairs a command with its reply, and the other fields are those the type
@@ -12,9 +11,16 @@ import URLStubsScenarios
 /// all, see ``WireFrame/maximumSize``); the app applies them and answers `ready`. Then the test sends
 /// commands, each answered by `done` or `failed` with the same `id`. `hello` and `refused` keep
 /// their fields in every protocol version, so a mismatch is always reported, never garbled.
+///
+/// Stubs cross in the engine's own vocabulary: a `StubDeclaration` in its versioned JSON form
+/// (``declaration``), and a request pattern or a response definition in the JSON form they
+/// have inside one (``request``, ``response``), read by the engine's strict reader. The link
+/// adds only what a declaration does not carry: the test's identifier for the stub, its
+/// expected count, and the commands.
 package struct WireMessage: Codable, Sendable {
-    /// The link's protocol version; both sides must speak the same one.
-    package static let protocolVersion = 2
+    /// The link's protocol version; both sides must speak the same one. Version 3 sends
+    /// declarations.
+    package static let protocolVersion = 3
 
     /// What the message is: a ``WireMessageType`` raw value.
     package var type: String
@@ -35,30 +41,32 @@ package struct WireMessage: Codable, Sendable {
     /// `welcome`: `fail` or `passthrough`, the app registry's unmatched policy.
     package var unmatchedRequests: String?
     // commands
-    /// `addStub`: the stub.
-    package var stub: WireStub?
-    /// `expectCount`: how many times the stub of ``stubID`` is expected to answer.
+    /// `addStub`: the stub, in the declaration's JSON form (its name, source and `times` in it).
+    package var declaration: JSONValue?
+    /// `addStub`, `expectCount`: how many times the stub of ``stubID`` is expected to answer.
     package var expected: WireExpectedCount?
-    /// `removeStub`, `expectCount`: the stub's identifier.
+    /// `addStub`, `removeStub`, `expectCount`: the test's identifier for the stub.
     package var stubID: String?
     /// `activateScenario`, `deactivateScenario`: the scenario's name.
     package var scenario: String?
     /// `setOffline`: on or off.
     package var offline: Bool?
-    /// `setOffline`: `MyAppTests/AppTests.swift:12`, where the test called it, for the app's reports.
+    /// `setOffline`, the waits for a gate or a stream: `MyAppTests/AppTests.swift:12`, where the
+    /// test called it or made the gate or stream, for the app's reports.
     package var location: String?
     /// Gate commands: the gate's identifier.
     package var gateID: String?
     /// Stream commands: the live stream's identifier.
     package var streamID: String?
-    /// `releaseHeld`: the response that replaces the stub's own.
-    package var response: WireResponse?
+    /// `releaseHeld`: the response that replaces the stub's own, in a declaration's `response`
+    /// form.
+    package var response: JSONValue?
     /// `failHeld`, `streamFail`: the `URLError` code.
     package var errorCode: Int?
     /// `streamSend`: the bytes to write.
     package var data: Data?
-    /// `waitForRequests`: which requests count.
-    package var matcher: WireMatcher?
+    /// `waitForRequests`: which requests count, in a declaration's `request` form.
+    package var request: JSONValue?
     /// `waitForRequests`: how many.
     package var count: Int?
     /// Waits: seconds before the wait fails.
@@ -167,34 +175,6 @@ package enum WireMessageType: String, CaseIterable, Sendable {
     case journal, waitForRequests, verify, expectCount
     // Replies from the app.
     case done, failed
-}
-
-/// A stub as the test sends it: an identifier to remove it by, and its description.
-package struct WireStub: Codable, Sendable {
-    /// The test's identifier for the stub.
-    package var id: String
-    /// Shown in the app's reports.
-    package var name: String?
-    /// How many requests it answers (`nil`: no limit).
-    package var times: Int?
-    /// Which requests it answers.
-    package var matcher: WireMatcher
-    /// What it answers.
-    package var response: WireResponse
-    /// `MyAppTests/AppTests.swift:12`, where the test declared it.
-    package var location: String
-    /// How many times it is expected to answer, checked by the app's `verify()`.
-    package var expected: WireExpectedCount?
-
-    /// A stub of the given fields.
-    package init(id: String, name: String?, times: Int?, matcher: WireMatcher, response: WireResponse, location: String) {
-        self.id = id
-        self.name = name
-        self.times = times
-        self.matcher = matcher
-        self.response = response
-        self.location = location
-    }
 }
 
 /// A message that breaks the link's protocol: what was wrong, naming the field.

@@ -32,9 +32,7 @@ extension RemoteResponse {
     /// A body of bytes: `RemoteResponse(data:statusCode:headers:)`.
     @available(*, deprecated, renamed: "init(data:statusCode:headers:)")
     public static func data(_ data: Data, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        var response = RemoteResponse(statusCode: status, wireHeaders: headers)
-        response.wire.data = data
-        return response
+        RemoteResponse(data: data, statusCode: status, headers: HeaderFields(headers))
     }
 
     /// A fixture file the app finds: `RemoteResponse(fixture:statusCode:headers:)`.
@@ -53,14 +51,14 @@ extension RemoteResponse {
     /// `Content-Type` (this spelling also adds `Cache-Control: no-cache` unless given).
     @available(*, deprecated, message: "use .stream(liveStream, headers: [\"Content-Type\": \"text/event-stream\"])")
     public static func eventStream(_ stream: RemoteLiveStream, status: Int = 200, headers: [String: String] = [:]) -> RemoteResponse {
-        .stream(stream, kind: .eventStream, statusCode: status, wireHeaders: headers)
+        .stream(stream, statusCode: status, headers: StubResponse.eventStreamHeaders(HeaderFields(headers)))
     }
 
     /// A live body as written: `stream(_:statusCode:headers:)`. (`status` has no default
     /// here: a call without it is the current spelling, which sends the same.)
     @available(*, deprecated, renamed: "stream(_:statusCode:headers:)")
     public static func stream(_ stream: RemoteLiveStream, status: Int, headers: [String: String] = [:]) -> RemoteResponse {
-        .stream(stream, kind: .stream, statusCode: status, wireHeaders: headers)
+        .stream(stream, statusCode: status, headers: HeaderFields(headers))
     }
 }
 

@@ -40,7 +40,10 @@ let timeout = ProcessInfo.processInfo.environment["URLSTUBS_PROBE_TIMEOUT"].flat
 var link: TestRunnerLink?
 do {
     link = try TestRunnerLink.connectIfLaunchedByTest(
-        into: .shared, scenarios: scenarios, fixtures: .folder(URL(fileURLWithPath: arguments[1])), timeout: timeout)
+        into: .shared,
+        scenarios: LinkScenarios(names: scenarios.map(\.name)) { name, registry in
+            try ScenarioLauncher.activate(names: [name], available: scenarios, into: registry)
+        }, fixtures: .folder(URL(fileURLWithPath: arguments[1])), timeout: timeout)
     Probe.say(link == nil ? "link: none" : "link: connected")
 } catch {
     Probe.say("link error: \(error)")

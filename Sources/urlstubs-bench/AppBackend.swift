@@ -45,11 +45,13 @@ func runAppBackend(rounds: Int) async throws -> [Figure] {
     for index in 0..<(rounds + rounds / 10) {
         let started = now()
         var command = WireMessage(.addStub, id: index)
-        var response = WireResponse(status: 200, headers: [:])
-        response.text = "\(index)"
-        command.stub = WireStub(
-            id: "item", name: "item", times: nil, matcher: WireMatcher(method: "GET", path: "/item"), response: response,
-            location: "bench:1")
+        command.stubID = "item"
+        command.declaration =
+            StubDeclaration(
+                name: "item", request: RequestPattern(method: "GET", path: .equalTo("/item")),
+                response: ResponseDefinition(headers: ["Content-Type": "text/plain; charset=utf-8"], body: .text("\(index)")),
+                source: StubDeclaration.Source(file: "bench", line: 1)
+            ).json
         try WireFrame.send(command, on: test)
         let reply = try WireMessage.decode(try WireFrame.read(from: test, timeout: 10))
         guard reply.type == "done", reply.id == index else { throw BenchError("the app answered \(reply.type): \(reply.message ?? "")") }

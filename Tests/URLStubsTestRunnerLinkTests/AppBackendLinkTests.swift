@@ -211,7 +211,7 @@ struct AppBackendLinkTests {
     @Test func matchersAndResponsesEncodeAsTheyCrossTheLink() throws {
         let matcher = RemoteMatcher(method: "POST", path: "/orders/:id", headers: ["Authorization": nil], jsonBody: ["sku": "tea"])
         let json = try JSONEncoder().encode(matcher)
-        #expect(try JSONDecoder().decode(WireMatcher.self, from: json) == matcher.wire)
+        #expect(try DeclarationForms.pattern(from: JSONDecoder().decode(JSONValue.self, from: json), source: "the test") == matcher.pattern)
         #expect(try JSONDecoder().decode(RemoteMatcher.self, from: json) == matcher)
         let response = RemoteResponse(json: ["id": 7], statusCode: 201).requestTime(0.5)
         #expect(try JSONDecoder().decode(RemoteResponse.self, from: JSONEncoder().encode(response)) == response)
@@ -355,8 +355,8 @@ struct AppBackendLinkTests {
             let commands = [
                 #"{"type":"explode","id":1}"#,
                 #"{"type":"addStub","id":2}"#,
-                #"{"type":"addStub","id":3,"stub":{"id":"s","matcher":{"method":5},"response":{"status":200,"headers":{}},"location":"A.swift:1"}}"#,
-                #"{"type":"addStub","id":4,"stub":{"id":"s","matcher":{},"response":{"status":200,"headers":{},"streamKind":"video"},"location":"A.swift:1"}}"#,
+                #"{"type":"addStub","id":3,"stubID":"s","declaration":{"request":{"method":5},"response":{"status":200}}}"#,
+                #"{"type":"addStub","id":4,"stubID":"s","declaration":{"request":{},"response":{"status":200,"body":{"video":"x"}}}}"#,
                 #"{"type":"welcome","id":5}"#,
                 #"not json"#,
                 #"{"type":"journal","id":6}"#,
@@ -371,11 +371,13 @@ struct AppBackendLinkTests {
         _ = try await link.value
         #expect(replies[0] == #"setOffline: a "setOffline" message needs the field "offline""#)
         #expect(replies[1].hasPrefix(#"failed 1 unknown message type "explode" in the field "type" (known: hello, welcome"#), "\(replies[1])")
-        #expect(replies[2] == #"failed 2 a "addStub" message needs the field "stub""#)
-        #expect(replies[3] == #"failed 3 malformed message: field "stub.matcher.method" must be a string"#)
+        #expect(replies[2] == #"failed 2 a "addStub" message needs the field "declaration""#)
+        #expect(replies[3] == #"failed 3 URLStubs: the stub "s", at $.request.method: expected a string, found the number 5"#)
         #expect(
-            replies[4]
-                == #"failed 4 malformed message: field "stub.response.streamKind": "video" is not a stream kind (known: "eventStream" or "stream")"#)
+            replies[4].hasPrefix(
+                #"failed 4 URLStubs: the stub "s", at $.response.body.video: unknown member "video"; expected one of "text", "base64", "json", "file""#
+            ),
+            "\(replies[4])")
         #expect(replies[5] == #"failed 5 "welcome" is not a command the app runs (in the field "type")"#)
         #expect(replies[6].hasPrefix("failed - malformed message: not a JSON object"), "\(replies[6])")
         #expect(replies[7] == "done 6 ")

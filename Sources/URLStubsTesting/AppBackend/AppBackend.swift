@@ -5,7 +5,8 @@ import URLStubsTestRunnerLink
 
 /// The fake backend of an app a UI test launched, driven live from the test process: add and
 /// remove stubs, switch the app's scenarios, take it offline, hold a request, feed a live
-/// stream, read its journal and verify it, while the app runs.
+/// stream, read its journal and verify it, while the app runs. Stubs cross to the app as the
+/// engine's `StubDeclaration`s, in their JSON form.
 ///
 /// ```swift
 /// let backend = try AppBackend()
@@ -99,9 +100,12 @@ public final class AppBackend: @unchecked Sendable {
         let problems = matcher.problems.map { "matcher: \($0)" } + response.problems.map { "response: \($0)" }
         guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems) }
         let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher, backend: self)
+        let declaration = StubDeclaration(
+            name: name, request: matcher.pattern, response: response.definition, times: times,
+            source: StubDeclaration.Source(file: fileID, line: line))
         var command = WireMessage(.addStub)
-        command.stub = WireStub(
-            id: stub.id, name: name, times: times, matcher: matcher.wire, response: response.wire, location: "\(fileID):\(line)")
+        command.stubID = stub.id
+        command.declaration = declaration.json
         let message = command
         _ = try await listener.run(
             command, doing: "add the stub \(stub)", declare: { $0.append((stub.id, message)) },
@@ -130,7 +134,7 @@ public final class AppBackend: @unchecked Sendable {
             command, doing: "expect the stub \(stub) to answer \(count)",
             declare: { declared in
                 for index in declared.indices where declared[index].key == stub.id {
-                    declared[index].message.stub?.expected = WireExpectedCount(count)
+                    declared[index].message.expected = WireExpectedCount(count)
                 }
             }, connectTimeout: connectTimeout)
     }
@@ -237,7 +241,7 @@ public final class AppBackend: @unchecked Sendable {
         let problems = matcher.problems
         guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems.map { "matcher: \($0)" }) }
         var command = WireMessage(.waitForRequests)
-        command.matcher = matcher.wire
+        command.request = DeclarationForms.json(of: matcher.pattern)
         command.count = count
         command.timeout = timeout
         let reply = try await self.command(command, doing: "wait for \(count) request(s) where \(matcher)", waiting: timeout)

@@ -7,7 +7,9 @@ import URLStubsTestRunnerLink
 
 /// Holds the app's responses until the test releases them: the app's request arrives and
 /// waits, the test looks at the app's loading state, then lets the answer go
-/// (`ResponseGate` in the app, driven from the test). Made by ``AppBackend/makeGate(name:fileID:line:)``.
+/// (the app registry's named gate, `registry.gate(named:)`, driven from the test). Made by
+/// ``AppBackend/makeGate(name:fileID:line:)``; a response it holds crosses as a declaration's
+/// `"gate"`.
 ///
 /// ```swift
 /// let checkout = backend.makeGate(name: "checkout")
@@ -45,6 +47,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
     public func waitForRequest(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
         var command = WireMessage(.waitForHeldRequest)
         command.gateID = id
+        command.location = location
         command.timeout = timeout
         guard let entry = try await backend.command(command, doing: "wait for a request held by the \(self)", waiting: timeout).entry else {
             throw TestRunnerLinkError.appFailed(command: "wait for a request held by the \(self)", message: "its reply names no request")
@@ -80,7 +83,7 @@ public struct RemoteGate: Sendable, CustomStringConvertible {
         if let problems = response?.problems, !problems.isEmpty { throw TestRunnerLinkError.invalidStub(problems: problems) }
         var command = WireMessage(.releaseHeld)
         command.gateID = id
-        command.response = response?.wire
+        command.response = response.map { DeclarationForms.json(of: $0.definition) }
         return try await backend.command(command, doing: "release a request held by the \(self)").released ?? false
     }
 }
@@ -89,8 +92,7 @@ extension RemoteResponse {
     /// This response, held by `gate` until the test releases it.
     public func held(by gate: RemoteGate) -> RemoteResponse {
         var copy = self
-        copy.wire.gateID = gate.id
-        copy.wire.gateLocation = gate.location
+        copy.definition.gate = gate.id
         return copy
     }
 }

@@ -3,12 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
-import URLStubsTestRunnerLink
 import URLStubsStreaming
+import URLStubsTestRunnerLink
 
 /// A response body the test writes while the app reads it: server-sent events, NDJSON, a
-/// token stream (`LiveStream` in the app, written from the test). Made by
-/// ``AppBackend/makeLiveStream(name:fileID:line:)``.
+/// token stream, written from the test. Made by ``AppBackend/makeLiveStream(name:fileID:line:)``;
+/// a response it is the body of crosses as a declaration's `{"stream": name}` body, whose
+/// source the app's link attaches to its registry by that name.
 ///
 /// ```swift
 /// let prices = backend.makeLiveStream(name: "prices")
@@ -18,9 +19,8 @@ import URLStubsStreaming
 /// try await prices.finish()
 /// ```
 ///
-/// Each write reaches the app when the call returns. A stream serves one request; the rules of
-/// `LiveStream` apply (writes before the app connects are kept for it; a write
-/// after the end fails with the app's explanation).
+/// Each write reaches the app when the call returns. A stream serves one request; writes before
+/// the app connects are kept for it; a write after the end fails with the app's explanation.
 public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     let id: String
     /// `MyAppTests/PriceTests.swift:8`, where the test made it: the app's reports name it.
@@ -44,6 +44,7 @@ public struct RemoteLiveStream: Sendable, CustomStringConvertible {
     public func waitForConnection(timeout: TimeInterval = 30) async throws -> AppJournalEntry {
         var command = WireMessage(.waitForStreamConnection)
         command.streamID = id
+        command.location = location
         command.timeout = timeout
         let task = "wait for a request connected to the \(self)"
         guard let entry = try await backend.command(command, doing: task, waiting: timeout).entry else {
@@ -97,19 +98,6 @@ extension RemoteResponse {
     /// A response whose body is `stream`, as written; give its `Content-Type`
     /// (`text/event-stream` for server-sent events), as with `StubResponse.stream(_:statusCode:headers:)`.
     public static func stream(_ stream: RemoteLiveStream, statusCode: Int = 200, headers: HeaderFields = [:]) -> RemoteResponse {
-        var response = RemoteResponse(statusCode: statusCode, headers: headers)
-        response.wire.streamID = stream.id
-        response.wire.streamLocation = stream.location
-        response.wire.streamKind = .stream
-        return response
-    }
-
-    /// `stream` as a live body of `kind`, for URLStubsTesting's earlier spellings.
-    static func stream(_ stream: RemoteLiveStream, kind: WireStreamKind, statusCode: Int, wireHeaders: [String: String]) -> RemoteResponse {
-        var response = RemoteResponse(statusCode: statusCode, wireHeaders: wireHeaders)
-        response.wire.streamID = stream.id
-        response.wire.streamLocation = stream.location
-        response.wire.streamKind = kind
-        return response
+        RemoteResponse(ResponseDefinition(status: statusCode, headers: headers, body: .stream(stream.id)))
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import URLStubs
+import URLStubsGraphQL
 import URLStubsTestRunnerLink
 
 /// Which requests a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``,
-/// ``AppBackend/waitForRequests(matching:count:timeout:)``): the request matchers a
-/// closure-free description can hold, all of which must accept a request.
+/// ``AppBackend/waitForRequests(matching:count:timeout:)``): a spelling of the engine's
+/// `RequestPattern`, which is what crosses to the app.
 ///
 /// ```swift
 /// RemoteMatcher.get("/api/cart")
@@ -12,16 +13,20 @@ import URLStubsTestRunnerLink
 ///               queryItems: ["dry-run": nil], headers: ["Authorization": nil],
 ///               jsonBody: ["sku": "tea"])
 /// RemoteMatcher(graphQLOperation: "Cart")
+/// RemoteMatcher(pattern)                          // any RequestPattern
 /// ```
 ///
-/// Every field is optional; an empty matcher accepts every request. The app matches with the
+/// Every field is optional; an empty matcher accepts every request. The fields stand for the
 /// `URLStubs` matchers of the same names (`isMethod`, `isHost`, `isPath`, `isAbsoluteURLString`,
 /// `containsQueryParams`, `hasHeaderNamed`, `hasJSONBody(containing:)`, `isGraphQLOperation`).
+/// A GraphQL operation crosses as the pattern kind URLStubsGraphQL registers: the app calls
+/// `GraphQLPatternKinds.register()` at launch, or the stub fails naming that call.
 public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertible {
     /// What crosses to the app.
-    var wire: WireMatcher
-    /// Why a field given to the initializer cannot be sent (a `jsonBody` that is not JSON).
-    private var conversionProblem: String?
+    var pattern: RequestPattern
+    /// Why a field given to the initializer cannot be sent (a `jsonBody` that is not JSON, a
+    /// path that does not start with `/`).
+    private var conversionProblems: [String] = []
 
     /// A matcher of the fields given.
     /// - Parameters:
@@ -38,17 +43,42 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
         queryItems: [String: String?] = [:], headers: [String: String?] = [:], jsonBody: Any? = nil,
         graphQLOperation: String? = nil
     ) {
-        var json: WireJSON?
+        var problems: [String] = []
+        var parts: [RequestMatcher] = []
+        if let method {
+            if method.isEmpty || method.contains(where: { $0.isWhitespace }) { problems.append("method \"\(method)\" is not an HTTP method") }
+            parts.append(isMethod(StubRequest.Method(rawValue: method)))
+        }
+        if let host { parts.append(isHost(host)) }
+        if let path {
+            if !path.hasPrefix("/") { problems.append("path \"\(path)\" must start with \"/\"") }
+            parts.append(isPath(path))
+        }
+        if let url {
+            if URL(string: url)?.host == nil { problems.append("url \"\(url)\" is not an absolute URL") }
+            parts.append(isAbsoluteURLString(url))
+        }
+        if !queryItems.isEmpty { parts.append(containsQueryParams(queryItems)) }
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { parts.append(hasHeaderNamed(name, value: value)) }
         if let jsonBody {
             do {
-                json = WireJSON(try JSONValue(any: jsonBody))
+                parts.append(hasJSONBody(containing: try JSONValue(any: jsonBody)))
             } catch {
-                conversionProblem = "jsonBody is not JSON: \(error)"
+                problems.insert("jsonBody is not JSON: \(error)", at: 0)
             }
         }
-        wire = WireMatcher(
-            method: method, host: host, path: path, url: url, queryItems: queryItems, headers: headers, jsonBody: json,
-            graphQLOperation: graphQLOperation)
+        if let graphQLOperation { parts.append(isGraphQLOperation(graphQLOperation)) }
+        let matcher = parts.dropFirst().reduce(parts.first ?? .any) { $0 && $1 }
+        problems += matcher.problems
+        if matcher.pattern == nil { problems.append("\(matcher.description) has no declarative form to send") }
+        self.pattern = matcher.pattern ?? RequestPattern()
+        conversionProblems = problems
+    }
+
+    /// A matcher of `pattern`, the engine's declarative form (what every other spelling is).
+    public init(_ pattern: RequestPattern) {
+        self.pattern = pattern
+        conversionProblems = RequestMatcher(pattern).problems
     }
 
     /// Accepts every request.
@@ -64,26 +94,29 @@ public struct RemoteMatcher: Codable, Sendable, Equatable, CustomStringConvertib
     /// `DELETE` requests to `path` (exact or a pattern).
     public static func delete(_ path: String) -> RemoteMatcher { RemoteMatcher(method: "DELETE", path: path) }
 
-    /// Reads a matcher in the form the app receives.
+    /// Reads a matcher in the form the app receives: a declaration's `request` member.
     public init(from decoder: any Decoder) throws {
-        wire = try WireMatcher(from: decoder)
+        let json = try JSONValue(from: decoder)
+        do {
+            self.init(try DeclarationForms.pattern(from: json, source: "a RemoteMatcher"))
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+        }
     }
 
-    /// Writes the matcher in the form the app receives.
+    /// Writes the matcher in the form the app receives: a declaration's `request` member.
     /// - Throws: `EncodingError.invalidValue` for a matcher that cannot be sent (a `jsonBody`
     ///   that is not JSON).
     public func encode(to encoder: any Encoder) throws {
-        try encodeForTheApp(wire, of: self, unlessRefusedBecause: conversionProblem, to: encoder)
+        try encodeForTheApp(DeclarationForms.json(of: pattern), of: self, unlessRefusedBecause: problems.first, to: encoder)
     }
 
     /// What is wrong with this matcher (a path pattern's syntax, a body that is not JSON, an
     /// empty method); empty when nothing is.
-    var problems: [String] {
-        (conversionProblem.map { [$0] } ?? []) + wire.problems
-    }
+    var problems: [String] { conversionProblems }
 
-    /// What the matcher accepts, in words (`method is "GET" and path is "/api/cart"`).
-    public var description: String { wire.description }
+    /// What the matcher accepts, in words (`method is GET and path is "/api/cart"`).
+    public var description: String { RequestMatcher(pattern).description }
 }
 
 /// Writes `wire`, the form the app receives, for `value`; throws `EncodingError.invalidValue`

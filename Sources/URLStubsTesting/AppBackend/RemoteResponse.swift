@@ -7,9 +7,7 @@ import URLStubsScenarios
 import URLStubsTestRunnerLink
 
 /// What a stub the test adds to the app answers (``AppBackend/stub(_:name:times:response:fileID:line:)``):
-/// a status, headers and a body (text, JSON, bytes, or a fixture file the app finds in its own
-/// bundle or fixtures folder), or an error, with timing. Its builders are `StubResponse`'s, with
-/// the same names and labels:
+/// a spelling of the engine's `ResponseDefinition`, which is what crosses to the app. Its builders are `StubResponse`'s, with the same names and labels:
 ///
 /// ```swift
 /// RemoteResponse(json: ["items": []])
@@ -17,67 +15,44 @@ import URLStubsTestRunnerLink
 /// RemoteResponse(string: "sold out", statusCode: 409).requestTime(0.5)
 /// RemoteResponse(statusCode: 204)
 /// RemoteResponse(error: URLError(.timedOut))
+/// RemoteResponse(definition)                              // any ResponseDefinition
 /// ```
 ///
 /// ``held(by:)`` holds it until the test releases it; ``stream(_:statusCode:headers:)`` answers
 /// with a live stream the test writes.
 public struct RemoteResponse: Codable, Sendable, Equatable {
     /// What crosses to the app.
-    var wire: WireResponse
-    /// Why a value given to a builder cannot be sent (an object that is not JSON, a header
-    /// name given twice).
+    var definition: ResponseDefinition
+    /// Why a value given to a builder cannot be sent (an object that is not JSON).
     private var conversionProblem: String?
 
-    init(statusCode: Int, wireHeaders headers: [String: String]) {
-        wire = WireResponse(status: statusCode, headers: headers)
-    }
-
-    /// `headers` as the link carries them: one value per name (protocol version 2). A name
-    /// given twice is refused when the response is sent rather than joined, since joined
-    /// `Set-Cookie` lines would be one broken cookie.
-    private init(statusCode: Int, fields headers: HeaderFields) {
-        var fields: [String: String] = [:]
-        var repeated: [String] = []
-        for (name, value) in headers {
-            if let key = fields.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-                if !repeated.contains(key) { repeated.append(key) }
-                continue
-            }
-            fields[name] = value
-        }
-        self.init(statusCode: statusCode, wireHeaders: fields)
-        if !repeated.isEmpty {
-            conversionProblem =
-                "the UI-test link carries one value per header name, and \(repeated.map { "\"\($0)\"" }.joined(separator: ", ")) "
-                + "is given more than once: join the values with \", \" or set one cookie per response"
-        }
+    /// A response of `definition`, the engine's declarative form.
+    public init(_ definition: ResponseDefinition) {
+        self.definition = definition
     }
 
     /// A body of bytes (sent as base64); without `data`, a response with no body.
     public init(data: Data = Data(), statusCode: Int = 200, headers: HeaderFields = [:]) {
-        self.init(statusCode: statusCode, fields: headers)
-        if !data.isEmpty { wire.data = data }
+        self.init(ResponseDefinition(status: statusCode, headers: headers, body: data.isEmpty ? nil : .bytes(data)))
     }
 
     /// A UTF-8 text body, `text/plain; charset=utf-8` unless `headers` say otherwise.
     public init(string: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
-        self.init(statusCode: statusCode, fields: headers)
-        wire.text = string
+        var headers = headers
+        if !headers.contains(name: "Content-Type") { headers["Content-Type"] = "text/plain; charset=utf-8" }
+        self.init(ResponseDefinition(status: statusCode, headers: headers, body: .text(string)))
     }
 
-    /// A JSON body, `application/json` unless `headers` say otherwise: an `Encodable` value
-    /// written by `encoder`, or `JSONSerialization` objects. A value that is neither fails the
-    /// `stub` or `release(with:)` call that sends it, naming its type.
+    /// A JSON body, `application/json` unless `headers` say otherwise: JSON values (what
+    /// `JSONSerialization` takes), else an `Encodable` value written by `encoder`, as
+    /// `StubResponse(json:)` reads them. A value that is neither fails the `stub` or
+    /// `release(with:)` call that sends it, naming its type.
     public init(json value: Any, statusCode: Int = 200, headers: HeaderFields = [:], encoder: JSONEncoder = JSONEncoder()) {
-        self.init(statusCode: statusCode, fields: headers)
+        self.init(ResponseDefinition(status: statusCode, headers: headers))
         do {
-            if let encodable = value as? any Encodable {
-                wire.json = WireJSON(try JSONValue(data: try encoder.encode(encodable)))
-            } else {
-                wire.json = WireJSON(try JSONValue(any: value))
-            }
+            definition.body = .json(try JSONValue(data: try StubResponse.jsonBody(value, encoder: encoder)))
         } catch {
-            conversionProblem = (conversionProblem.map { $0 + "; " } ?? "") + "the JSON body is not JSON: \(error)"
+            conversionProblem = "the JSON body is not JSON: \(error)"
         }
     }
 
@@ -86,53 +61,75 @@ public struct RemoteResponse: Codable, Sendable, Equatable {
     /// are read as `StubResponse(fixture:in:subdirectory:statusCode:headers:)` reads them. A
     /// missing fixture fails the test's `stub` call with the closest names the app has.
     public init(fixture name: String, statusCode: Int = 200, headers: HeaderFields = [:]) {
-        self.init(statusCode: statusCode, fields: headers)
-        wire.fixture = name
+        self.init(ResponseDefinition(status: statusCode, headers: headers, body: .fixture(name)))
     }
 
     /// The request fails with `error` (its code crosses to the app).
     public init(error: URLError) {
-        self.init(statusCode: 200, wireHeaders: [:])
-        wire.errorCode = error.code.rawValue
+        self.init(ResponseDefinition(failure: .error(code: error.code.rawValue)))
     }
 
     /// Waits `requestTime` seconds before the head, then spreads the body over `responseTime`
     /// seconds, as `StubResponse.requestTime(_:responseTime:)` does.
     public func requestTime(_ requestTime: TimeInterval, responseTime: TimeInterval = 0) -> RemoteResponse {
         var copy = self
-        copy.wire.requestTime = requestTime
-        copy.wire.responseTime = responseTime
+        copy.definition.requestTime = requestTime
+        copy.definition.responseTime = responseTime
         return copy
     }
 
     /// Sends the body at `speed`.
     public func downloadSpeed(_ speed: DownloadSpeed) -> RemoteResponse {
         var copy = self
-        copy.wire.downloadSpeed = speed.kilobytesPerSecond
+        copy.definition.downloadSpeed = speed.kilobytesPerSecond
         return copy
     }
 
-    /// Applies `profile` (latency, jitter, failures, speed; seeded) to every answer.
+    /// Applies `profile` (latency, jitter, failures, speed; seeded) to every answer, drawing as
+    /// a scenario's profile does in process: it crosses as the link's `"networkProfile"`
+    /// response transformer.
     public func networkProfile(_ profile: NetworkProfile) -> RemoteResponse {
+        LinkNetworkProfile.register()
+        var value: [String: JSONValue] = [
+            "latency": .number(profile.latency), "jitter": .number(profile.jitter), "failureRate": .number(profile.failureRate),
+            "failures": .array(profile.failures.map { .string($0.rawValue) }), "seed": .string(String(profile.seed)),
+        ]
+        if let speed = profile.downloadSpeed { value["downloadSpeed"] = .number(speed.kilobytesPerSecond) }
         var copy = self
-        copy.wire.networkProfile = WireNetworkProfile(profile)
+        copy.definition.transformer = ResponseDefinition.Transformer(name: LinkNetworkProfile.transformerName, value: .object(value))
         return copy
     }
 
-    /// Reads a response in the form the app receives.
+    /// Reads a response in the form the app receives: a declaration's `response` member.
     public init(from decoder: any Decoder) throws {
-        wire = try WireResponse(from: decoder)
+        let json = try JSONValue(from: decoder)
+        do {
+            self.init(try DeclarationForms.response(from: json, source: "a RemoteResponse"))
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)", underlyingError: error))
+        }
     }
 
-    /// Writes the response in the form the app receives.
+    /// Writes the response in the form the app receives: a declaration's `response` member.
     /// - Throws: `EncodingError.invalidValue` for a response that cannot be sent (a JSON body
     ///   that is not JSON).
     public func encode(to encoder: any Encoder) throws {
-        try encodeForTheApp(wire, of: self, unlessRefusedBecause: conversionProblem, to: encoder)
+        try encodeForTheApp(DeclarationForms.json(of: definition), of: self, unlessRefusedBecause: conversionProblem, to: encoder)
     }
 
     /// What is wrong with this response; empty when nothing is.
     var problems: [String] {
-        (conversionProblem.map { [$0] } ?? []) + wire.problems
+        var problems = conversionProblem.map { [$0] } ?? []
+        guard (100...599).contains(definition.status) else {
+            return problems + ["status \(definition.status) is not an HTTP status (100...599)"]
+        }
+        do {
+            try StubDeclaration(response: definition).validate()
+        } catch let error as StubError {
+            problems.append(error.description)
+        } catch {
+            problems.append("\(error)")
+        }
+        return problems
     }
 }
