@@ -48,3 +48,16 @@ if [ -n "$engine_test_imports" ]; then
     echo "error: an engine test imports a wing; move it to that wing's test target (Tests/URLStubs<Wing>Tests)" >&2
     exit 1
 fi
+
+# The engine's shared state is guarded by one wrapper (`Locked`, Sources/URLStubs/Support/Locked.swift):
+# a hand-written `lock()`/`unlock()` pair can be left taken on an early return and lets a field
+# be touched without the lock. The user-code runner's condition variable, which must wait with
+# its lock taken, is the one exception.
+lock_calls=$(grep -rnE '\.(lock|unlock)\(\)' Sources/URLStubs --include='*.swift' |
+    grep -vE '^Sources/URLStubs/(Support/Locked\.swift|Loading/UserCodeRunner\.swift):' || true)
+echo "hand-written lock()/unlock() calls in the engine: $(echo "$lock_calls" | sed '/^$/d' | wc -l) (none allowed; use Locked)"
+if [ -n "$lock_calls" ]; then
+    echo "$lock_calls" | head -20
+    echo "error: guard shared state with Locked (Sources/URLStubs/Support/Locked.swift): state.withLock { \$0.field }" >&2
+    exit 1
+fi

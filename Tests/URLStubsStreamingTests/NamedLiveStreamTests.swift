@@ -20,11 +20,11 @@ struct NamedLiveStreamTests {
         try registry.stub(StubDeclaration.read(from: Data(text.utf8), source: "prices.json"))
         let prices = registry.liveStream(named: "prices")
         #expect(registry.liveStream(named: "prices") === prices)
-        async let result = fetch(URLRequest(url: URL(string: "https://api.test/prices")!), from: registry, using: api)
-        _ = try await prices.waitForConnection(timeout: 30)
+        let result = Task { await fetch(URLRequest(url: URL(string: "https://api.test/prices")!), from: registry, using: api) }
+        _ = try await prices.waitForConnection(timeout: patientWait)
         try prices.send(event: ServerSentEvent(event: "price", data: "12"))
         try prices.finish()
-        let fetched = await result
+        let fetched = await result.value
         #expect(fetched.body == "event: price\ndata: 12\n\n")
         #expect(fetched.response?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
     }

@@ -4,32 +4,29 @@ import Foundation
 /// body plays. A library attaches each (URLStubsStreaming's live streams, the UI-test link's
 /// streams written from another process); the engine only looks them up when a head is due.
 final class NamedStreams: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sources: [String: (play: StubBody.StreamedSource, owner: AnyObject?)] = [:]
+    private let sources = Locked<[String: (play: StubBody.StreamedSource, owner: AnyObject?)]>([:])
 
     func attach(_ source: @escaping StubBody.StreamedSource, owner: AnyObject?, named name: String) {
-        lock.lock(); defer { lock.unlock() }
-        sources[name] = (source, owner)
+        sources.withLock { $0[name] = (source, owner) }
     }
 
     func detach(named name: String) {
-        lock.lock(); defer { lock.unlock() }
-        sources[name] = nil
+        sources.withLock { $0[name] = nil }
     }
 
     func source(named name: String) -> StubBody.StreamedSource? {
-        lock.lock(); defer { lock.unlock() }
-        return sources[name]?.play
+        sources.withLock { $0[name]?.play }
     }
 
     /// The owner of the stream `name`, attaching the one `make` gives first if none of that
     /// type is.
     func owner<Owner: AnyObject>(named name: String, make: () -> (StubBody.StreamedSource, Owner)) -> Owner {
-        lock.lock(); defer { lock.unlock() }
-        if let owner = sources[name]?.owner as? Owner { return owner }
-        let (play, owner) = make()
-        sources[name] = (play, owner)
-        return owner
+        sources.withLock { sources in
+            if let owner = sources[name]?.owner as? Owner { return owner }
+            let (play, owner) = make()
+            sources[name] = (play, owner)
+            return owner
+        }
     }
 
     /// The body of a response whose stream is named `name`: the attached source when the head

@@ -27,25 +27,21 @@ public protocol RequestPatternKind: Sendable {
 
 /// The pattern kinds registered in this process.
 public enum RequestPatternKinds {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var kinds: [String: any RequestPatternKind] = [:]
+    private static let kinds = Locked<[String: any RequestPatternKind]>([:])
 
     /// Adds `kind`, replacing one of the same name.
     public static func register(_ kind: some RequestPatternKind) {
-        lock.lock(); defer { lock.unlock() }
-        kinds[kind.name] = kind
+        kinds.withLock { $0[kind.name] = kind }
     }
 
     /// The kind named `name`, if registered.
     static func kind(named name: String) -> (any RequestPatternKind)? {
-        lock.lock(); defer { lock.unlock() }
-        return kinds[name]
+        kinds.withLock { $0[name] }
     }
 
     /// The registered names, sorted, for errors.
     static var names: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return kinds.keys.sorted()
+        kinds.withLock { $0.keys.sorted() }
     }
 }
 

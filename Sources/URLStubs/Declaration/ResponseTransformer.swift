@@ -27,22 +27,18 @@ public protocol ResponseTransformer: Sendable {
 
 /// The response transformers registered in this process.
 public enum ResponseTransformers {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var transformers: [String: any ResponseTransformer] = [:]
+    private static let transformers = Locked<[String: any ResponseTransformer]>([:])
 
     /// Adds `transformer`, replacing one of the same name.
     public static func register(_ transformer: some ResponseTransformer) {
-        lock.lock(); defer { lock.unlock() }
-        transformers[transformer.name] = transformer
+        transformers.withLock { $0[transformer.name] = transformer }
     }
 
     static func transformer(named name: String) -> (any ResponseTransformer)? {
-        lock.lock(); defer { lock.unlock() }
-        return transformers[name]
+        transformers.withLock { $0[name] }
     }
 
     static var names: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return transformers.keys.sorted()
+        transformers.withLock { $0.keys.sorted() }
     }
 }

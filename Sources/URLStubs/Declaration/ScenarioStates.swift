@@ -3,37 +3,35 @@ import Foundation
 /// The states of a registry's scenarios (``StubDeclaration/ScenarioStep``): every scenario is
 /// in ``StubDeclaration/ScenarioStep/started`` until a stub moves it.
 final class ScenarioStates: @unchecked Sendable {
-    private let lock = NSLock()
-    private var states: [String: String] = [:]
+    private let states = Locked<[String: String]>([:])
 
     func state(of scenario: String) -> String {
-        lock.lock(); defer { lock.unlock() }
-        return states[scenario] ?? StubDeclaration.ScenarioStep.started
+        states.withLock { $0[scenario] ?? StubDeclaration.ScenarioStep.started }
     }
 
     var all: [String: String] {
-        lock.lock(); defer { lock.unlock() }
-        return states
+        states.withLock { $0 }
     }
 
     func set(_ scenario: String, to state: String) {
-        lock.lock(); defer { lock.unlock() }
-        states[scenario] = state
+        states.withLock { $0[scenario] = state }
     }
 
     func reset(_ scenario: String? = nil) {
-        lock.lock(); defer { lock.unlock() }
-        if let scenario { states[scenario] = nil } else { states.removeAll() }
+        states.withLock { states in
+            if let scenario { states[scenario] = nil } else { states.removeAll() }
+        }
     }
 
     /// Moves the scenario of `step` to its new state if it is still in the required one,
     /// atomically, so two requests racing for one step take it once.
     func advance(_ step: StubDeclaration.ScenarioStep) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        let current = states[step.name] ?? StubDeclaration.ScenarioStep.started
-        if let required = step.requiredState, required != current { return false }
-        if let new = step.newState { states[step.name] = new }
-        return true
+        states.withLock { states in
+            let current = states[step.name] ?? StubDeclaration.ScenarioStep.started
+            if let required = step.requiredState, required != current { return false }
+            if let new = step.newState { states[step.name] = new }
+            return true
+        }
     }
 
     /// The matcher part of a step: the scenario must be in the required state.

@@ -104,14 +104,14 @@ extension StubRegistry {
 
 /// A registry's gates by name, each made once.
 final class NamedGates: @unchecked Sendable {
-    private let lock = NSLock()
-    private var gates: [String: ResponseGate] = [:]
+    private let gates = Locked<[String: ResponseGate]>([:])
 
     func gate(named name: String) -> ResponseGate {
-        lock.lock(); defer { lock.unlock() }
-        if let gate = gates[name] { return gate }
-        let gate = ResponseGate(name: name)
-        gates[name] = gate
-        return gate
+        gates.withLock { gates in
+            if let gate = gates[name] { return gate }
+            let gate = ResponseGate(name: name)
+            gates[name] = gate
+            return gate
+        }
     }
 }

@@ -31,11 +31,20 @@ final class BodyReader: @unchecked Sendable {
         case unopenable(SendableError)
     }
 
-    // Guards the fields below, never held during a read or an open.
-    private let lock = NSLock()
-    private var source: Source
-    private var closed = false
-    private var busy = false
+    /// Never held during a read or an open.
+    private let state: Locked<State>
+
+    /// What the reader's lock guards.
+    private struct State {
+        var source: Source
+        var closed = false
+        var busy = false
+
+        var openedStream: InputStream? {
+            if case .stream(let stream) = source { return stream }
+            return nil
+        }
+    }
     /// The body's length when known without reading it (`Content-Length`).
     let length: Int?
     /// `true` for a body held in memory: reads answer at once, with no hop.
@@ -47,9 +56,9 @@ final class BodyReader: @unchecked Sendable {
         self.runUserCode = runUserCode
         isInMemory = body.data != nil
         if let data = body.data {
-            source = .memory(data, offset: 0)
+            state = Locked(State(source: .memory(data, offset: 0)))
         } else {
-            source = .unopened(body)
+            state = Locked(State(source: .unopened(body)))
         }
         length = body.knownLength
     }
@@ -60,10 +69,10 @@ final class BodyReader: @unchecked Sendable {
     /// `scheduler` with `nil`, or the error that kept the body from opening. Memory bodies
     /// answer at once.
     func open(on scheduler: any DeliveryScheduler, _ completion: @escaping @Sendable ((any Error)?) -> Void) {
-        lock.lock()
-        let needsOpening: Bool
-        if case .unopened = source { needsOpening = true } else { needsOpening = false }
-        lock.unlock()
+        let needsOpening = state.withLock { state in
+            if case .unopened = state.source { return true }
+            return false
+        }
         guard needsOpening else {
             completion(nil)
             return
@@ -90,41 +99,40 @@ final class BodyReader: @unchecked Sendable {
 
     /// Closes the stream, now or when the read in progress returns; later reads return `.end`.
     func close() {
-        lock.lock()
-        guard !closed else { lock.unlock(); return }
-        closed = true
-        let idleStream = busy ? nil : openedStream
-        lock.unlock()
+        let idleStream = state.withLock { state -> InputStream? in
+            guard !state.closed else { return nil }
+            state.closed = true
+            return state.busy ? nil : state.openedStream
+        }
         idleStream?.close()
-    }
-
-    private var openedStream: InputStream? {
-        if case .stream(let stream) = source { return stream }
-        return nil
     }
 
     /// The next chunk of an in-memory body; `nil` for a stream body (read it on a global queue).
     private func readFromMemory(upTo maximum: Int) -> Chunk? {
-        lock.lock(); defer { lock.unlock() }
-        if closed || maximum <= 0 { return .end }
-        guard case .memory(let data, let offset) = source else { return nil }
-        let count = min(maximum, data.count - offset)
-        guard count > 0 else { return .end }
-        source = .memory(data, offset: offset + count)
-        // The whole body in one read: handed over as it is, without a copy.
-        if offset == 0, count == data.count { return .data(data) }
-        return .data(data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count)))
+        state.withLock { state in
+            if state.closed || maximum <= 0 { return .end }
+            guard case .memory(let data, let offset) = state.source else { return nil }
+            let count = min(maximum, data.count - offset)
+            guard count > 0 else { return .end }
+            state.source = .memory(data, offset: offset + count)
+            // The whole body in one read: handed over as it is, without a copy.
+            if offset == 0, count == data.count { return .data(data) }
+            return .data(data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + count)))
+        }
     }
 
     /// Opens the stream if need be and reads from it, outside the lock. Call off the delivery
     /// context: either may block.
     private func readFromStream(upTo maximum: Int, openOnly: Bool = false) -> Chunk {
-        lock.lock()
-        if closed || (maximum <= 0 && !openOnly) { lock.unlock(); return .end }
-        if case .unopenable(let failure) = source { lock.unlock(); return .unopenable(failure) }
-        busy = true
-        let current = source
-        lock.unlock()
+        var taken: Source?
+        let early = state.withLock { state -> Chunk? in
+            if state.closed || (maximum <= 0 && !openOnly) { return .end }
+            if case .unopenable(let failure) = state.source { return .unopenable(failure) }
+            state.busy = true
+            taken = state.source
+            return nil
+        }
+        guard let current = taken else { return early ?? .end }
 
         var stream: InputStream?
         var opened: Source?
@@ -161,12 +169,11 @@ final class BodyReader: @unchecked Sendable {
             chunk = .unopenable(failure)
         }
 
-        lock.lock()
-        busy = false
-        if let opened { source = opened }
-        let wasClosed = closed
-        let closeNow = wasClosed ? openedStream : nil
-        lock.unlock()
+        let (wasClosed, closeNow) = state.withLock { state -> (Bool, InputStream?) in
+            state.busy = false
+            if let opened { state.source = opened }
+            return (state.closed, state.closed ? state.openedStream : nil)
+        }
         closeNow?.close()
         return wasClosed ? .end : chunk
     }

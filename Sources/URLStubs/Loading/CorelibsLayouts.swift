@@ -95,22 +95,20 @@ struct StoredField: @unchecked Sendable {
 /// A list, not a dictionary: it holds one entry per concrete class (a handful of task
 /// classes, one session class), and comparing a few pointers costs less than hashing one.
 final class LayoutCache<Layout>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var layouts: [(ObjectIdentifier, Layout)] = []
+    private let layouts = Locked<[(ObjectIdentifier, Layout)]>([])
     private let make: (AnyObject) -> Layout
 
     init(_ make: @escaping (AnyObject) -> Layout) { self.make = make }
 
     func layout(of object: AnyObject) -> Layout {
         let key = ObjectIdentifier(Swift.type(of: object))
-        lock.lock()
-        for (candidate, layout) in layouts where candidate == key {
-            lock.unlock()
-            return layout
+        let known = layouts.withLock { layouts -> Layout? in
+            for (candidate, layout) in layouts where candidate == key { return layout }
+            return nil
         }
-        lock.unlock()
+        if let known { return known }
         let layout = make(object)
-        lock.lock(); layouts.append((key, layout)); lock.unlock()
+        layouts.withLock { $0.append((key, layout)) }
         return layout
     }
 }

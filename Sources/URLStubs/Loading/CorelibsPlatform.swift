@@ -138,18 +138,15 @@ enum CorelibsTaskState {
         return "\(behaviour)".hasPrefix("callDelegate")
     }
 
-    private static let problemLock = NSLock()
-    nonisolated(unsafe) private static var problemsSeen: Set<String> = []
+    private static let problemsSeen = Locked<Set<String>>([])
 
     /// corelibs fields that could not be found (empty on the toolchains we tested).
     static var layoutProblems: [String] {
-        problemLock.lock(); defer { problemLock.unlock() }
-        return problemsSeen.sorted()
+        problemsSeen.withLock { $0.sorted() }
     }
 
     private static func recordProblems(_ problems: [String]) {
-        problemLock.lock(); defer { problemLock.unlock() }
-        problemsSeen.formUnion(problems)
+        problemsSeen.withLock { $0.formUnion(problems) }
     }
 
     private static func unwrapOptional(_ value: Any) -> Any? {
@@ -183,36 +180,38 @@ final class SessionConfigurations: @unchecked Sendable {
         let configuration: URLSessionConfiguration
     }
 
-    private let lock = NSLock()
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// The session asked for last: a test's requests come one session at a time, and comparing
-    /// one reference costs less than hashing it.
-    private var last: Entry?
-    /// Entries of released sessions are swept when the table doubles past this.
-    private var sweepAt = 64
+    private let table = Locked(Table())
+
+    /// What the cache's lock guards.
+    private struct Table {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// The session asked for last: a test's requests come one session at a time, and
+        /// comparing one reference costs less than hashing it.
+        var last: Entry?
+        /// Entries of released sessions are swept when the table doubles past this.
+        var sweepAt = 64
+    }
 
     func configuration(of session: URLSession) -> URLSessionConfiguration {
         let key = ObjectIdentifier(session)
-        lock.lock()
-        if let last, last.session === session {
-            lock.unlock()
-            return last.configuration
+        let known = table.withLock { table -> URLSessionConfiguration? in
+            if let last = table.last, last.session === session { return last.configuration }
+            if let entry = table.entries[key], entry.session === session {
+                table.last = entry
+                return entry.configuration
+            }
+            return nil
         }
-        if let entry = entries[key], entry.session === session {
-            last = entry
-            lock.unlock()
-            return entry.configuration
-        }
-        lock.unlock()
+        if let known { return known }
         let configuration = session.configuration
-        lock.lock()
-        last = Entry(session: session, configuration: configuration)
-        entries[key] = last
-        if entries.count > sweepAt {
-            entries = entries.filter { $0.value.session != nil }
-            sweepAt = max(64, entries.count * 2)
+        table.withLock { table in
+            table.last = Entry(session: session, configuration: configuration)
+            table.entries[key] = table.last
+            if table.entries.count > table.sweepAt {
+                table.entries = table.entries.filter { $0.value.session != nil }
+                table.sweepAt = max(64, table.entries.count * 2)
+            }
         }
-        lock.unlock()
         return configuration
     }
 }

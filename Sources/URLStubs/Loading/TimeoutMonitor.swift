@@ -14,21 +14,25 @@ final class TimeoutMonitor: @unchecked Sendable {
     /// How late a check may come: timeouts are reported within this of their moment.
     static let leeway = DispatchTimeInterval.milliseconds(10)
 
-    private struct Entry {
+    fileprivate struct Entry {
         let due: UInt64
         /// Weak: a finished request (with its body and registry) is not kept for its check.
         weak var player: ExchangePlayer?
     }
 
-    private let lock = NSLock()
-    /// Checks registered in the order they fall due (most are: the first check of each request
-    /// comes a fixed second after it starts).
-    private var inOrder = FIFOQueue<Entry>()
-    /// The others, as a binary min-heap by `due`.
-    private var heap: [Entry] = []
+    private let checks = Locked(Checks())
     private let queue = DispatchQueue(label: "URLStubs.TimeoutMonitor")
     private let timer: DispatchSourceTimer
-    private var armedFor: UInt64 = .max
+
+    /// What the monitor's lock guards.
+    fileprivate struct Checks {
+        /// Checks registered in the order they fall due (most are: the first check of each
+        /// request comes a fixed second after it starts).
+        var inOrder = FIFOQueue<Entry>()
+        /// The others, as a binary min-heap by `due`.
+        var heap: [Entry] = []
+        var armedFor: UInt64 = .max
+    }
 
     private init() {
         timer = DispatchSource.makeTimerSource(queue: queue)
@@ -41,41 +45,44 @@ final class TimeoutMonitor: @unchecked Sendable {
     /// exists then.
     func check(_ player: ExchangePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
-        lock.lock()
-        if inOrder.last.map({ due >= $0.due }) ?? true {
-            inOrder.append(Entry(due: due, player: player))
-        } else {
-            push(Entry(due: due, player: player))
+        let rearm = checks.withLock { checks in
+            if checks.inOrder.last.map({ due >= $0.due }) ?? true {
+                checks.inOrder.append(Entry(due: due, player: player))
+            } else {
+                checks.push(Entry(due: due, player: player))
+            }
+            let rearm = due < checks.armedFor
+            if rearm { checks.armedFor = due }
+            return rearm
         }
-        let rearm = due < armedFor
-        if rearm { armedFor = due }
-        lock.unlock()
         if rearm { timer.schedule(deadline: moment, leeway: Self.leeway) }
     }
 
     private func fire() {
         let now = DispatchTime.now().uptimeNanoseconds
         var due: [ExchangePlayer] = []
-        lock.lock()
-        while let first = inOrder.first, first.due <= now {
-            if let player = first.player { due.append(player) }
-            _ = inOrder.popFirst()
+        let next = checks.withLock { checks -> DispatchTime? in
+            while let first = checks.inOrder.first, first.due <= now {
+                if let player = first.player { due.append(player) }
+                _ = checks.inOrder.popFirst()
+            }
+            while let first = checks.heap.first, first.due <= now {
+                if let player = first.player { due.append(player) }
+                checks.popFirst()
+            }
+            let earliest = min(checks.inOrder.first?.due ?? .max, checks.heap.first?.due ?? .max)
+            checks.armedFor = earliest
+            return earliest == .max ? nil : DispatchTime(uptimeNanoseconds: earliest)
         }
-        while let first = heap.first, first.due <= now {
-            if let player = first.player { due.append(player) }
-            popFirst()
-        }
-        let earliest = min(inOrder.first?.due ?? .max, heap.first?.due ?? .max)
-        armedFor = earliest
-        let next = earliest == .max ? nil : DispatchTime(uptimeNanoseconds: earliest)
-        lock.unlock()
         if let next { timer.schedule(deadline: next, leeway: Self.leeway) }
         for player in due { player.timeoutCheckDue() }
     }
+}
 
-    // MARK: Heap
+// MARK: Heap
 
-    private func push(_ entry: Entry) {
+extension TimeoutMonitor.Checks {
+    fileprivate mutating func push(_ entry: TimeoutMonitor.Entry) {
         heap.append(entry)
         var child = heap.count - 1
         while child > 0 {
@@ -86,7 +93,7 @@ final class TimeoutMonitor: @unchecked Sendable {
         }
     }
 
-    private func popFirst() {
+    fileprivate mutating func popFirst() {
         heap.swapAt(0, heap.count - 1)
         heap.removeLast()
         var parent = 0

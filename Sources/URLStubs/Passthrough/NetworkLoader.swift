@@ -42,24 +42,23 @@ enum NetworkLoader {
 
     /// A passthrough in flight, cancellable from the delivery context.
     final class Handle: @unchecked Sendable {
-        private let lock = NSLock()
-        private var task: URLSessionTask?
-        private var cancelled = false
+        private let state = Locked((task: URLSessionTask?.none, cancelled: false))
 
         fileprivate func attach(_ task: URLSessionTask) -> Bool {
-            lock.lock(); defer { lock.unlock() }
-            guard !cancelled else { return false }
-            self.task = task
-            return true
+            state.withLock { state in
+                guard !state.cancelled else { return false }
+                state.task = task
+                return true
+            }
         }
 
         /// Cancels the request; returns at once (the task is cancelled on ``control``).
         func cancel() {
-            lock.lock()
-            cancelled = true
-            let task = self.task
-            self.task = nil
-            lock.unlock()
+            let task = state.withLock { state in
+                state.cancelled = true
+                defer { state.task = nil }
+                return state.task
+            }
             guard let task else { return }
             control.async { task.cancel() }
         }

@@ -22,37 +22,45 @@ enum ProtocolClassPool {
     /// outlives its registry is answered by "registry released" rather than by a newcomer.
     private static let quarantine = 64
 
-    nonisolated(unsafe) private static var slots: [Slot] = []
-    nonisolated(unsafe) private static var freeSlots: [Int] = []
-    nonisolated(unsafe) private static var freeHead = 0
-    private static let lock = NSLock()
+    /// What the pool's lock guards.
+    private struct Slots {
+        var all: [Slot] = []
+        var free: [Int] = []
+        var freeHead = 0
+    }
+
+    private static let slots = Locked(Slots())
 
     /// A class for a new registry, which then calls ``bind(_:to:)``.
     static func acquire() -> (StubURLProtocol.Type, Int) {
-        lock.lock(); defer { lock.unlock() }
-        if freeSlots.count - freeHead > quarantine {
-            let index = freeSlots[freeHead]
-            freeHead += 1
-            if freeHead > 1024 { freeSlots.removeFirst(freeHead); freeHead = 0 }
-            slots[index].isReleased = false
-            return (slots[index].protocolClass, index)
+        slots.withLock { slots in
+            if slots.free.count - slots.freeHead > quarantine {
+                let index = slots.free[slots.freeHead]
+                slots.freeHead += 1
+                if slots.freeHead > 1024 {
+                    slots.free.removeFirst(slots.freeHead)
+                    slots.freeHead = 0
+                }
+                slots.all[index].isReleased = false
+                return (slots.all[index].protocolClass, index)
+            }
+            let index = slots.all.count
+            let protocolClass = makeClass(for: index)
+            slots.all.append(Slot(protocolClass: protocolClass, registry: nil, isReleased: false))
+            return (protocolClass, index)
         }
-        let index = slots.count
-        let protocolClass = makeClass(for: index)
-        slots.append(Slot(protocolClass: protocolClass, registry: nil, isReleased: false))
-        return (protocolClass, index)
     }
 
     static func bind(_ index: Int, to registry: StubRegistry) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index].registry = registry
+        slots.withLock { $0.all[index].registry = registry }
     }
 
     static func release(_ index: Int) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index].registry = nil
-        slots[index].isReleased = true
-        freeSlots.append(index)
+        slots.withLock { slots in
+            slots.all[index].registry = nil
+            slots.all[index].isReleased = true
+            slots.free.append(index)
+        }
     }
 
     enum Lookup {
@@ -67,16 +75,16 @@ enum ProtocolClassPool {
         guard let index = protocolClass.slotIndex else {
             return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared) : .unknown
         }
-        lock.lock(); defer { lock.unlock() }
-        guard index < slots.count, slots[index].protocolClass == protocolClass else { return .unknown }
-        if let registry = slots[index].registry { return .registry(registry) }
-        return .released
+        return slots.withLock { slots in
+            guard index < slots.all.count, slots.all[index].protocolClass == protocolClass else { return .unknown }
+            if let registry = slots.all[index].registry { return .registry(registry) }
+            return .released
+        }
     }
 
     /// Number of classes made so far (for tests that check registries leave nothing behind).
     static var classCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return slots.count
+        slots.withLock { $0.all.count }
     }
 
     private static func makeClass(for index: Int) -> StubURLProtocol.Type {

@@ -11,17 +11,21 @@ final class RequestJournal: @unchecked Sendable {
     /// uploads of 32 KB hold 64 MB, not 320.
     static let bodyBudget = 64 * 1024 * 1024
 
-    private let lock = NSLock()
-    private var entries: [JournalEntry] = []
-    /// Where the oldest entry is, once the ring is full.
-    private var start = 0
-    private var lastSequence: UInt64 = 0
-    private var unmatched = UnmatchedLedger()
-    private var bodyLimitValue = 32 * 1024
-    /// Body bytes the entries in the ring keep.
-    private var bodyBytes = 0
-    /// Entries older than this sequence number have had their bodies dropped.
-    private var bodiesKeptFrom: UInt64 = 0
+    private let fields = Locked(Fields())
+
+    /// What the journal's lock guards.
+    private struct Fields {
+        var entries: [JournalEntry] = []
+        /// Where the oldest entry is, once the ring is full.
+        var start = 0
+        var lastSequence: UInt64 = 0
+        var unmatched = UnmatchedLedger()
+        var bodyLimit = 32 * 1024
+        /// Body bytes the entries in the ring keep.
+        var bodyBytes = 0
+        /// Entries older than this sequence number have had their bodies dropped.
+        var bodiesKeptFrom: UInt64 = 0
+    }
     /// Tests waiting for requests (``StubRegistry/waitForRequests(matching:count:timeout:)``).
     let waiters: JournalWaiters
 
@@ -31,30 +35,30 @@ final class RequestJournal: @unchecked Sendable {
 
     /// The entries, oldest first.
     var all: [JournalEntry] {
-        lock.lock(); defer { lock.unlock() }
-        guard start > 0 else { return entries }
-        return Array(entries[start...]) + entries[..<start]
+        fields.withLock { fields in
+            guard fields.start > 0 else { return fields.entries }
+            return Array(fields.entries[fields.start...]) + fields.entries[..<fields.start]
+        }
     }
 
     /// How many bytes of each request body an entry keeps.
     var bodyLimit: Int {
-        get { lock.lock(); defer { lock.unlock() }; return bodyLimitValue }
-        set { lock.lock(); bodyLimitValue = max(0, newValue); lock.unlock() }
+        get { fields.withLock { $0.bodyLimit } }
+        set { fields.withLock { $0.bodyLimit = max(0, newValue) } }
     }
 
     /// Unmatched requests since the last reset, each distinct one once.
     var unmatchedGroups: (groups: [UnmatchedLedger.Group], overflow: Int) {
-        lock.lock(); defer { lock.unlock() }
-        return (unmatched.groups, unmatched.overflow)
+        fields.withLock { ($0.unmatched.groups, $0.unmatched.overflow) }
     }
 
     func removeAll() {
-        lock.lock()
-        entries.removeAll()
-        start = 0
-        bodyBytes = 0
-        unmatched.removeAll()
-        lock.unlock()
+        fields.withLock { fields in
+            fields.entries.removeAll()
+            fields.start = 0
+            fields.bodyBytes = 0
+            fields.unmatched.removeAll()
+        }
     }
 
     /// Adds `entry`; returns its number, for ``complete(_:_:)``.
@@ -62,58 +66,59 @@ final class RequestJournal: @unchecked Sendable {
     /// - Parameter scrubbing: What the entry's description hides.
     @discardableResult
     func record(_ entry: consuming JournalEntry, scrubbing: Scrubbing) -> UInt64 {
+        var entry = entry
         entry.scrubbing = scrubbing
-        lock.lock()
-        lastSequence += 1
-        entry.sequence = lastSequence
-        if entry.isUnmatched { unmatched.add(entry, journalBodyLimit: bodyLimitValue) }
-        entry.limitBody(to: bodyLimitValue)
-        bodyBytes += entry.request.body?.count ?? 0
-        // Told before the entry moves into the ring (no copy of it is made), still under the
-        // lock: a waiter starting meanwhile reads the journal after this, and sees the entry
-        // once either way (waiters tell entries apart by sequence).
-        waiters.recorded(entry)
-        let sequence = lastSequence
-        // A ring once full: dropping the oldest must not move 10,000 entries per request.
-        if entries.count < Self.capacity {
-            entries.append(entry)
-        } else {
-            bodyBytes -= entries[start].request.body?.count ?? 0
-            entries[start] = entry
-            start = (start + 1) % Self.capacity
+        return fields.withLock { fields in
+            fields.lastSequence += 1
+            entry.sequence = fields.lastSequence
+            if entry.isUnmatched { fields.unmatched.add(entry, journalBodyLimit: fields.bodyLimit) }
+            entry.limitBody(to: fields.bodyLimit)
+            fields.bodyBytes += entry.request.body?.count ?? 0
+            // Told before the entry moves into the ring, still under the lock: a waiter starting
+            // meanwhile reads the journal after this, and sees the entry once either way (waiters
+            // tell entries apart by sequence).
+            waiters.recorded(entry)
+            // A ring once full: dropping the oldest must not move 10,000 entries per request.
+            if fields.entries.count < Self.capacity {
+                fields.entries.append(entry)
+            } else {
+                fields.bodyBytes -= fields.entries[fields.start].request.body?.count ?? 0
+                fields.entries[fields.start] = entry
+                fields.start = (fields.start + 1) % Self.capacity
+            }
+            if fields.bodyBytes > Self.bodyBudget { Self.dropOldestBodies(&fields) }
+            return fields.lastSequence
         }
-        if bodyBytes > Self.bodyBudget { dropOldestBodies() }
-        lock.unlock()
-        return sequence
     }
 
     /// Drops the bodies of the oldest entries until the rest fit ``bodyBudget`` (under the
     /// lock). Sequence numbers in the ring follow each other, so an entry is found by its number.
-    private func dropOldestBodies() {
-        let count = entries.count
-        let oldest = entries[start].sequence
-        var next = max(bodiesKeptFrom, oldest)
-        while bodyBytes > Self.bodyBudget, next <= lastSequence {
-            let index = (start + Int(next - oldest)) % count
-            bodyBytes -= entries[index].request.body?.count ?? 0
-            entries[index].limitBody(to: 0)
+    private static func dropOldestBodies(_ fields: inout Fields) {
+        let count = fields.entries.count
+        let oldest = fields.entries[fields.start].sequence
+        var next = max(fields.bodiesKeptFrom, oldest)
+        while fields.bodyBytes > Self.bodyBudget, next <= fields.lastSequence {
+            let index = (fields.start + Int(next - oldest)) % count
+            fields.bodyBytes -= fields.entries[index].request.body?.count ?? 0
+            fields.entries[index].limitBody(to: 0)
             next += 1
         }
-        bodiesKeptFrom = next
+        fields.bodiesKeptFrom = next
     }
 
     /// Changes the entry numbered `sequence`, if still in the ring (an exchange that ended says
     /// what its client saw). Searches from the newest entry: the one wanted is recent.
     func complete(_ sequence: UInt64, _ change: (inout JournalEntry) -> Void) {
-        lock.lock(); defer { lock.unlock() }
-        let count = entries.count
-        for offset in 0..<count {
-            let index = (start + count - 1 - offset) % count
-            if entries[index].sequence == sequence {
-                change(&entries[index])
-                return
+        fields.withLock { fields in
+            let count = fields.entries.count
+            for offset in 0..<count {
+                let index = (fields.start + count - 1 - offset) % count
+                if fields.entries[index].sequence == sequence {
+                    change(&fields.entries[index])
+                    return
+                }
+                if fields.entries[index].sequence < sequence { return }
             }
-            if entries[index].sequence < sequence { return }
         }
     }
 }

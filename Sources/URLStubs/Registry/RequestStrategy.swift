@@ -63,23 +63,21 @@ package struct StubSuggestion: Sendable {
 /// A wing registers its strategy on first use of any of its entry points, so an app that never
 /// speaks its protocol never pays for it.
 package enum RequestStrategies {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var strategies: [any RequestStrategy] = []
-    nonisolated(unsafe) private static var types: Set<ObjectIdentifier> = []
+    private static let list = Locked((strategies: [any RequestStrategy](), types: Set<ObjectIdentifier>()))
 
     /// Adds `strategy`; a second strategy of the same type is ignored.
     package static func register(_ strategy: some RequestStrategy) {
-        lock.lock(); defer { lock.unlock() }
-        guard types.insert(ObjectIdentifier(type(of: strategy))).inserted else { return }
-        var list = strategies
-        list.append(strategy)
-        list.sort { $0.precedence < $1.precedence }
-        strategies = list
+        list.withLock { registered in
+            guard registered.types.insert(ObjectIdentifier(type(of: strategy))).inserted else { return }
+            var list = registered.strategies
+            list.append(strategy)
+            list.sort { $0.precedence < $1.precedence }
+            registered.strategies = list
+        }
     }
 
     /// The registered strategies, by ``RequestStrategy/precedence``.
     static var registered: [any RequestStrategy] {
-        lock.lock(); defer { lock.unlock() }
-        return strategies
+        list.withLock { $0.strategies }
     }
 }

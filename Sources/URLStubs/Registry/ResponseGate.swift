@@ -32,14 +32,18 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// The first stub that holds every response by this gate (``StubDescriptor/held(by:)``):
     /// an unnamed gate is described by it, and a wait that times out lists why its matcher
     /// refused the registry's requests.
-    private weak var stub: StubDescriptor?
-    private var stubDescription: String?
     private let location: StubLocation?
 
-    private let lock = NSLock()
-    private var held: [HeldRequest] = []
+    private let fields = Locked(Fields())
     /// Every request that reached the gate, for ``waitForRequest(timeout:)``.
     private let arrivals = ArrivalLine<StubRequest>()
+
+    /// What the gate's lock guards.
+    private struct Fields {
+        weak var stub: StubDescriptor?
+        var stubDescription: String?
+        var held: [HeldRequest] = []
+    }
 
     /// A gate, for holding every response of a stub (``StubDescriptor/held(by:)``) or chosen
     /// responses (``StubResponse/held(by:)``).
@@ -50,8 +54,6 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     ///   - line: The line of the creation; leave the default.
     public init(name: String? = nil, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line) {
         self.name = name
-        self.stub = nil
-        self.stubDescription = nil
         self.location = StubLocation(fileID: fileID, filePath: filePath, line: line)
     }
 
@@ -59,18 +61,17 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// stub's already.
     func bind(to stub: StubDescriptor) {
         let description = stub.description
-        lock.lock(); defer { lock.unlock() }
-        guard stubDescription == nil else { return }
-        self.stub = stub
-        stubDescription = description
+        fields.withLock { fields in
+            guard fields.stubDescription == nil else { return }
+            fields.stub = stub
+            fields.stubDescription = description
+        }
     }
 
     /// `gate of "feed"` for an unnamed gate that holds a stub's responses, else
     /// `gate "second page" (MyAppTests/FeedTests.swift:12)`.
     public var description: String {
-        lock.lock()
-        let stubDescription = stubDescription
-        lock.unlock()
+        let stubDescription = fields.withLock { $0.stubDescription }
         if name == nil, let stubDescription { return "gate of \(stubDescription)" }
         let place = location.map { " (\($0))" } ?? ""
         return name.map { "gate \"\($0)\"\(place)" } ?? "gate\(place)"
@@ -97,8 +98,7 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
 
     /// The requests held now, oldest first.
     public var heldRequests: [StubRequest] {
-        lock.lock(); defer { lock.unlock() }
-        return held.map(\.request)
+        fields.withLock { $0.held.map(\.request) }
     }
 
     /// Every request that has reached the gate, oldest first, released or not. The test reads
@@ -139,19 +139,17 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// - Returns: How many requests were released.
     @discardableResult
     public func releaseAll() -> Int {
-        lock.lock()
-        let all = held
-        held.removeAll()
-        lock.unlock()
+        let all = fields.withLock { fields in
+            defer { fields.held.removeAll() }
+            return fields.held
+        }
         for request in all { request.release(.asStubbed) }
         return all.count
     }
 
     private func releaseOldest(_ release: GateRelease) -> Bool {
-        lock.lock()
-        guard !held.isEmpty else { lock.unlock(); return false }
-        let oldest = held.removeFirst()
-        lock.unlock()
+        let oldest = fields.withLock { fields in fields.held.isEmpty ? nil : fields.held.removeFirst() }
+        guard let oldest else { return false }
         oldest.release(release)
         return true
     }
@@ -161,22 +159,20 @@ public final class ResponseGate: @unchecked Sendable, CustomStringConvertible {
     /// Holds `request` until it is released; hands it to the oldest waiting
     /// ``waitForRequest(timeout:)``.
     func hold(_ request: HeldRequest) {
-        lock.lock(); defer { lock.unlock() }
-        held.append(request)
-        arrivals.arrive(request.request)
+        fields.withLock { fields in
+            fields.held.append(request)
+            arrivals.arrive(request.request)
+        }
     }
 
     /// Forgets `request`, which ended without being released (timed out, cancelled).
     func abandon(_ request: HeldRequest) {
-        lock.lock(); defer { lock.unlock() }
-        held.removeAll { $0 === request }
+        fields.withLock { fields in fields.held.removeAll { $0 === request } }
     }
 
     private func timeoutError(after timeout: TimeInterval) -> VerificationReport {
         let earlier = arrivals.all.count
-        lock.lock()
-        let stub = stub
-        lock.unlock()
+        let stub = fields.withLock { $0.stub }
         let registry = stub?.registry
         let matcher = stub?.matcher
         let journal = registry?.journal ?? []

@@ -35,15 +35,19 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// How the stub builds its response.
     let answer: StubAnswer
 
-    private let lock = NSLock()
-    private var activations = 0
-    private var expectedCount: ExpectedCount?
-    private weak var owner: StubRegistry?
-    private var heldBy: ResponseGate?
-    private var reportsWhenUnused = false
-    private var responseProblems: [String] = []
-    /// The last head built for this stub's responses (``head(_:)``).
-    private var lastHead: (key: ResponseHead.Key, response: HTTPURLResponse)?
+    private let fields = Locked(Fields())
+
+    /// What the stub's lock guards.
+    private struct Fields {
+        var activations = 0
+        var expectedCount: ExpectedCount?
+        weak var owner: StubRegistry?
+        var heldBy: ResponseGate?
+        var reportsWhenUnused = false
+        var responseProblems: [String] = []
+        /// The last head built for this stub's responses (``head(_:)``).
+        var lastHead: (key: ResponseHead.Key, response: HTTPURLResponse)?
+    }
 
     init(
         name: String?, matcher: RequestMatcher, location: StubLocation, maxActivations: Int?,
@@ -70,15 +74,13 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// How many requests this stub has answered.
     public var activationCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return activations
+        fields.withLock { $0.activations }
     }
 
     /// How often the stub is expected to answer (``expect(_:)``), checked by
     /// ``StubRegistry/verify(includePassedThrough:)``; `nil` when the stub is optional.
     package var expectedActivations: ExpectedCount? {
-        lock.lock(); defer { lock.unlock() }
-        return expectedCount
+        fields.withLock { $0.expectedCount }
     }
 
     /// Declares how often this stub must answer; ``StubRegistry/verify(includePassedThrough:)`` reports a stub
@@ -89,7 +91,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// ```
     @discardableResult
     public func expect(_ count: ExpectedCount) -> StubDescriptor {
-        lock.lock(); expectedCount = count; lock.unlock()
+        fields.withLock { $0.expectedCount = count }
         return self
     }
 
@@ -97,8 +99,8 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// reports (`HARReplayOptions.reportsUnusedEntries`, in `URLStubsRecording`): a recording that holds requests
     /// the test no longer makes has rotted.
     package var isRecordedEntryReportedWhenUnused: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return reportsWhenUnused }
-        set { lock.lock(); reportsWhenUnused = newValue; lock.unlock() }
+        get { fields.withLock { $0.reportsWhenUnused } }
+        set { fields.withLock { $0.reportsWhenUnused = newValue } }
     }
 
     /// Why the stub's response cannot reach a client (a status outside 100...599, a header
@@ -106,35 +108,36 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// constant answer) or when a request got such a response. Reported by
     /// ``StubRegistry/verify(includePassedThrough:)``.
     var invalidResponses: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return responseProblems
+        fields.withLock { $0.responseProblems }
     }
 
     func noteInvalidResponse(_ problem: String) {
-        lock.lock(); defer { lock.unlock() }
-        if !responseProblems.contains(problem), responseProblems.count < 8 { responseProblems.append(problem) }
+        fields.withLock { fields in
+            if !fields.responseProblems.contains(problem), fields.responseProblems.count < 8 { fields.responseProblems.append(problem) }
+        }
     }
 
     /// The registry the stub was added to (set once, when it is added).
     var registry: StubRegistry? {
-        get { lock.lock(); defer { lock.unlock() }; return owner }
-        set { lock.lock(); owner = newValue; lock.unlock() }
+        get { fields.withLock { $0.owner } }
+        set { fields.withLock { $0.owner = newValue } }
     }
 
     /// The gate that holds this stub's responses (``held(by:)``).
     var gate: ResponseGate? {
-        get { lock.lock(); defer { lock.unlock() }; return heldBy }
-        set { lock.lock(); heldBy = newValue; lock.unlock() }
+        get { fields.withLock { $0.heldBy } }
+        set { fields.withLock { $0.heldBy = newValue } }
     }
 
     /// The stub's gate, made on first use: URLStubsMigration's `held()`.
     package func makeGate() -> ResponseGate {
-        lock.lock(); defer { lock.unlock() }
-        if let heldBy { return heldBy }
-        let gate = ResponseGate()
-        gate.bind(to: self)
-        heldBy = gate
-        return gate
+        fields.withLock { fields in
+            if let heldBy = fields.heldBy { return heldBy }
+            let gate = ResponseGate()
+            gate.bind(to: self)
+            fields.heldBy = gate
+            return gate
+        }
     }
 
     /// `true` when the stub has a limit (``maxActivations``) and has reached it: it no longer
@@ -147,17 +150,19 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// Takes one use of the stub, atomically, so a `times(1)` stub answers only one of two
     /// simultaneous requests. Returns the 0-based activation index, or `nil` when used up.
     func reserveActivation() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        if let maxActivations, activations >= maxActivations { return nil }
-        activations += 1
-        return activations - 1
+        fields.withLock { fields in
+            if let maxActivations, fields.activations >= maxActivations { return nil }
+            fields.activations += 1
+            return fields.activations - 1
+        }
     }
 
     /// Gives back an activation taken by ``reserveActivation()`` that was not used (a part of a
     /// split request whose other parts found no stub).
     func releaseActivation() {
-        lock.lock(); defer { lock.unlock() }
-        if activations > 0 { activations -= 1 }
+        fields.withLock { fields in
+            if fields.activations > 0 { fields.activations -= 1 }
+        }
     }
 
     /// `head` as an `HTTPURLResponse`: the one built for this stub's previous response when
@@ -168,14 +173,13 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// new one but by identity. `nil` when `HTTPURLResponse` refuses the status.
     func head(_ head: ResponseHead) -> HTTPURLResponse? {
         let key = head.key
-        lock.lock()
-        if let lastHead, lastHead.key == key {
-            lock.unlock()
+        let kept = fields.withLock { fields -> HTTPURLResponse? in
+            guard let lastHead = fields.lastHead, lastHead.key == key else { return nil }
             return lastHead.response
         }
-        lock.unlock()
+        if let kept { return kept }
         guard let made = head.response.head(for: head.url, bodyLength: head.bodyLength) else { return nil }
-        lock.lock(); lastHead = (key, made); lock.unlock()
+        fields.withLock { $0.lastHead = (key, made) }
         return made
     }
 

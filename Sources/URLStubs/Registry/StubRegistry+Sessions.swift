@@ -78,7 +78,7 @@ extension StubRegistry {
 
     // MARK: Shared session
 
-    nonisolated(unsafe) private static var sharedProtocolRegistered = false
+    private static let sharedProtocolRegistered = Locked(false)
 
     /// Registers ``StubURLProtocol`` with `URLProtocol.registerClass`, once, so
     /// `URLSession.shared` is answered by ``shared``. Adding a stub to ``shared`` calls this.
@@ -92,21 +92,20 @@ extension StubRegistry {
         registerSharedProtocolOnce()
     }
 
-    private static let registrationLock = NSLock()
-
     static func registerSharedProtocolOnce() {
         // Held through registerClass so no caller touches URLSession.shared in between.
-        registrationLock.lock(); defer { registrationLock.unlock() }
-        guard !sharedProtocolRegistered else { return }
-        sharedProtocolRegistered = true
-        _ = URLProtocol.registerClass(StubURLProtocol.self)
-        #if !URLSTUBS_APPLE_LOADING
-        // corelibs consults registered classes oldest first, and registers its own HTTP protocol
-        // as soon as any session exists: move those behind ours so ours is asked first.
-        for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {
-            URLProtocol.unregisterClass(builtIn)
-            _ = URLProtocol.registerClass(builtIn)
+        sharedProtocolRegistered.withLock { registered in
+            guard !registered else { return }
+            registered = true
+            _ = URLProtocol.registerClass(StubURLProtocol.self)
+            #if !URLSTUBS_APPLE_LOADING
+            // corelibs consults registered classes oldest first, and registers its own HTTP protocol
+            // as soon as any session exists: move those behind ours so ours is asked first.
+            for builtIn in URLSessionConfiguration.default.protocolClasses ?? [] where builtIn != StubURLProtocol.self {
+                URLProtocol.unregisterClass(builtIn)
+                _ = URLProtocol.registerClass(builtIn)
+            }
+            #endif
         }
-        #endif
     }
 }

@@ -46,16 +46,20 @@ public final class StubRegistry: @unchecked Sendable {
     /// first in a configuration's `protocolClasses`.
     public let protocolClass: AnyClass
 
-    /// Guards ``state`` and the settings below: the registry's one lock. The journal (``requests``)
-    /// and the task ledger have their own, so recording an entry never waits for the stubs.
-    private let lock = NSLock()
-    /// What answering a request reads, as one snapshot (``snapshot()``).
-    private var state: State
-    private var scenarios: [(name: String, stubs: [StubDescriptor])] = []
-    private var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
-    private var refusedInstallations: [StubError] = []
-    private var cassetteNote: String?
+    /// The registry's one lock, over ``Fields``. The journal (``requests``) and the task ledger
+    /// have their own, so recording an entry never waits for the stubs.
+    private let fields: Locked<Fields>
     private let slotIndex: Int?
+
+    /// What the registry's lock guards.
+    private struct Fields {
+        /// What answering a request reads, as one snapshot (``snapshot()``).
+        var state: State
+        var scenarios: [(name: String, stubs: [StubDescriptor])] = []
+        var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
+        var refusedInstallations: [StubError] = []
+        var cassetteNote: String?
+    }
 
     /// Every request this registry saw (``journal``).
     let requests = RequestJournal(waiterLane: UserCodeRunner.Lane(limit: 1))
@@ -76,14 +80,13 @@ public final class StubRegistry: @unchecked Sendable {
     /// The states of the scenarios declarations step through (``scenarioState(_:)``).
     let stepStates = ScenarioStates()
 
-    nonisolated(unsafe) private static var nextSequence: UInt64 = 1
-    private static let sequenceLock = NSLock()
+    private static let nextSequence = Locked<UInt64>(1)
 
     /// A registry of its own, for one test or one component.
     /// - Parameter unmatchedRequests: What to do with a request no stub matches; by default
     ///   it fails with a near-miss report.
     public init(unmatchedRequests: UnmatchedRequestPolicy = .fail) {
-        state = State(policy: unmatchedRequests)
+        fields = Locked(Fields(state: State(policy: unmatchedRequests)))
         let (protocolClass, index) = ProtocolClassPool.acquire()
         self.protocolClass = protocolClass
         self.slotIndex = index
@@ -92,7 +95,7 @@ public final class StubRegistry: @unchecked Sendable {
     }
 
     private init(shared: ()) {
-        state = State(policy: .passthrough)
+        fields = Locked(Fields(state: State(policy: .passthrough)))
         protocolClass = StubURLProtocol.self
         slotIndex = nil
         exchanges.registry = self
@@ -159,10 +162,10 @@ public final class StubRegistry: @unchecked Sendable {
         _ matcher: RequestMatcher, name: String?, times: Int?, location: StubLocation, answer: StubAnswer,
         priority: Int = StubDeclaration.defaultPriority, origin: StubDeclaration? = nil, scenarioStepper: ScenarioStepper? = nil
     ) -> StubDescriptor {
-        Self.sequenceLock.lock()
-        let sequence = Self.nextSequence
-        Self.nextSequence += 1
-        Self.sequenceLock.unlock()
+        let sequence = Self.nextSequence.withLock { next in
+            defer { next += 1 }
+            return next
+        }
         let descriptor = StubDescriptor(
             name: name, matcher: matcher, location: location,
             maxActivations: times.map { max(0, $0) }, sequence: sequence, answer: answer, priority: priority, origin: origin,
@@ -232,41 +235,41 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Names of the active scenarios, the one with precedence last.
     public var activeScenarios: [String] {
-        lock.lock(); defer { lock.unlock() }
-        return scenarios.map(\.name)
+        fields.withLock { $0.scenarios.map(\.name) }
     }
 
     /// Replaces the stubs recorded for a scenario; returns the previous ones.
     @discardableResult
     package func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
-        lock.lock(); defer { lock.unlock() }
-        let previous = scenarios.first { $0.name == name }?.stubs
-        scenarios.removeAll { $0.name == name }
-        if let stubs { scenarios.append((name, stubs)) }
-        return previous
+        fields.withLock { fields in
+            let previous = fields.scenarios.first { $0.name == name }?.stubs
+            fields.scenarios.removeAll { $0.name == name }
+            if let stubs { fields.scenarios.append((name, stubs)) }
+            return previous
+        }
     }
 
     // MARK: State the loading core reads
 
     /// The registry's state now: one lock, one retain.
     func snapshot() -> State {
-        lock.lock(); defer { lock.unlock() }
-        return state
+        fields.withLock { $0.state }
     }
 
     /// Changes the state under the lock, copying it first when a request still reads it.
     @discardableResult
     func change<Result>(_ body: (State) -> Result) -> Result {
-        lock.lock(); defer { lock.unlock() }
-        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
-        return body(state)
+        fields.withLock { fields in
+            if !isKnownUniquelyReferenced(&fields.state) { fields.state = fields.state.copy() }
+            return body(fields.state)
+        }
     }
 
     /// What a near-miss report says of the cassette this registry replays: which one, and
     /// how to record what it lacks (set by a `HARRecorder` that replays).
     package var replayedCassetteNote: String? {
-        get { lock.lock(); defer { lock.unlock() }; return cassetteNote }
-        set { lock.lock(); cassetteNote = newValue; lock.unlock() }
+        get { fields.withLock { $0.cassetteNote } }
+        set { fields.withLock { $0.cassetteNote = newValue } }
     }
 
     /// The configuration this registry was last installed into.
@@ -277,23 +280,21 @@ public final class StubRegistry: @unchecked Sendable {
 
     /// Declarations of ``expectUnmatched(_:_:fileID:filePath:line:)``, oldest first.
     var expectedUnmatchedRequests: [ExpectedUnmatchedRequest] {
-        lock.lock(); defer { lock.unlock() }
-        return unmatchedExpectations
+        fields.withLock { $0.unmatchedExpectations }
     }
 
     func addExpectedUnmatchedRequest(_ expectation: ExpectedUnmatchedRequest) {
-        lock.lock(); unmatchedExpectations.append(expectation); lock.unlock()
+        fields.withLock { $0.unmatchedExpectations.append(expectation) }
     }
 
     /// Why ``install(into:)`` left configurations unchanged (a background one), oldest first:
     /// ``verify(includePassedThrough:)`` reports each.
     var installationProblems: [StubError] {
-        lock.lock(); defer { lock.unlock() }
-        return refusedInstallations
+        fields.withLock { $0.refusedInstallations }
     }
 
     func addInstallationProblem(_ problem: StubError) {
-        lock.lock(); refusedInstallations.append(problem); lock.unlock()
+        fields.withLock { $0.refusedInstallations.append(problem) }
     }
 }
 

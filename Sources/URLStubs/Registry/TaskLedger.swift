@@ -16,8 +16,7 @@ final class TaskLedger: @unchecked Sendable {
         var reportedRequests: Set<String> = []
     }
 
-    private let lock = NSLock()
-    private var entries: [Entry] = []
+    private let entries = Locked<[Entry]>([])
 
     /// `true` the first time `request` of `task` is reported as unmatched (a redirect hop of
     /// the same task is a new request), `false` after.
@@ -28,8 +27,7 @@ final class TaskLedger: @unchecked Sendable {
 
     /// How many redirects of stubs this task was handed to follow.
     func redirectCount(of task: URLSessionTask) -> Int {
-        lock.lock(); defer { lock.unlock() }
-        return entries.first { $0.task === task }?.redirects ?? 0
+        entries.withLock { entries in entries.first { $0.task === task }?.redirects ?? 0 }
     }
 
     /// Counts a redirect handed to the session for `task`; returns the new count.
@@ -42,12 +40,13 @@ final class TaskLedger: @unchecked Sendable {
     }
 
     private func update<Result>(_ task: URLSessionTask, _ change: (inout Entry) -> Result) -> Result {
-        lock.lock(); defer { lock.unlock() }
-        if let index = entries.firstIndex(where: { $0.task === task }) {
-            return change(&entries[index])
+        entries.withLock { entries in
+            if let index = entries.firstIndex(where: { $0.task === task }) {
+                return change(&entries[index])
+            }
+            if entries.count >= 64 { entries.removeAll { $0.task == nil } }
+            entries.append(Entry(task: task))
+            return change(&entries[entries.count - 1])
         }
-        if entries.count >= 64 { entries.removeAll { $0.task == nil } }
-        entries.append(Entry(task: task))
-        return change(&entries[entries.count - 1])
     }
 }

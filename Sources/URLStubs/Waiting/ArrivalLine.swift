@@ -7,28 +7,31 @@ import Foundation
 /// Its lock is its own and is never held while calling out, so an owner may call ``arrive(_:)``
 /// under its own lock, keeping an arrival and the owner's state in step.
 package final class ArrivalLine<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: the fields below are read and written under `lock`.
-    private let lock = NSLock()
-    private var arrived: [Value] = []
-    /// How many of `arrived` went to a wait.
-    private var handedOut = 0
-    private var waiters: [PendingWait<Value>] = []
+    private let line = Locked(Line())
+
+    /// What the line's lock guards.
+    private struct Line {
+        var arrived: [Value] = []
+        /// How many of `arrived` went to a wait.
+        var handedOut = 0
+        var waiters: [PendingWait<Value>] = []
+    }
 
     /// An empty line.
     package init() {}
 
     /// Every arrival, oldest first.
     var all: [Value] {
-        lock.lock(); defer { lock.unlock() }
-        return arrived
+        line.withLock { $0.arrived }
     }
 
     /// Records `value` and hands it to the oldest waiting call, if any.
     package func arrive(_ value: Value) {
-        lock.lock(); defer { lock.unlock() }
-        arrived.append(value)
-        while handedOut < arrived.count, !waiters.isEmpty {
-            if waiters.removeFirst().resolve(.success(arrived[handedOut])) { handedOut += 1 }
+        line.withLock { line in
+            line.arrived.append(value)
+            while line.handedOut < line.arrived.count, !line.waiters.isEmpty {
+                if line.waiters.removeFirst().resolve(.success(line.arrived[line.handedOut])) { line.handedOut += 1 }
+            }
         }
     }
 
@@ -39,16 +42,16 @@ package final class ArrivalLine<Value: Sendable>: @unchecked Sendable {
         try await PendingWait<Value>.run(
             timeout: timeout, timeoutError: timeoutError,
             start: { wait in
-                lock.lock(); defer { lock.unlock() }
-                guard handedOut < arrived.count else {
-                    waiters.append(wait)
-                    return
+                line.withLock { line in
+                    guard line.handedOut < line.arrived.count else {
+                        line.waiters.append(wait)
+                        return
+                    }
+                    if wait.resolve(.success(line.arrived[line.handedOut])) { line.handedOut += 1 }
                 }
-                if wait.resolve(.success(arrived[handedOut])) { handedOut += 1 }
             },
             finish: { wait in
-                lock.lock(); defer { lock.unlock() }
-                waiters.removeAll { $0 === wait }
+                line.withLock { line in line.waiters.removeAll { $0 === wait } }
             })
     }
 }

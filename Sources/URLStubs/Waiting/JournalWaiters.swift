@@ -7,8 +7,7 @@ import Dispatch
 /// lock; otherwise each entry is judged in order on a serial lane of the ``UserCodeRunner``,
 /// since matchers are user code and entries are recorded on the loading context.
 final class JournalWaiters: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiters: [JournalWaiter] = []
+    private let waiters = Locked<[JournalWaiter]>([])
     /// Serial: entries are judged one after the other, in the order they were recorded.
     private let lane: UserCodeRunner.Lane
 
@@ -23,10 +22,8 @@ final class JournalWaiters: @unchecked Sendable {
 
     /// Called by the journal for each entry it records.
     func recorded(_ entry: JournalEntry) {
-        lock.lock()
-        guard !waiters.isEmpty else { lock.unlock(); return }
-        let current = waiters
-        lock.unlock()
+        let current = waiters.withLock { $0 }
+        guard !current.isEmpty else { return }
         onLane {
             for waiter in current { waiter.consider(entry) }
         }
@@ -36,23 +33,20 @@ final class JournalWaiters: @unchecked Sendable {
     /// so an entry recorded in between is seen once (entries are told apart by sequence number).
     func add(_ waiter: JournalWaiter, journal: @escaping @Sendable () -> [JournalEntry]) {
         onLane { [self] in
-            lock.lock(); waiters.append(waiter); lock.unlock()
+            waiters.withLock { $0.append(waiter) }
             for entry in journal() { waiter.consider(entry) }
         }
     }
 
     /// `true` when no test is waiting.
     var isEmpty: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return waiters.isEmpty
+        waiters.withLock { $0.isEmpty }
     }
 
     /// Stops `waiter`, after its start (both run on the queue, in order).
     func remove(_ waiter: JournalWaiter) {
         onLane { [self] in
-            lock.lock()
-            waiters.removeAll { $0 === waiter }
-            lock.unlock()
+            waiters.withLock { waiters in waiters.removeAll { $0 === waiter } }
         }
     }
 }

@@ -9,40 +9,41 @@ package final class PendingWait<Value: Sendable>: @unchecked Sendable {
     /// code): a queue of their own, never the global pool.
     private static var timeoutQueue: DispatchQueue { pendingWaitTimeouts }
 
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, any Error>?
-    private var outcome: Result<Value, SendableError>?
+    private let fields = Locked(Fields())
+
+    /// What the wait's lock guards.
+    private struct Fields {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var outcome: Result<Value, SendableError>?
+    }
 
     /// `true` once resolved (by any side).
     var isResolved: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return outcome != nil
+        fields.withLock { $0.outcome != nil }
     }
 
     /// Resolves the wait with `result` unless it is resolved already; returns whether this call
     /// did it.
     @discardableResult
     package func resolve(_ result: Result<Value, any Error>) -> Bool {
-        lock.lock()
-        guard outcome == nil else { lock.unlock(); return false }
-        let settled = result.mapError { SendableError(error: $0) }
-        outcome = settled
-        let waiting = continuation
-        continuation = nil
-        lock.unlock()
-        waiting.map { Self.resume($0, with: settled) }
+        let settled = fields.withLock { fields -> (Result<Value, SendableError>, CheckedContinuation<Value, any Error>?)? in
+            guard fields.outcome == nil else { return nil }
+            let settled = result.mapError { SendableError(error: $0) }
+            fields.outcome = settled
+            defer { fields.continuation = nil }
+            return (settled, fields.continuation)
+        }
+        guard let (outcome, waiting) = settled else { return false }
+        waiting.map { Self.resume($0, with: outcome) }
         return true
     }
 
     private func install(_ continuation: CheckedContinuation<Value, any Error>) {
-        lock.lock()
-        if let outcome {
-            lock.unlock()
-            Self.resume(continuation, with: outcome)
-            return
+        let outcome = fields.withLock { fields in
+            if fields.outcome == nil { fields.continuation = continuation }
+            return fields.outcome
         }
-        self.continuation = continuation
-        lock.unlock()
+        if let outcome { Self.resume(continuation, with: outcome) }
     }
 
     private static func resume(_ continuation: CheckedContinuation<Value, any Error>, with outcome: Result<Value, SendableError>) {
