@@ -45,21 +45,10 @@ extension StubRegistry {
     /// `stubs(fromHAREntries:named:options:fileID:filePath:line:)`), for a scenario to add later.
     package static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
         // Replay reads GraphQL and multipart requests by meaning once their strategies are
-        // known: every way in (entries, a HAR file, a scenario) comes through here.
+        // known: every way in (entries, a HAR file, a scenario, declarations) comes through here.
         GraphQLStrategy.register()
         let volatile = options.volatileFields
-        var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
-        var positions: [String: Int] = [:]
-        for entry in entries {
-            let identity = HARRequestIdentity(entry, volatile: volatile)
-            let key = identity.key
-            if let index = positions[key] {
-                groups[index].entries.append(entry)
-            } else {
-                positions[key] = groups.count
-                groups.append((identity, [entry]))
-            }
-        }
+        let groups = harGroups(entries, volatile: volatile)
         let ignored = options.ignoredHeaders
         let replaysTimings = options.replaysTimings
         let indexKeys = HARIndexKeys(groups.map { ($0.entries[0], $0.identity) }, options: options)
@@ -89,6 +78,24 @@ extension StubRegistry {
                 return winners[min(activation, winners.count - 1)].stubResponse(replayingTime: replaysTimings)
             }
         }
+    }
+
+    /// The entries grouped by the request they record (`HARRequestIdentity`), in archive order:
+    /// a request a registered format reads (GraphQL, multipart) is grouped by its meaning.
+    static func harGroups(_ entries: [HAREntry], volatile: VolatileFields) -> [(identity: HARRequestIdentity, entries: [HAREntry])] {
+        var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
+        var positions: [String: Int] = [:]
+        for entry in entries {
+            let identity = HARRequestIdentity(entry, volatile: volatile)
+            let key = identity.key
+            if let index = positions[key] {
+                groups[index].entries.append(entry)
+            } else {
+                positions[key] = groups.count
+                groups.append((identity, [entry]))
+            }
+        }
+        return groups
     }
 
     private static func harMatcher(
