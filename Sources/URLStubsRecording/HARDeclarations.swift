@@ -15,13 +15,16 @@ extension HAR {
     ///
     /// One declaration stands for each distinct request of the archive, as
     /// `StubRegistry.stubs(fromHAREntries:named:options:fileID:filePath:line:)` makes one stub for
-    /// it, and answers identically. Its request pattern names the method, host and path, and the
+    /// it, and answers identically. Its request pattern names the method, host, path and the
+    /// query values that must be as recorded (a reader, the stub index and a contract check read
+    /// them), and the
     /// `harRequest` pattern kind, whose value is the recorded request (as HAR writes it) and the replay options as data
     /// (`replaysTimings`, `ignoredHeaders`, `volatileFields`, `scrubbing`): what makes a live
     /// request "the same request" (a query in any order, a GraphQL operation by its meaning, the
     /// volatile fields left out, the live request scrubbed as the recording was) is no text,
     /// header or body pattern. A request recorded once answers with its response as data; one
-    /// recorded several times answers through the `harReplay` transformer, which picks the entry
+    /// recorded several times, or a recorded failure (whose text a `URLError` code alone does
+    /// not keep), answers through the `harReplay` transformer, which picks the entry
     /// sharing the most headers with the live request and plays identical ones in turn.
     ///
     /// `HARReplayOptions.reportsUnusedEntries` is not said by declarations (it is a check of the
@@ -62,7 +65,9 @@ extension HAR {
             let name = StubRegistry.harSpecs([group.entries[0]], archive: archive, options: options, location: location).first?.name
             let recorded: JSONValue = .object(["archive": .string(archive), "entries": entriesJSON([group.entries[0]]), "options": optionsJSON])
             var response = ResponseDefinition()
-            let single = group.entries.count == 1 ? group.entries[0].stubResponse(replayingTime: options.replaysTimings).definition : nil
+            // A recorded failure keeps its text (`net::ERR_…`) only through the transformer.
+            let first = group.entries[0]
+            let single = group.entries.count == 1 && first.failure == nil ? first.stubResponse(replayingTime: options.replaysTimings).definition : nil
             if let single {
                 response = single
             } else {
@@ -76,8 +81,13 @@ extension HAR {
             let components = URLComponents(url: group.entries[0].url, resolvingAgainstBaseURL: false)
             let host = components?.host.map { $0.lowercased() }.flatMap { $0.allSatisfy(\.isASCII) && !$0.contains("%") ? $0 : nil }
             let path = components?.path ?? ""
+            // Query values every matching request carries as recorded (not volatile, not
+            // scrubbed, not part of a format's identity), once each.
+            let items = HARIndexKeys.indexableQueryItems(of: first, identity: group.identity, options: options)
+            let names = Dictionary(grouping: items, by: \.name).filter { $0.value.count == 1 }
+            let query = names.compactMapValues { $0[0].value.map { TextPattern.equalTo($0) } }
             let request = RequestPattern(
-                method: group.entries[0].method, host: host.map { .equalTo($0) }, path: path.isEmpty ? nil : .equalTo(path),
+                method: first.method, host: host.map { .equalTo($0) }, path: path.isEmpty ? nil : .equalTo(path), query: query,
                 body: [.kind(HARRequestKind.name, recorded)])
             return StubDeclaration(
                 name: name, request: request, response: response,
