@@ -71,6 +71,8 @@ public final class StubRegistry: @unchecked Sendable {
     let userCode = UserCodeRunner.Lane(limit: 16)
     /// The gates declarations name (``gate(named:)``).
     let namedGates = NamedGates()
+    /// The streams declarations name (``ResponseDefinition/Body/stream(_:)``).
+    let namedStreams = NamedStreams()
     /// The states of the scenarios declarations step through (``scenarioState(_:)``).
     let stepStates = ScenarioStates()
 
