@@ -124,8 +124,13 @@ extension Scenario {
             return try DeclarationFileFormats.declarations(inFileAt: url).map { declaration in
                 var declaration = declaration
                 if declaration.source == nil { declaration.source = StubDeclaration.Source(file: url.path) }
-                if case .file(let path) = declaration.response.body, !path.hasPrefix("/"), !directory.isEmpty {
-                    declaration.response.body = .file(directory + "/" + path)
+                if !directory.isEmpty {
+                    declaration.response.body = rebased(declaration.response.body, under: directory)
+                    declaration.followingResponses = declaration.followingResponses.map { response in
+                        var response = response
+                        response.body = rebased(response.body, under: directory)
+                        return response
+                    }
                 }
                 return declaration
             }
@@ -141,8 +146,18 @@ extension Scenario {
         return []
     }
 
+    /// A relative `file` or `fixture` body of a file in `directory`, made relative to the scenario's folder.
+    private static func rebased(_ body: ResponseDefinition.Body?, under directory: String) -> ResponseDefinition.Body? {
+        switch body {
+        case .file(let path) where !path.hasPrefix("/"): return .file(directory + "/" + path)
+        case .fixture(let name) where !name.hasPrefix("/"): return .fixture(directory + "/" + name)
+        default: return body
+        }
+    }
+
     /// The response a fixture file describes, with the manifest's headers, status and delay:
-    /// a body file is read when a request comes, a `.response` message now.
+    /// a fixture (`.fixture`, read when a request comes, typed by its extension), or a
+    /// `.response` message read now, so the manifest can change its status and headers.
     static func makeDefinition(_ relative: String, at url: URL, manifest: Manifest, problems: inout [String]) -> ResponseDefinition? {
         let ext = url.pathExtension
         var response: ResponseDefinition
@@ -162,10 +177,18 @@ extension Scenario {
                 problems.append("\(relative): the file \(verdict)")
                 return nil
             }
-            response = ResponseDefinition(headers: ["Content-Type": Fixture.mediaType(forExtension: ext)], body: .file(relative))
+            // A fixture: its Content-Type comes from its extension when it is answered. An event
+            // stream (`.sse`) stays a plain body file, as the folder convention has it.
+            if ext.lowercased() == "sse" {
+                response = ResponseDefinition(headers: ["Content-Type": Fixture.mediaType(forExtension: ext)], body: .file(relative))
+            } else {
+                response = ResponseDefinition(body: .fixture(relative))
+            }
         }
         let override = manifest.files[relative]
+        // The manifest's headers fill in what the file does not say; a fixture's type is its extension's.
         for (name, value) in manifest.headers.sorted(by: { $0.key < $1.key }) where response.headers[name] == nil {
+            if case .fixture = response.body, name.lowercased() == "content-type" { continue }
             response.headers[name] = value
         }
         for (name, value) in (override?.headers ?? [:]).sorted(by: { $0.key < $1.key }) { response.headers[name] = value }

@@ -77,7 +77,12 @@ extension Scenario {
         var bodies: Set<String> = []
         for relative in files where isDeclarationFile(relative) {
             let read = makeDeclarations(relative, in: folder, manifest: manifest, problems: &problems)
-            for case .file(let path) in read.compactMap(\.response.body) { bodies.insert(path) }
+            for body in read.flatMap({ [$0.response.body] + $0.followingResponses.map(\.body) }) {
+                switch body {
+                case .file(let path)?, .fixture(let path)?: bodies.insert(path)
+                default: break
+                }
+            }
             declarations += read
         }
         for relative in files where relative != "scenario.json" && !isDeclarationFile(relative) && !bodies.contains(relative) {

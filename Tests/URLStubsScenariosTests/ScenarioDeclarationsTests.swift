@@ -43,7 +43,7 @@ struct ScenarioDeclarationsTests {
         let folder = try ScenarioFolder(happy)
         let products = try #require(folder.declarations.first { $0.name == "happy/api/products/GET.json (GET /api/products)" })
         #expect(products.request == RequestPattern(method: "GET", host: .equalTo("api.shop.test"), path: .equalTo("/api/products")))
-        #expect(products.response.body == .file("api/products/GET.json"))
+        #expect(products.response.body == .fixture("api/products/GET.json"))
         #expect(products.source?.file == happy.appendingPathComponent("api/products/GET.json").path)
         let graphQL = try #require(folder.declarations.first { $0.name?.contains("GetProduct[id=2]") == true })
         #expect(graphQL.request.body == [.kind("graphQLOperation", "GetProduct"), .kind("graphQLVariablesSpelled", ["id": "2"])])
