@@ -9,7 +9,7 @@ extension OpenAPIDocument {
     /// here) against the operation its method and path select. No request is made: each stub's
     /// responder is called once with a request made from its method and path (`:id` becomes `1`).
     ///
-    /// URLStubsOpenAPI checks declarations: `check(ScenarioFolder(url).declarations, relativeTo: url)`
+    /// URLStubsOpenAPI checks declarations: `check(Scenario.declarations(inFolder: url), relativeTo: url)`
     /// checks a scenario folder without this library.
     public func check(_ scenario: Scenario) -> ContractReport {
         check(stubs: scenario.stubResponders, ofScenario: scenario.name)

@@ -39,8 +39,8 @@ extension HAR {
     }
 
     /// Makes `.har` files a declaration file format (`DeclarationFileFormats`), so a scenario
-    /// folder, `Scenario.har(_:name:profile:fileID:filePath:line:)` and
-    /// `DeclarationFileFormats.declarations(inFileAt:)` read them with the default options, and
+    /// folder and `Scenario.har(_:name:profile:fileID:filePath:line:)` read them with the
+    /// default options, and
     /// registers the `harRequest` pattern kind and the `harReplay` transformer that their
     /// declarations name. Later calls are free.
     public static func registerFormat() { _ = registration }

@@ -2,7 +2,7 @@ import Foundation
 import URLStubs
 
 /// The scenario folder convention for GraphQL: inside a folder named `graphql`, a file named
-/// after an operation answers that operation at the folder's path (see ``ScenarioFolder``).
+/// after an operation answers that operation at the folder's path (see ``Scenario/declarations(inFolder:)``).
 ///
 /// ```text
 /// api/graphql/GetUser.json          ← query GetUser at /api/graphql, the file is the body

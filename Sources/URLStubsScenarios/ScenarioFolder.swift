@@ -49,7 +49,7 @@ extension Scenario {
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
     /// The scenario in `folder` (named after the folder unless `name` is given): the
-    /// declarations of ``ScenarioFolder``, registered through `registry.stub(_:relativeTo:)`
+    /// declarations of ``declarations(inFolder:)``, registered through `registry.stub(_:relativeTo:)`
     /// when it is activated.
     /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of the
     ///   folder, each naming its file.

@@ -1,38 +1,48 @@
 import Foundation
 import URLStubs
 
-/// A scenario folder read into declarations: one `StubDeclaration` per fixture file (and
-/// every declaration of a file a registered format reads, such as a `.har` archive), each
-/// named after its file and with the file as its source. (The manifest's network profile
-/// decides per request, so it is code: `Scenario.folder(_:)` applies it.)
-///
-/// ```swift
-/// let folderURL = Bundle.main.url(forResource: "Scenarios/happy", withExtension: nil)!
-/// let happy = try ScenarioFolder(folderURL)
-/// try registry.stub(happy.declarations, relativeTo: folderURL)     // or registry.activate(try Scenario.folder(folderURL))
-/// let json = try JSONEncoder().encode(happy.declarations)          // the same stubs, as one file
-/// ```
-///
-/// The declarations say what the folder's convention says (``Scenario/folder(_:name:fileID:filePath:line:)``):
-/// `api/users/_id_/GET.json` is `{"method": "GET", "path": {"template": "/api/users/:id"}}`
-/// answered by `{"file": "api/users/_id_/GET.json"}` with its `Content-Type`; the manifest's
-/// host, headers, statuses and delays are parts of each declaration; a `graphql` folder's files
-/// name URLStubsGraphQL's pattern kinds. Their `file` bodies are relative to the folder.
-public struct ScenarioFolder: Sendable {
+extension Scenario {
+    /// The scenario folder at `url` read into declarations: one `StubDeclaration` per fixture
+    /// file (and every declaration of a file a registered format reads, such as a `.har`
+    /// archive), each named after its file and with the file as its source. (The manifest's
+    /// network profile decides per request, so it is code: `Scenario.folder(_:)` applies it.)
+    ///
+    /// ```swift
+    /// let folderURL = Bundle.main.url(forResource: "Scenarios/happy", withExtension: nil)!
+    /// let happy = try Scenario.declarations(inFolder: folderURL)
+    /// try registry.stub(happy, relativeTo: folderURL)     // or registry.activate(try Scenario.folder(folderURL))
+    /// let json = try JSONEncoder().encode(happy)          // the same stubs, as one file
+    /// ```
+    ///
+    /// The declarations say what the folder's convention says (``Scenario/folder(_:name:fileID:filePath:line:)``):
+    /// `api/users/_id_/GET.json` is `{"method": "GET", "path": {"template": "/api/users/:id"}}`
+    /// answered by `{"fixture": "api/users/_id_/GET.json"}` (typed by its extension); the
+    /// manifest's host, headers, statuses and delays are parts of each declaration; a `graphql`
+    /// folder's files name URLStubsGraphQL's pattern kinds. Their `fixture` and `file` bodies
+    /// are relative to the folder.
+    /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of the
+    ///   folder, each naming its file (and, for a file of declarations, the JSON path).
+    public static func declarations(inFolder url: URL) throws -> [StubDeclaration] {
+        try ScenarioFolder(url).declarations
+    }
+}
+
+/// A scenario folder read: its declarations and its manifest's profile.
+struct ScenarioFolder: Sendable {
     /// The folder.
     let url: URL
     /// The scenario's name (the folder's, unless given).
     let name: String
     /// The stubs of the folder, in the order they are registered (a later one wins where two
     /// answer the same request: literal paths after `_id_` folders, a query after none).
-    public let declarations: [StubDeclaration]
+    let declarations: [StubDeclaration]
     /// The manifest's network profile, if any.
     let profile: NetworkProfile?
 
     /// Reads the scenario folder at `url`.
     /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of the
     ///   folder, each naming its file (and, for a file of declarations, the JSON path).
-    public init(_ url: URL, name: String? = nil) throws {
+    init(_ url: URL, name: String? = nil) throws {
         let read = Scenario.reading(url)
         guard read.problems.isEmpty else { throw Scenario.invalidFolder(url, problems: read.problems) }
         self.url = url

@@ -23,7 +23,7 @@ import FoundationNetworking
         try write("v1/pets/_petId_/GET.json", #"{"id": 1, "name": "Rex", "tags": ["good", "good"]}"#)
         try write("v1/pets/GET.json", #"{"items": [], "total": 0}"#)
         try write("v1/categories/GET.json", #"[{"name": "toys", "children": [{"name": "balls"}]}]"#)
-        let report = Shop.yaml.check(try ScenarioFolder(folder).declarations, relativeTo: folder)
+        let report = Shop.yaml.check(try Scenario.declarations(inFolder: folder), relativeTo: folder)
         #expect(report.checkedCount == 3, "\(report)")
         let name = folder.lastPathComponent
         #expect(

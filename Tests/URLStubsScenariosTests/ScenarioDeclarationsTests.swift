@@ -40,20 +40,20 @@ struct ScenarioDeclarationsTests {
 
     @Test func aFolderLoadsIntoDeclarationsThatAnswerAsTheActivatedFolder() async throws {
         GraphQLPatternKinds.register()
-        let folder = try ScenarioFolder(happy)
-        let products = try #require(folder.declarations.first { $0.name == "happy/api/products/GET.json (GET /api/products)" })
+        let declarations = try Scenario.declarations(inFolder: happy)
+        let products = try #require(declarations.first { $0.name == "happy/api/products/GET.json (GET /api/products)" })
         #expect(products.request == RequestPattern(method: "GET", host: .equalTo("api.shop.test"), path: .equalTo("/api/products")))
         #expect(products.response.body == .fixture("api/products/GET.json"))
         #expect(products.source?.file == happy.appendingPathComponent("api/products/GET.json").path)
-        let graphQL = try #require(folder.declarations.first { $0.name?.contains("GetProduct[id=2]") == true })
+        let graphQL = try #require(declarations.first { $0.name?.contains("GetProduct[id=2]") == true })
         #expect(graphQL.request.body == [.kind("graphQLOperation", "GetProduct"), .kind("graphQLVariablesSpelled", ["id": "2"])])
 
         let activated = StubRegistry()
         activated.activate(try Scenario.folder(happy))
         let declared = StubRegistry()
-        try declared.stub(folder.declarations, relativeTo: happy)
+        try declared.stub(declarations, relativeTo: happy)
         let fromJSON = StubRegistry()
-        let json = try JSONEncoder().encode(folder.declarations)
+        let json = try JSONEncoder().encode(declarations)
         try fromJSON.stub(try JSONDecoder().decode([StubDeclaration].self, from: json), relativeTo: happy)
         let expected = await answers(activated)
         #expect(expected.contains { $0.contains("Teapot") && $0.contains("graphql") }, "\(expected)")
@@ -81,8 +81,8 @@ struct ScenarioDeclarationsTests {
             .write(to: folder.appendingPathComponent("recorded/more.stubs.json"))
         try Data("hi".utf8).write(to: folder.appendingPathComponent("recorded/hello.txt"))
         try Data("pong".utf8).write(to: folder.appendingPathComponent("GET.txt"))
-        let scenario = try ScenarioFolder(folder)
-        #expect(scenario.declarations.contains { $0.response.body == .file("recorded/hello.txt") }, "file bodies are relative to the folder")
+        let declarations = try Scenario.declarations(inFolder: folder)
+        #expect(declarations.contains { $0.response.body == .file("recorded/hello.txt") }, "file bodies are relative to the folder")
         let registry = StubRegistry()
         registry.activate(try Scenario.folder(folder))
         #expect(await fetch("https://shop.test/api/status", from: registry).body == "english")
@@ -98,7 +98,7 @@ struct ScenarioDeclarationsTests {
         try Data(#"[{"response": {}}, {"request": {"body": [{"kind": "tenant", "value": "acme"}]}, "response": {}}]"#.utf8)
             .write(to: folder.appendingPathComponent("kind.stubs.json"))
         try Data(#"{"request": "#.utf8).write(to: folder.appendingPathComponent("broken.stubs.json"))
-        let error = #expect(throws: FixtureError.self) { try ScenarioFolder(folder) }
+        let error = #expect(throws: FixtureError.self) { try Scenario.declarations(inFolder: folder) }
         let text = try #require(error).found
         #expect(text.contains(#"notes.xyz: the file name must start with an HTTP method"#), "\(text)")
         #expect(text.contains(#"no declaration file format reads "notes.xyz" (registered: "#), "\(text)")
@@ -113,12 +113,23 @@ struct ScenarioDeclarationsTests {
         #expect(problem.contains("to read .har files, import URLStubsRecording and call HAR.registerFormat()"), "\(problem)")
     }
 
+    @Test func aFileOfAnUnknownFormatIsNamedWithWhatReadsTheKnownOnes() throws {
+        let url = fixturesFolder.appendingPathComponent("recorded.pcap")
+        #expect {
+            try Scenario.har(url)
+        } throws: { error in
+            guard case .invalidDeclaration(let source, let path, let problem)? = error as? StubError else { return false }
+            return source == url.path && path == "$" && problem.contains(#"no declaration file format reads "recorded.pcap" (registered: "#)
+                && problem.contains(".stubs.json")
+        }
+    }
+
     @Test func aGraphQLFileIsDataAndAnUnregisteredKindIsNamedWhenRegistered() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("graphql"), withIntermediateDirectories: true)
         try Data(#"{"data": {}}"#.utf8).write(to: folder.appendingPathComponent("graphql/GetUser.json"))
-        let declaration = try #require(try ScenarioFolder(folder).declarations.first)
+        let declaration = try #require(try Scenario.declarations(inFolder: folder).first)
         #expect(declaration.request.body == [.kind("graphQLOperation", "GetUser")], "read as data, whatever is registered")
         var unknown = declaration
         unknown.request.body = [.kind("graphQLOperationNobodyRegistered", "GetUser")]

@@ -4,9 +4,8 @@ import Foundation
 /// files, as ``RequestPatternKind`` is for patterns. URLStubsRecording registers HAR archives
 /// (`.har`) here; the engine reads its own JSON form (`.stubs.json`, ``StubDeclaration/read(from:source:)``).
 ///
-/// Whatever reads a folder of stubs (a scenario folder) reads every registered format through
-/// ``DeclarationFileFormats/declarations(inFileAt:)``, so it needs no import of the library
-/// that defines the format.
+/// Whatever reads a folder of stubs (a scenario folder, `Scenario.har`) reads every registered
+/// format by the file's name, so it needs no import of the library that defines the format.
 ///
 /// ```swift
 /// struct LinesFormat: DeclarationFileFormat {
@@ -58,17 +57,10 @@ public enum DeclarationFileFormats {
         return formats.keys.sorted()
     }
 
-    /// The declarations in the file at `url`, read by the format its name ends with.
-    ///
-    /// ```swift
-    /// HAR.registerFormat()                     // from URLStubsRecording
-    /// let recorded = try DeclarationFileFormats.declarations(inFileAt: url)
-    /// try registry.stub(recorded, relativeTo: url.deletingLastPathComponent())
-    /// ```
-    /// - Throws: ``StubError/invalidDeclaration(source:path:problem:)`` naming the file when no
-    ///   registered format reads it (and what to import and call for a format this package
-    ///   defines); else what the format throws.
-    public static func declarations(inFileAt url: URL) throws -> [StubDeclaration] {
+    /// The declarations in the file at `url`, read by the format its name ends with; a
+    /// `StubError.invalidDeclaration` naming the file (and what to import and call for a
+    /// format this package defines) when no registered format reads it.
+    package static func declarations(inFileAt url: URL) throws -> [StubDeclaration] {
         guard let format = format(forFileNamed: url.lastPathComponent) else {
             throw StubError.invalidDeclaration(source: url.path, path: "$", problem: unknownFormatProblem(fileNamed: url.lastPathComponent))
         }
