@@ -59,10 +59,9 @@ extension HAR {
         -> [StubDeclaration]
     {
         registerFormat()
-        let location = StubLocation(fileID: archive, filePath: archive, line: 0)
         let optionsJSON = options.json
         return StubRegistry.harGroups(entries, volatile: options.volatileFields).map { group in
-            let name = StubRegistry.harSpecs([group.entries[0]], archive: archive, options: options, location: location).first?.name
+            let name = StubRegistry.harName(of: group.entries[0], identity: group.identity, archive: archive)
             let recorded: JSONValue = .object(["archive": .string(archive), "entries": entriesJSON([group.entries[0]]), "options": optionsJSON])
             var response = ResponseDefinition()
             // A recorded failure keeps its text (`net::ERR_…`) only through the transformer.
@@ -97,9 +96,8 @@ extension HAR {
 
     /// Entries as HAR writes them (`$.log.entries`).
     static func entriesJSON(_ entries: [HAREntry]) -> JSONValue {
-        guard case .object(let root)? = try? JSONValue(data: write(entries)), case .object(let log)? = root["log"], let list = log["entries"]
-        else { return .array([]) }
-        return list
+        let dates = entryDateFormatter()
+        return .array(entries.map { json(of: $0, dates: dates) })
     }
 
     /// The entries and options of a `harRequest` or `harReplay` value, or why it is not one.
@@ -107,8 +105,10 @@ extension HAR {
         guard case .object(let members) = value, case .string(let archive)? = members["archive"], let entries = members["entries"] else {
             throw HARDeclarationProblem(description: "expected {\"archive\": …, \"entries\": [HAR entries], \"options\": {…}}")
         }
-        let data = JSONValue.object(["log": .object(["version": "1.2", "entries": entries])]).serialized()
-        let read = try HAR.read(data, source: archive)
+        let reader = Reader(source: archive, dates: DateReader())
+        let read = try reader.array(entries, at: "$.log.entries").enumerated().map { index, entry in
+            try reader.entry(entry, at: "$.log.entries[\(index)]")
+        }
         guard !read.isEmpty else { throw HARDeclarationProblem(description: "expected at least one HAR entry in \"entries\"") }
         return (archive, read, try HARReplayOptions(json: members["options"] ?? .object([:])))
     }

@@ -59,10 +59,9 @@ extension StubRegistry {
             // first and with its document after a miss): the entry that agrees answers.
             let tags = candidates.map { HARRequestIdentity.replayTag(of: HARRequestIdentity.request(of: $0)) }
             let identity = group.identity
-            var name = "\(archive): \(first.method) \(first.url.absoluteString)"
-            if case .format(let format) = identity.body { name += " (\(format.summary))" }
             return StubSpec(
-                harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys), name: name, times: nil,
+                harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys),
+                name: harName(of: first, identity: identity, archive: archive), times: nil,
                 location: location
             ) { request, activation in
                 let liveTag = HARRequestIdentity.replayTag(of: request)
@@ -78,6 +77,14 @@ extension StubRegistry {
                 return winners[min(activation, winners.count - 1)].stubResponse(replayingTime: replaysTimings)
             }
         }
+    }
+
+    /// The name of the stub replaying `entry`: the archive, the method and URL, and what a
+    /// format reads in the request.
+    static func harName(of entry: HAREntry, identity: HARRequestIdentity, archive: String) -> String {
+        var name = "\(archive): \(entry.method) \(entry.url.absoluteString)"
+        if case .format(let format) = identity.body { name += " (\(format.summary))" }
+        return name
     }
 
     /// The entries grouped by the request they record (`HARRequestIdentity`), in archive order:
