@@ -1,8 +1,10 @@
 import Foundation
 
-/// A kind of file that holds stubs, read into declarations: the engine's extension point for
-/// files, as ``RequestPatternKind`` is for patterns. URLStubsRecording registers HAR archives
-/// (`.har`) here; the engine reads its own JSON form (`.stubs.json`, ``StubDeclaration/read(from:source:)``).
+/// A kind of file that holds stubs, read into declarations: the engine's seam for files, as
+/// ``RequestPatternKind`` is for patterns, shared by this package's libraries (a program
+/// registers a format by calling its library's function, such as `HAR.registerFormat()`).
+/// URLStubsRecording registers HAR archives (`.har`) here; the engine reads its own JSON form
+/// (`.stubs.json`, ``StubDeclaration/read(from:source:)``).
 ///
 /// Whatever reads a folder of stubs (a scenario folder, `Scenario.har`) reads every registered
 /// format by the file's name, so it needs no import of the library that defines the format.
@@ -18,7 +20,7 @@ import Foundation
 /// }
 /// DeclarationFileFormats.register(LinesFormat())
 /// ```
-public protocol DeclarationFileFormat: Sendable {
+package protocol DeclarationFileFormat: Sendable {
     /// The end of the file names it reads, without the leading dot, lower-cased: `"har"`,
     /// `"stubs.json"`. The longest registered ending a file name has decides its format.
     var fileExtension: String { get }
@@ -29,7 +31,7 @@ public protocol DeclarationFileFormat: Sendable {
 }
 
 /// The declaration file formats known in this process, by file name ending.
-public enum DeclarationFileFormats {
+package enum DeclarationFileFormats {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var formats: [String: any DeclarationFileFormat] = ["stubs.json": DeclarationJSONFile()]
 
@@ -38,7 +40,7 @@ public enum DeclarationFileFormats {
     private static let knownProviders = ["har": "import URLStubsRecording and call HAR.registerFormat()"]
 
     /// Adds `format`, replacing one for the same file name ending.
-    public static func register(_ format: some DeclarationFileFormat) {
+    package static func register(_ format: some DeclarationFileFormat) {
         lock.lock(); defer { lock.unlock() }
         formats[format.fileExtension.lowercased()] = format
     }
