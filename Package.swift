@@ -58,7 +58,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Scenarios (named sets of stubs an app's DEBUG build picks at launch, from code, folders
         // or HAR files), network profiles and the launcher.
-        .target(name: "URLStubsScenarios", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsGraphQL"], swiftSettings: swiftSettings),
+        .target(name: "URLStubsScenarios", dependencies: ["URLStubs"], swiftSettings: swiftSettings),
         // HAR reading and writing, HAR replay, and recording real traffic into cassettes (which
         // scrubs GraphQL documents and multipart forms, so it registers both formats).
         .target(name: "URLStubsRecording", dependencies: ["URLStubs", "URLStubsGraphQL"], swiftSettings: swiftSettings),
@@ -82,12 +82,13 @@ let package = Package(
         .target(name: "LoopbackSockets", swiftSettings: swiftSettings),
         // Checks stubs and traffic against an OpenAPI document; apps may link it in DEBUG builds.
         .target(
-            name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsMultipart"],
+            name: "URLStubsOpenAPI", dependencies: ["URLStubs", "URLStubsMultipart"],
             swiftSettings: swiftSettings),
         // The `.contract(openAPI:)` Swift Testing trait: a target of its own so URLStubsOpenAPI
         // never imports Testing.
         .target(
-            name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting"], swiftSettings: swiftSettings),
+            name: "URLStubsOpenAPITesting", dependencies: ["URLStubsOpenAPI", "URLStubsTesting", "URLStubsScenarios", "URLStubsRecording"],
+            swiftSettings: swiftSettings),
         .executableTarget(name: "urlstubs-demo", dependencies: ["URLStubs", "URLStubsStreaming"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "urlstubs-bench",
@@ -135,7 +136,8 @@ let package = Package(
             dependencies: ["URLStubs", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsScenariosTests", dependencies: ["URLStubs", "URLStubsScenarios", "LoopbackTestServer", "TestSupport"],
+            name: "URLStubsScenariosTests",
+            dependencies: ["URLStubs", "URLStubsScenarios", "URLStubsGraphQL", "URLStubsRecording", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsMigrationTests",
@@ -166,7 +168,9 @@ let package = Package(
         .testTarget(
             name: "URLStubsOpenAPITests",
             dependencies: [
-                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "SyntheticFixtures", "LoopbackTestServer",
+                "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
+                "SyntheticFixtures",
+                "LoopbackTestServer",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

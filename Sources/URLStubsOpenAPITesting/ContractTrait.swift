@@ -35,7 +35,7 @@ public struct ContractTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        guard let registry = StubScope.registry else {
+        guard let registry = TestScope.registry else {
             Issue.record(
                 "the .contract(openAPI:) trait found no registry: list it after .stubbed or .stubs { } (traits set up in the order they are written)",
                 sourceLocation: test.sourceLocation)

@@ -59,7 +59,7 @@ struct HARIndexKeys {
     /// The recorded query items a matching request must carry as they are: with a value, not
     /// volatile, not scrubbed, not compared as part of a format's identity (a GET's operation
     /// document).
-    private static func indexableQueryItems(of entry: HAREntry, identity: HARRequestIdentity, options: HARReplayOptions) -> [URLQueryItem] {
+    static func indexableQueryItems(of entry: HAREntry, identity: HARRequestIdentity, options: HARReplayOptions) -> [URLQueryItem] {
         guard let items = URLComponents(url: entry.url, resolvingAgainstBaseURL: false)?.queryItems else { return [] }
         var formatParameters: Set<String> = []
         if case .format(let format) = identity.body { formatParameters = format.queryParameters }

@@ -45,21 +45,10 @@ extension StubRegistry {
     /// `stubs(fromHAREntries:named:options:fileID:filePath:line:)`), for a scenario to add later.
     package static func harSpecs(_ entries: [HAREntry], archive: String, options: HARReplayOptions, location: StubLocation) -> [StubSpec] {
         // Replay reads GraphQL and multipart requests by meaning once their strategies are
-        // known: every way in (entries, a HAR file, a scenario) comes through here.
+        // known: every way in (entries, a HAR file, a scenario, declarations) comes through here.
         GraphQLStrategy.register()
         let volatile = options.volatileFields
-        var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
-        var positions: [String: Int] = [:]
-        for entry in entries {
-            let identity = HARRequestIdentity(entry, volatile: volatile)
-            let key = identity.key
-            if let index = positions[key] {
-                groups[index].entries.append(entry)
-            } else {
-                positions[key] = groups.count
-                groups.append((identity, [entry]))
-            }
-        }
+        let groups = harGroups(entries, volatile: volatile)
         let ignored = options.ignoredHeaders
         let replaysTimings = options.replaysTimings
         let indexKeys = HARIndexKeys(groups.map { ($0.entries[0], $0.identity) }, options: options)
@@ -70,10 +59,9 @@ extension StubRegistry {
             // first and with its document after a miss): the entry that agrees answers.
             let tags = candidates.map { HARRequestIdentity.replayTag(of: HARRequestIdentity.request(of: $0)) }
             let identity = group.identity
-            var name = "\(archive): \(first.method) \(first.url.absoluteString)"
-            if case .format(let format) = identity.body { name += " (\(format.summary))" }
             return StubSpec(
-                harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys), name: name, times: nil,
+                harMatcher(for: first, identity: identity, options: options, indexKeys: indexKeys),
+                name: harName(of: first, identity: identity, archive: archive), times: nil,
                 location: location
             ) { request, activation in
                 let liveTag = HARRequestIdentity.replayTag(of: request)
@@ -89,6 +77,32 @@ extension StubRegistry {
                 return winners[min(activation, winners.count - 1)].stubResponse(replayingTime: replaysTimings)
             }
         }
+    }
+
+    /// The name of the stub replaying `entry`: the archive, the method and URL, and what a
+    /// format reads in the request.
+    static func harName(of entry: HAREntry, identity: HARRequestIdentity, archive: String) -> String {
+        var name = "\(archive): \(entry.method) \(entry.url.absoluteString)"
+        if case .format(let format) = identity.body { name += " (\(format.summary))" }
+        return name
+    }
+
+    /// The entries grouped by the request they record (`HARRequestIdentity`), in archive order:
+    /// a request a registered format reads (GraphQL, multipart) is grouped by its meaning.
+    static func harGroups(_ entries: [HAREntry], volatile: VolatileFields) -> [(identity: HARRequestIdentity, entries: [HAREntry])] {
+        var groups: [(identity: HARRequestIdentity, entries: [HAREntry])] = []
+        var positions: [String: Int] = [:]
+        for entry in entries {
+            let identity = HARRequestIdentity(entry, volatile: volatile)
+            let key = identity.key
+            if let index = positions[key] {
+                groups[index].entries.append(entry)
+            } else {
+                positions[key] = groups.count
+                groups.append((identity, [entry]))
+            }
+        }
+        return groups
     }
 
     private static func harMatcher(

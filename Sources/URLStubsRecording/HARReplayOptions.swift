@@ -38,3 +38,51 @@ public struct HARReplayOptions: Sendable {
         self.volatileFields = volatileFields
     }
 }
+
+extension HARReplayOptions {
+    /// The options as data, as HAR declarations carry them (`reportsUnusedEntries` aside):
+    /// `{"replaysTimings": false, "ignoredHeaders": […], "volatileFields": {…}, "scrubbing": {…}}`.
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "replaysTimings": .bool(replaysTimings), "ignoredHeaders": .array(ignoredHeaders.sorted().map(JSONValue.string)),
+            "volatileFields": volatileFields.json,
+        ]
+        if let scrubbing {
+            members["scrubbing"] = .object([
+                "headers": .array(scrubbing.headers.sorted().map(JSONValue.string)),
+                "queryParameters": .array(scrubbing.queryParameters.sorted().map(JSONValue.string)),
+                "jsonFields": .array(scrubbing.jsonFields.sorted().map(JSONValue.string)), "placeholder": .string(scrubbing.placeholder),
+            ])
+        }
+        return .object(members)
+    }
+
+    /// Reads ``json``; a member of the wrong shape is an error naming it.
+    init(json: JSONValue) throws {
+        guard case .object(let members) = json else { throw HARDeclarationProblem(description: "expected the replay options as an object") }
+        func strings(_ value: JSONValue?, _ name: String) throws -> [String]? {
+            guard let value else { return nil }
+            guard case .array(let elements) = value else { throw HARDeclarationProblem(description: "expected \(name) as an array of strings") }
+            return try elements.map { element in
+                guard case .string(let text) = element else { throw HARDeclarationProblem(description: "expected \(name) as an array of strings") }
+                return text
+            }
+        }
+        self.init()
+        if case .bool(let replays)? = members["replaysTimings"] { replaysTimings = replays }
+        if let headers = try strings(members["ignoredHeaders"], "ignoredHeaders") { ignoredHeaders = Set(headers) }
+        if case .object(let volatile)? = members["volatileFields"] {
+            volatileFields = VolatileFields(
+                queryParameters: Set(try strings(volatile["queryParameters"], "volatileFields.queryParameters") ?? []),
+                headers: Set(try strings(volatile["headers"], "volatileFields.headers") ?? []),
+                jsonPaths: try strings(volatile["jsonPaths"], "volatileFields.jsonPaths") ?? [])
+        }
+        if case .object(let rules)? = members["scrubbing"] {
+            scrubbing = Scrubbing(
+                headers: Set(try strings(rules["headers"], "scrubbing.headers") ?? []),
+                queryParameters: Set(try strings(rules["queryParameters"], "scrubbing.queryParameters") ?? []),
+                jsonFields: Set(try strings(rules["jsonFields"], "scrubbing.jsonFields") ?? []),
+                placeholder: { if case .string(let text)? = rules["placeholder"] { return text } else { return "<scrubbed>" } }())
+        }
+    }
+}

@@ -7,10 +7,22 @@ extension Scenario {
     package var stubResponders:
         [(name: String?, location: StubLocation, method: String?, path: String?, respond: @Sendable (StubRequest) throws -> StubResponse)]
     {
-        specs.map { spec in
+        let built = specs.map { spec in
             let responder = spec.responder
             let required = spec.matcher.requiredMethodAndPath
-            return (spec.name, spec.location, required.method, required.path, { try responder($0, 0) })
+            return (spec.name, spec.location, required.method, required.path, { @Sendable (request: StubRequest) in try responder(request, 0) })
         }
+        let folder = self.folder
+        return built
+            + declarations.map { declaration in
+                let matcher = RequestMatcher(declaration.request)
+                let required = matcher.requiredMethodAndPath
+                let response = declaration.response.makeResponse(relativeTo: folder)
+                let file = declaration.source?.file ?? name
+                return (
+                    declaration.name, StubLocation(fileID: file, filePath: file, line: declaration.source?.line ?? 0), required.method,
+                    required.path, { @Sendable (_: StubRequest) in response }
+                )
+            }
     }
 }

@@ -2,9 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import URLStubsGraphQL
 import URLStubs
-import URLStubsRecording
 
 /// A named set of stubs (a fake backend state: "happy", "empty-cart", "slow-network") that a
 /// registry activates or deactivates as a unit. Several can be active; the one activated last
@@ -22,6 +20,11 @@ public struct Scenario: Sendable {
     /// Network conditions for all its stubs.
     public var profile: NetworkProfile?
     let specs: [StubSpec]
+    /// Its stubs that data says (a folder's files, a HAR archive's entries), registered after
+    /// the ones built in code; empty for a scenario built in code.
+    let declarations: [StubDeclaration]
+    /// Where the declarations' relative `file` bodies are found.
+    let folder: URL?
 
     /// A scenario built in code.
     public init(
@@ -31,28 +34,48 @@ public struct Scenario: Sendable {
     ) rethrows {
         let collector = ScenarioStubs(location: StubLocation(fileID: fileID, filePath: filePath, line: line))
         try build(collector)
-        self.init(name: name, profile: profile, specs: collector.specs)
+        self.init(name: name, profile: profile, specs: collector.specs, declarations: [], folder: nil)
     }
 
-    init(name: String, profile: NetworkProfile?, specs: [StubSpec]) {
+    /// A scenario of declared stubs, checked now (a list with one bad declaration makes none).
+    ///
+    /// ```swift
+    /// let recorded = try Scenario("checkout", declarations: HAR.declarations(contentsOf: url))   // URLStubsRecording
+    /// ```
+    /// - Parameters:
+    ///   - folder: Where a relative `file` body is found (the current directory when `nil`).
+    /// - Throws: `StubError.invalidDeclaration(source:path:problem:)` naming the first bad one.
+    public init(_ name: String, profile: NetworkProfile? = nil, declarations: [StubDeclaration], relativeTo folder: URL? = nil) throws {
+        for declaration in declarations { try declaration.validate() }
+        self.init(name: name, profile: profile, specs: [], declarations: declarations, folder: folder)
+    }
+
+    init(name: String, profile: NetworkProfile?, specs: [StubSpec], declarations: [StubDeclaration], folder: URL?) {
         self.name = name
         self.profile = profile
         self.specs = specs
+        self.declarations = declarations
+        self.folder = folder
     }
 
-    /// A scenario replaying a HAR archive.
+    /// A scenario of the stubs in a file a registered declaration format reads: a HAR archive
+    /// once URLStubsRecording's format is registered (`HAR.registerFormat()`), with the default
+    /// replay options, or a `.stubs.json` file of declarations.
+    ///
+    /// ```swift
+    /// HAR.registerFormat()
+    /// let recorded = try Scenario.har(Bundle.main.url(forResource: "checkout", withExtension: "har")!)
+    /// let tuned = try Scenario("checkout", declarations: HAR.declarations(contentsOf: url, options: options))
+    /// ```
+    /// - Throws: `StubError.invalidDeclaration(source:path:problem:)` naming the file when no
+    ///   registered format reads it (and what to import and call), or what the format throws.
     public static func har(
         _ url: URL, name: String? = nil, profile: NetworkProfile? = nil,
-        options: HARReplayOptions = HARReplayOptions(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> Scenario {
-        let entries = try HAR.read(contentsOf: url)
-        // Replay reads GraphQL and multipart requests by meaning once their strategies are known.
-        GraphQLStrategy.register()
-        let specs = StubRegistry.harSpecs(
-            entries, archive: url.lastPathComponent, options: options,
-            location: StubLocation(fileID: fileID, filePath: filePath, line: line))
-        return Scenario(name: name ?? url.deletingPathExtension().lastPathComponent, profile: profile, specs: specs)
+        try Scenario(
+            name ?? url.deletingPathExtension().lastPathComponent, profile: profile,
+            declarations: DeclarationFileFormats.declarations(inFileAt: url), relativeTo: url.deletingLastPathComponent())
     }
 }
 
@@ -79,19 +102,53 @@ extension StubRegistry {
         deactivate(scenario.name)
         let counter = RequestCounter()
         let profile = scenario.profile
-        let descriptors = scenario.specs.map { spec -> StubDescriptor in
+        var descriptors = scenario.specs.map { spec -> StubDescriptor in
             var wrapped = spec
-            if let profile {
-                let respond = spec.responder
-                wrapped.responder = { request, activation in
-                    let endpoint = "\(request.method) \(request.urlPath ?? "/")"
-                    return profile.apply(to: try respond(request, activation), endpoint: endpoint, index: counter.next(for: endpoint))
-                }
-            }
+            if let profile { wrapped.responder = Self.applying(profile, counter: counter, to: spec.responder) }
             if wrapped.name == nil { wrapped.name = "\(scenario.name): \(spec.matcher.description)" }
             return add(wrapped)
         }
+        let folder = scenario.folder
+        for var declaration in scenario.declarations {
+            if declaration.name == nil { declaration.name = "\(scenario.name): \(RequestMatcher(declaration.request).description)" }
+            // A profile decides per request, so under one a declaration that data answers
+            // alone becomes a stub of code; one a library's transformer, a gate or a step of a
+            // state machine answers is registered as it is, unpaced by the profile.
+            if let profile, declaration.response.transformer == nil, declaration.response.gate == nil, declaration.scenario == nil {
+                let response = declaration.response.makeResponse(relativeTo: folder)
+                descriptors.append(
+                    add(Self.spec(declaration, of: scenario, responder: Self.applying(profile, counter: counter) { _, _ in response })))
+            } else if let descriptor = try? stub(declaration, relativeTo: folder) {
+                descriptors.append(descriptor)
+            } else {
+                // A pattern kind no library registered yet (a folder's GraphQL file before
+                // GraphQLPatternKinds.register()): a stub whose matcher says so fails the
+                // requests that reach it, and verify() lists it.
+                let response = declaration.response.makeResponse(relativeTo: folder)
+                descriptors.append(add(Self.spec(declaration, of: scenario) { _, _ in response }))
+            }
+        }
         setScenarioStubs(descriptors, for: scenario.name)
+    }
+
+    /// A stub of code for `declaration`, declared at its source.
+    private static func spec(
+        _ declaration: StubDeclaration, of scenario: Scenario, responder: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+    ) -> StubSpec {
+        let file = declaration.source?.file ?? scenario.name
+        return StubSpec(
+            RequestMatcher(declaration.request), name: declaration.name, times: declaration.times,
+            location: StubLocation(fileID: file, filePath: file, line: declaration.source?.line ?? 0), responder: responder)
+    }
+
+    /// `respond` with `profile`'s conditions applied, per endpoint.
+    private static func applying(
+        _ profile: NetworkProfile, counter: RequestCounter, to respond: @escaping @Sendable (StubRequest, Int) throws -> StubResponse
+    ) -> @Sendable (StubRequest, Int) throws -> StubResponse {
+        { request, activation in
+            let endpoint = "\(request.method) \(request.urlPath ?? "/")"
+            return profile.apply(to: try respond(request, activation), endpoint: endpoint, index: counter.next(for: endpoint))
+        }
     }
 
     /// Removes the stubs of the scenario named `name`; `false` when it was not active.

@@ -48,34 +48,45 @@ extension Scenario {
     /// The methods a file name may start with.
     static let methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 
-    /// The scenario in `folder` (named after the folder unless `name` is given).
+    /// The scenario in `folder` (named after the folder unless `name` is given): the
+    /// declarations of ``declarations(inFolder:)``, registered through `registry.stub(_:relativeTo:)`
+    /// when it is activated.
     /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of the
     ///   folder, each naming its file.
     public static func folder(
         _ folder: URL, name: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line
     ) throws -> Scenario {
-        let read = reading(folder, name: name, location: StubLocation(fileID: fileID, filePath: filePath, line: line))
-        guard let scenario = read.scenario else { throw invalidFolder(folder, problems: read.problems) }
-        return scenario
+        try ScenarioFolder(folder, name: name).scenario
     }
 
     /// `problems` of the folder at `url`, as the error to throw.
-    private static func invalidFolder(_ url: URL, problems: [String]) -> FixtureError {
+    static func invalidFolder(_ url: URL, problems: [String]) -> FixtureError {
         FixtureError.invalidFolder(url.path, readAs: "scenario folder", problems: problems)
     }
 
-    /// The scenario in `folder`, or every problem that keeps it from being one.
-    private static func reading(_ folder: URL, name: String?, location: StubLocation) -> (scenario: Scenario?, problems: [String]) {
-        if let problem = folderProblem(folder) { return (nil, [problem]) }
+    /// The declarations and profile of `folder`, or every problem that keeps it from being a
+    /// scenario.
+    static func reading(_ folder: URL) -> (declarations: [StubDeclaration], profile: NetworkProfile?, problems: [String]) {
+        if let problem = folderProblem(folder) { return ([], nil, [problem]) }
         var problems: [String] = []
         let manifest = readManifest(in: folder, problems: &problems)
-        var specs: [StubSpec] = []
+        var declarations: [StubDeclaration] = []
         let files = listFiles(in: folder)
-        for relative in files where relative != "scenario.json" {
-            if let spec = makeSpec(relative, in: folder, manifest: manifest, location: location, problems: &problems) {
-                specs.append(spec)
+        // Files of stubs first: the body files their declarations name are theirs, not fixtures.
+        var bodies: Set<String> = []
+        for relative in files where isDeclarationFile(relative) {
+            let read = makeDeclarations(relative, in: folder, manifest: manifest, problems: &problems)
+            for body in read.flatMap({ [$0.response.body] + $0.followingResponses.map(\.body) }) {
+                switch body {
+                case .file(let path)?, .fixture(let path)?: bodies.insert(path)
+                default: break
+                }
             }
+            declarations += read
+        }
+        for relative in files where relative != "scenario.json" && !isDeclarationFile(relative) && !bodies.contains(relative) {
+            declarations += makeDeclarations(relative, in: folder, manifest: manifest, problems: &problems)
         }
         for key in manifest.files.keys.sorted() where !files.contains(key) {
             problems.append("scenario.json: \"files\" names \(key), which does not exist")
@@ -83,39 +94,26 @@ extension Scenario {
         if files.filter({ $0 != "scenario.json" }).isEmpty {
             problems.append("the folder holds no fixture files")
         }
-        guard problems.isEmpty else { return (nil, problems) }
+        guard problems.isEmpty else { return ([], nil, problems) }
         // Most specific last in the folder, so precedence never depends on listing order:
         // literal paths are added after (and so win over) parameterised ones, and a file with a
         // query or variables after the one without.
-        specs = specs.enumerated().sorted { lhs, rhs in
-            func rank(_ spec: StubSpec) -> (Int, Int) {
-                let name = spec.name ?? ""
+        declarations = declarations.enumerated().sorted { lhs, rhs in
+            func rank(_ declaration: StubDeclaration) -> (Int, Int) {
+                let name = declaration.name ?? ""
                 return (name.contains("/:") ? 0 : 1, name.contains("[") ? 1 : 0)
             }
             let left = rank(lhs.element), right = rank(rhs.element)
             return left != right ? left < right : lhs.offset < rhs.offset
         }.map(\.element)
-        return (Scenario(name: name ?? folder.lastPathComponent, profile: manifest.profile, specs: specs), [])
+        return (declarations, manifest.profile, [])
     }
 
     /// Every scenario in `root`: one per sub-folder. Problems of all folders are reported at once.
     /// - Throws: `FixtureError` (`FixtureError.Kind.invalidFolder`) listing every problem of
     ///   every folder, each naming its folder and file.
     public static func folders(in root: URL) throws -> [Scenario] {
-        if let problem = folderProblem(root) { throw invalidFolder(root, problems: [problem]) }
-        let children = ((try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: [.isDirectoryKey])) ?? [])
-            .filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        var scenarios: [Scenario] = []
-        var problems: [String] = []
-        for child in children {
-            let read = reading(child, name: nil, location: StubLocation(fileID: #fileID, filePath: #filePath, line: #line))
-            if let scenario = read.scenario { scenarios.append(scenario) }
-            problems += read.problems.map { "\(child.lastPathComponent)/: \($0)" }
-        }
-        if children.isEmpty { problems.append("no scenario folders in \(root.path)") }
-        guard problems.isEmpty else { throw invalidFolder(root, problems: problems) }
-        return scenarios
+        try ScenarioFolder.all(in: root).map(\.scenario)
     }
 
     // MARK: Manifest

@@ -59,7 +59,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         String(name.prefix { $0 != "(" })
     }
 
-    /// Runs the test with a registry replaying its cassette as ``StubScope/registry``, then
+    /// Runs the test with a registry replaying its cassette as ``URLStubs/StubRegistry/current``, then
     /// saves what was recorded and verifies the registry, even when the test threw.
     public func provideScope(
         for test: Test, testCase: Test.Case?,

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLStubs
+import URLStubsServer
 import URLStubsTestRunnerLink
 
 // URLStubsTesting's earlier spellings of a UI test's responses, each forwarding to the
@@ -95,4 +96,16 @@ extension AppBackend {
     @available(*, deprecated, renamed: "deactivate(_:)")
     @discardableResult
     public func deactivateScenario(_ name: String) async throws -> Bool { try await deactivate(name) }
+}
+
+/// The running test's registry and server: `StubRegistry.current` and `StubServer.current`
+/// say the same, one spelling each.
+@available(*, deprecated, message: "use StubRegistry.current and StubServer.current")
+public enum StubScope {
+    /// The current test's registry, or `nil` outside a test with a stubbing trait.
+    @available(*, deprecated, renamed: "StubRegistry.current")
+    public static var registry: StubRegistry? { TestScope.registry }
+    /// The current test's server, or `nil` outside a test with `.stubbed(serving: true)`.
+    @available(*, deprecated, renamed: "StubServer.current")
+    public static var server: StubServer? { TestScope.server }
 }

@@ -64,7 +64,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
-    /// Runs the test with its own registry as ``StubScope/registry``, then verifies it, even
+    /// Runs the test with its own registry as ``URLStubs/StubRegistry/current``, then verifies it, even
     /// when the test threw (the error is rethrown after the problems are recorded).
     public func provideScope(
         for test: Test, testCase: Test.Case?,
@@ -80,12 +80,12 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
         }
         // Stopped before verification, so a request still open ends (as cancelled) first.
         let server = try registry.serve()
-        try await StubScope.$server.withValue(server) {
+        try await TestScope.$server.withValue(server) {
             try await Self.run(function, with: registry, for: test, verifies: verifies, afterTest: { server.stop() }, recordProblem: recordProblem)
         }
     }
 
-    /// Runs `function` with `registry` as ``StubScope/registry``; then, even when it threw,
+    /// Runs `function` with `registry` as ``URLStubs/StubRegistry/current``; then, even when it threw,
     /// runs `afterTest` and records each problem of `registry.verify()` at the line of the stub
     /// it concerns (else the test's), and rethrows the test's error, or else the one
     /// `afterTest` threw (when both threw, `afterTest`'s is recorded as an issue of its own).
@@ -98,7 +98,7 @@ public struct StubsTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         var thrown: (any Error)?
         do {
-            try await StubScope.$registry.withValue(registry) {
+            try await TestScope.$registry.withValue(registry) {
                 try await function()
             }
         } catch {
@@ -202,11 +202,6 @@ extension Trait where Self == StubsTrait {
     }
 }
 
-extension StubScope {
-    /// The current test's server, or `nil` outside a test with `.stubbed(serving: true)`.
-    @TaskLocal public static var server: StubServer?
-}
-
 extension StubServer {
     /// The server of the running test, which has `.stubbed(serving: true)`: it answers with
     /// ``URLStubs/StubRegistry/current``'s stubs and stops when the test ends.
@@ -222,7 +217,7 @@ extension StubServer {
     /// - Throws: Outside such a test, an error saying to add the trait.
     public static var current: StubServer {
         get throws {
-            if let server = StubScope.server { return server }
+            if let server = TestScope.server { return server }
             throw StubServerError(
                 description:
                     "URLStubs: StubServer.current is only set inside a test with the .stubbed(serving: true) trait: add it to this @Test (or to its @Suite), or start one with try registry.serve()"
@@ -238,7 +233,7 @@ extension StubRegistry {
     /// The issue lands at the running test's `@Test` line, where the trait goes (a property
     /// cannot learn the line that read it), also when a helper of the test read it.
     public static var current: StubRegistry {
-        if let registry = StubScope.registry { return registry }
+        if let registry = TestScope.registry { return registry }
         let message: Comment =
             "StubRegistry.current is only set inside a test with the .stubbed or .stubs { } trait: add .stubbed to this @Test (or to its @Suite)"
         if let test = Test.current {

@@ -5,9 +5,14 @@
 @_exported import URLStubsGraphQL
 @_exported import URLStubsMultipart
 @_exported import URLStubsStreaming
+import URLStubsServer
 
-/// The registry of the test running now, set by the `.stubbed` trait (Swift Testing).
-public enum StubScope {
-    /// The current test's registry, or `nil` outside a test that has the trait.
-    @TaskLocal public static var registry: StubRegistry?
+/// What the running test's traits set: read through `StubRegistry.current` and
+/// `StubServer.current`, the one spelling of each.
+package enum TestScope {
+    /// The current test's registry, or `nil` outside a test that has a `.stubbed`, `.stubs { }`,
+    /// `.replaying` or `.wireMock` trait.
+    @TaskLocal package static var registry: StubRegistry?
+    /// The current test's server, or `nil` outside a test with `.stubbed(serving: true)`.
+    @TaskLocal package static var server: StubServer?
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import URLStubs
 @testable import URLStubsOpenAPI
+import URLStubsOpenAPITesting
 import URLStubsScenarios
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsGraphQL
 import URLStubsScenarios
 @testable import TestSupport
 
@@ -12,6 +13,8 @@ import URLStubsScenarios
 struct ScenarioFolderGraphQLTests {
     @Test(arguments: FetchAPI.allCases)
     func scenarioFoldersAnswerGraphQLOperations(api: FetchAPI) async throws {
+        // The folder's graphql files are declarations naming GraphQL's pattern kinds.
+        GraphQLPatternKinds.register()
         let registry = StubRegistry()
         registry.activate(try Scenario.folder(fixturesFolder.appendingPathComponent("Scenarios/happy")))
         let endpoint = "https://api.shop.test/api/graphql"

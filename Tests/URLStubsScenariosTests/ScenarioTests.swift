@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import URLStubs
+import URLStubsRecording
 import URLStubsScenarios
 @testable import TestSupport
 
@@ -51,6 +52,8 @@ struct ScenarioTests {
     }
 
     @Test func scenarioBuiltInCodeAndFromHAR() async throws {
+        // A HAR archive is a declaration file format URLStubsRecording registers.
+        HAR.registerFormat()
         let registry = StubRegistry()
         registry.activate(try Scenario.har(fixturesFolder.appendingPathComponent("checkout.har")))
         registry.activate(

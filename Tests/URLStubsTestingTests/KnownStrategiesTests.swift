@@ -46,7 +46,7 @@ struct KnownStrategiesTests {
     /// Runs only in the child process.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[childVariable] != nil), .stubbed(verify: false))
     func childStubbedTestSeesGraphQL() async throws {
-        let registry = try #require(StubScope.registry)
+        let registry = try #require(TestScope.registry)
         let report = await Self.graphQLReport(from: registry)
         #expect(Self.describesGraphQL(report), "\(report ?? "no report")")
     }

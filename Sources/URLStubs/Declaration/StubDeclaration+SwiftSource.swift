@@ -1,7 +1,7 @@
 import Foundation
 
 // A declaration as the Swift that makes it: what a near-miss report prints beside the JSON form
-// (``StubRegistry/nearMissDeclarationForms``), ready to paste into a test.
+// (``StubRegistry/showsDeclarationsInReports``), ready to paste into a test.
 
 extension StubDeclaration {
     /// The Swift expression that makes this declaration: `StubDeclaration(name: …, request: …)`.

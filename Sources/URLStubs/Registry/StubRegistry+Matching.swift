@@ -128,7 +128,7 @@ extension StubRegistry {
     package func nearMissReport(for request: StubRequest) -> String {
         let state = snapshot()
         var report = UnmatchedReport(request: request, stubs: state.table.all, scrubbing: state.scrubbing)
-        report.declarationForms = state.nearMissForms
+        report.showsDeclarations = state.showsDeclarations
         return addingCassetteNote(to: report.text)
     }
 

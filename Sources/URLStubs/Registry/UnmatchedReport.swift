@@ -19,8 +19,9 @@ struct UnmatchedReport {
     /// it scrubs (``Scrubbing/expectedSecrets(in:)``).
     var scrubbing = Scrubbing.default
     var maximumCandidates = 3
-    /// How a declared candidate is also printed (``StubRegistry/nearMissDeclarationForms``).
-    var declarationForms: NearMissDeclarationForms = []
+    /// Whether a declared candidate is also printed as JSON and Swift
+    /// (``StubRegistry/showsDeclarationsInReports``).
+    var showsDeclarations = false
 
     var text: String {
         let text = unredactedText
@@ -81,13 +82,9 @@ struct UnmatchedReport {
             for reason in candidate.reasons {
                 lines.append("     - \(reason)")
             }
-            if !declarationForms.isEmpty, let declaration = candidate.stub.declaration {
-                if declarationForms.contains(.json) {
-                    lines.append("     as JSON: " + String(decoding: declaration.json.serialized(), as: UTF8.self))
-                }
-                if declarationForms.contains(.swift) {
-                    lines.append("     as Swift: " + declaration.swiftSource.replacingOccurrences(of: "\n", with: "\n     "))
-                }
+            if showsDeclarations, let declaration = candidate.stub.declaration {
+                lines.append("     as JSON: " + String(decoding: declaration.json.serialized(), as: UTF8.self))
+                lines.append("     as Swift: " + declaration.swiftSource.replacingOccurrences(of: "\n", with: "\n     "))
             }
         }
         if ranked.count > maximumCandidates {
@@ -125,7 +122,7 @@ struct UnmatchedReport {
                 lines.append("\(heading) no stub matches")
                 var report = UnmatchedReport(request: part.request, stubs: stubs)
                 report.maximumCandidates = maximumCandidates
-                report.declarationForms = declarationForms
+                report.showsDeclarations = showsDeclarations
                 lines += report.closestStubLines.map { "  " + $0 }
             }
         }

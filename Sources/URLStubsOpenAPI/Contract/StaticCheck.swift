@@ -1,7 +1,5 @@
 import Foundation
 import URLStubs
-import URLStubsScenarios
-import URLStubsRecording
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -45,16 +43,20 @@ extension OpenAPIDocument {
         return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
     }
 
-    /// Checks the response of every stub of `scenario` (a `Scenario.folder(_:)` reads its files
-    /// here) against the operation its method and path select. No request is
-    /// made: each stub's responder is called once with a request made from its method and
-    /// path (`:id` becomes `1`).
-    public func check(_ scenario: Scenario) -> ContractReport {
+    /// Checks the response of every stub of a scenario (its name, where it was declared, the
+    /// method and path it requires, its responder) against the operation its method and path
+    /// select. No request is made: each stub's responder is called once with a request made
+    /// from its method and path (`:id` becomes `1`). URLStubsOpenAPITesting's
+    /// `check(_: Scenario)` passes a scenario's stubs here.
+    package func check(
+        stubs: [(name: String?, location: StubLocation, method: String?, path: String?, respond: @Sendable (StubRequest) throws -> StubResponse)],
+        ofScenario scenarioName: String
+    ) -> ContractReport {
         var findings: [ContractReport.Finding] = []
         var notChecked: [String] = []
         var checked = 0
-        for stub in scenario.stubResponders {
-            let subject = stub.name.map { "\"\($0)\"" } ?? "a stub of \(scenario.name)"
+        for stub in stubs {
+            let subject = stub.name.map { "\"\($0)\"" } ?? "a stub of \(scenarioName)"
             guard let (method, path) = Self.methodAndPath(method: stub.method, path: stub.path, name: stub.name) else {
                 notChecked.append("\(subject) (\(stub.location)): its method and path are unknown without a request")
                 continue
@@ -78,15 +80,42 @@ extension OpenAPIDocument {
         return ContractReport(source: source, findings: findings, notChecked: notChecked, checkedCount: checked)
     }
 
-    /// Checks every entry of the HAR file at `url`, request and response, against the
-    /// document. Throws a `FixtureError` when the file does not read.
-    public func check(harAt url: URL) throws -> ContractReport {
-        let entries = try HAR.read(contentsOf: url)
+    /// A recorded exchange as a HAR entry holds it, for ``check(recorded:inFileNamed:)``.
+    package struct RecordedExchange: Sendable {
+        package var method: String
+        package var url: URL
+        package var requestHeaders: HeaderFields
+        package var requestBody: Data?
+        package var requestMimeType: String?
+        package var status: Int
+        package var responseHeaders: HeaderFields
+        package var responseBody: Data?
+        package var responseMimeType: String
+        package var failure: String?
+
+        /// An exchange.
+        package init(
+            method: String, url: URL, requestHeaders: HeaderFields, requestBody: Data?, requestMimeType: String?, status: Int,
+            responseHeaders: HeaderFields, responseBody: Data?, responseMimeType: String, failure: String?
+        ) {
+            (self.method, self.url, self.requestHeaders, self.requestBody, self.requestMimeType) = (
+                method, url, requestHeaders, requestBody, requestMimeType
+            )
+            (self.status, self.responseHeaders, self.responseBody, self.responseMimeType, self.failure) = (
+                status, responseHeaders, responseBody, responseMimeType, failure
+            )
+        }
+    }
+
+    /// Checks every recorded exchange (a HAR file's entries, named by `fileName`), request and
+    /// response, against the document. URLStubsOpenAPITesting's `check(harAt:)` reads a HAR
+    /// file into these.
+    package func check(recorded entries: [RecordedExchange], inFileNamed fileName: String) -> ContractReport {
         var findings: [ContractReport.Finding] = []
         var notChecked: [String] = []
         var checked = 0
         for (position, entry) in entries.enumerated() {
-            let subject = "\(url.lastPathComponent) entry \(position): \(entry.method) \(ContractChecker.printable(entry.url))"
+            let subject = "\(fileName) entry \(position): \(entry.method) \(ContractChecker.printable(entry.url))"
             if let failure = entry.failure {
                 notChecked.append("\(subject): recorded a failure (\(failure)), not a response")
                 continue

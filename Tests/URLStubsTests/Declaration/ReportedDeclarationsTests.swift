@@ -7,8 +7,8 @@ import Testing
 @testable import TestSupport
 
 /// A near-miss report prints a declared candidate as JSON and as Swift when asked, secrets hidden.
-@Suite("Near-miss declaration forms")
-struct NearMissDeclarationFormsTests {
+@Suite("Declarations in reports")
+struct ReportedDeclarationsTests {
     static var declaration: StubDeclaration {
         StubDeclaration(
             name: "user 1", request: RequestPattern(method: "GET", path: .equalTo("/users/1"), headers: ["Authorization": .equalTo("Bearer S3CRET")]),
@@ -16,9 +16,9 @@ struct NearMissDeclarationFormsTests {
             followingResponses: [ResponseDefinition(status: 404)], source: .init(file: "Stubs/users.json", line: 3))
     }
 
-    static func report(forms: NearMissDeclarationForms?, api: FetchAPI) async throws -> String {
+    static func report(showing: Bool, api: FetchAPI) async throws -> String {
         let registry = StubRegistry()
-        if let forms { registry.nearMissDeclarationForms = forms }
+        registry.showsDeclarationsInReports = showing
         try registry.stub(declaration)
         var request = URLRequest(url: URL(string: "https://api.test/users/2")!)
         request.setValue("Bearer S3CRET", forHTTPHeaderField: "Authorization")
@@ -29,7 +29,7 @@ struct NearMissDeclarationFormsTests {
 
     @Test(arguments: FetchAPI.allCases)
     func aDeclaredCandidatePrintsAsJSONAndAsSwift(api: FetchAPI) async throws {
-        let report = try await Self.report(forms: [.json, .swift], api: api)
+        let report = try await Self.report(showing: true, api: api)
         #expect(!report.contains("S3CRET"), "\(report)")
         let jsonLine = try #require(report.split(separator: "\n").first { $0.contains("as JSON: ") })
         let json = String(jsonLine.split(separator: "as JSON: ", maxSplits: 1)[1])
@@ -42,7 +42,7 @@ struct NearMissDeclarationFormsTests {
     }
 
     @Test func reportsPrintNoDeclarationUnlessAsked() async throws {
-        let report = try await Self.report(forms: nil, api: .completionHandler)
+        let report = try await Self.report(showing: false, api: .completionHandler)
         #expect(report.contains("\"user 1\" (Stubs/users.json:3)"))
         #expect(!report.contains("as JSON") && !report.contains("as Swift"))
     }
