@@ -104,7 +104,11 @@ struct DeclarationTests {
             if case .kind(let name, _) = pattern { return name }
             return nil
         }
-        #expect(Set(kinds) == ["wireMock.url", "wireMock.queryParameter", "wireMock.body", "wireMock.formParameter", "wireMock.header"])
+        // `wireMock.pathStart` carries a path pattern's literal start for the registry's index.
+        #expect(
+            Set(kinds) == [
+                "wireMock.url", "wireMock.queryParameter", "wireMock.body", "wireMock.formParameter", "wireMock.header", "wireMock.pathStart",
+            ])
     }
 
     @Test(arguments: FetchAPI.allCases)
