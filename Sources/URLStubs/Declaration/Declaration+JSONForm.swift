@@ -54,7 +54,7 @@ extension ResponseDefinition {
     }
 
     private static func body(_ json: JSONValue, at path: String, reader: DeclarationReader) throws -> Body {
-        let (kind, value, _) = try reader.tagged(json, at: path, kinds: ["text", "base64", "json", "file"])
+        let (kind, value, _) = try reader.tagged(json, at: path, kinds: ["text", "base64", "json", "file", "fixture", "stream"])
         switch kind {
         case "text": return .text(try reader.string(value, at: "\(path).text"))
         case "base64":
@@ -63,13 +63,15 @@ extension ResponseDefinition {
             }
             return .bytes(bytes)
         case "json": return .json(value)
+        case "fixture": return .fixture(try reader.string(value, at: "\(path).fixture"))
+        case "stream": return .stream(try reader.string(value, at: "\(path).stream"))
         default: return .file(try reader.string(value, at: "\(path).file"))
         }
     }
 
     private static func failure(_ json: JSONValue, at path: String, reader: DeclarationReader) throws -> Failure {
         let (kind, value, members) = try reader.tagged(
-            json, at: path, kinds: ["error", "afterBytes", "truncatedAfterBytes", "never", "passthrough", "fault"], options: ["errorCode"])
+            json, at: path, kinds: ["error", "afterBytes", "truncatedAfterBytes", "never", "passthrough", "fault", "proxy"], options: ["errorCode"])
         if members["errorCode"] != nil, kind != "afterBytes" {
             throw reader.fail("\(path).errorCode", "\"errorCode\" goes with \"afterBytes\" only")
         }
@@ -87,6 +89,10 @@ extension ResponseDefinition {
                     "unknown fault \"\(name)\"; expected one of " + NetworkFault.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))
             }
             return .fault(fault)
+        case "proxy":
+            let parts = try reader.object(value, at: "\(path).proxy", allowed: ["baseURL"])
+            guard let base = parts["baseURL"] else { throw reader.fail("\(path).proxy", "expected the \"baseURL\" to pass requests to") }
+            return .proxy(baseURL: try reader.string(base, at: "\(path).proxy.baseURL"))
         default:
             guard try reader.bool(value, at: "\(path).\(kind)") else { throw reader.fail("\(path).\(kind)", "expected true") }
             return kind == "never" ? .never : .passthrough
@@ -103,6 +109,8 @@ extension ResponseDefinition {
         case .bytes(let bytes): members["body"] = .object(["base64": .string(bytes.base64EncodedString())])
         case .json(let value): members["body"] = .object(["json": value])
         case .file(let path): members["body"] = .object(["file": .string(path)])
+        case .fixture(let name): members["body"] = .object(["fixture": .string(name)])
+        case .stream(let name): members["body"] = .object(["stream": .string(name)])
         case nil: break
         }
         if let requestTime { members["requestTime"] = .number(requestTime) }
@@ -116,6 +124,7 @@ extension ResponseDefinition {
         case .never: members["failure"] = .object(["never": .bool(true)])
         case .passthrough: members["failure"] = .object(["passthrough": .bool(true)])
         case .fault(let fault): members["failure"] = .object(["fault": .string(fault.rawValue)])
+        case .proxy(let base): members["failure"] = .object(["proxy": .object(["baseURL": .string(base)])])
         case nil: break
         }
         if let transformer { members["transformer"] = .object(["name": .string(transformer.name), "value": transformer.value]) }
@@ -124,7 +133,9 @@ extension ResponseDefinition {
 }
 
 extension StubDeclaration: Codable {
-    private static let members = ["version", "id", "name", "request", "response", "priority", "scenario", "times", "metadata", "source"]
+    private static let members = [
+        "version", "id", "name", "request", "response", "followingResponses", "priority", "scenario", "times", "metadata", "source",
+    ]
 
     /// Reads a declaration from its JSON form; `source` names where it came from in errors.
     /// - Throws: ``StubError/invalidDeclaration(source:path:problem:)``.
@@ -161,6 +172,11 @@ extension StubDeclaration: Codable {
             name: try members["name"].map { try reader.string($0, at: "\(path).name") },
             request: try members["request"].map { try RequestPattern(json: $0, at: "\(path).request", reader: reader) } ?? RequestPattern(),
             response: try ResponseDefinition(json: response, at: "\(path).response", reader: reader),
+            followingResponses: try members["followingResponses"].map { list in
+                try reader.array(list, at: "\(path).followingResponses").enumerated().map { index, element in
+                    try ResponseDefinition(json: element, at: "\(path).followingResponses[\(index)]", reader: reader)
+                }
+            } ?? [],
             priority: try members["priority"].map { try reader.int($0, at: "\(path).priority") }, scenario: scenario,
             times: try members["times"].map { try reader.int($0, at: "\(path).times") }, metadata: members["metadata"], source: origin)
         try validate(reader: reader, at: path)
@@ -171,6 +187,7 @@ extension StubDeclaration: Codable {
         var members: [String: JSONValue] = [
             "version": .integer(Self.formatVersion), "request": request.json, "response": response.json,
         ]
+        if !followingResponses.isEmpty { members["followingResponses"] = .array(followingResponses.map(\.json)) }
         if let id { members["id"] = .string(id) }
         if let name { members["name"] = .string(name) }
         if let priority { members["priority"] = .integer(priority) }

@@ -12,8 +12,9 @@ extension RequestMatcher {
 extension StubDescriptor {
     /// The stub as data: the declaration it was registered from, or one made from its
     /// matcher's ``RequestMatcher/pattern`` and its constant response; `nil` when a closure
-    /// decides either (a closure matcher, a response built per request), and for a sequence of
-    /// several responses, which the vocabulary does not say yet.
+    /// decides either (a closure matcher, a response built per request). A sequence of
+    /// responses is the first ``StubDeclaration/response`` and the
+    /// ``StubDeclaration/followingResponses``.
     ///
     /// ```swift
     /// let users = registry.stub(.get, "https://api.example.com/users", json: ["users": []])
@@ -21,20 +22,11 @@ extension StubDescriptor {
     /// ```
     public var declaration: StubDeclaration? {
         if let origin { return origin }
-        guard let pattern = matcher.pattern, let response = answer.onlyResponse, let definition = response.definition else { return nil }
+        guard let pattern = matcher.pattern, case let responses = answer.knownResponses, !responses.isEmpty else { return nil }
+        let definitions = responses.compactMap(\.definition)
+        guard definitions.count == responses.count else { return nil }
         return StubDeclaration(
-            name: name, request: pattern, response: definition, times: maxActivations,
+            name: name, request: pattern, response: definitions[0], followingResponses: Array(definitions.dropFirst()), times: maxActivations,
             source: StubDeclaration.Source(file: location.fileID, line: location.line))
-    }
-}
-
-extension StubAnswer {
-    /// The one response every request gets: a constant, or a sequence of one.
-    var onlyResponse: StubResponse? {
-        switch self {
-        case .constant(let response): return response
-        case .sequence(let responses) where responses.count == 1: return responses[0]
-        case .sequence, .closure: return nil
-        }
     }
 }

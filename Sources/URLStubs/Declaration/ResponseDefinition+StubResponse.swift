@@ -4,10 +4,17 @@ import FoundationNetworking
 #endif
 
 extension ResponseDefinition {
-    /// The response this definition describes. A `file` body is found relative to `folder`
-    /// (the current directory when `nil`) and read when a request comes; a `gate` is left to
-    /// the registry, which knows its gates by name.
+    /// The response this definition describes. A `file` or `fixture` body is found relative to
+    /// `folder` (the current directory when `nil`) and read when a request comes; a `gate` and
+    /// a `stream` are left to the registry, which knows its gates and streams by name (made
+    /// here, a `stream` body fails its request, saying so).
     public func makeResponse(relativeTo folder: URL? = nil) -> StubResponse {
+        makeResponse(relativeTo: folder, streams: NamedStreams())
+    }
+
+    /// The response, with `stream` bodies played from `streams`.
+    func makeResponse(relativeTo folder: URL?, streams: NamedStreams) -> StubResponse {
+        let folder = folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         var response: StubResponse
         switch body {
         case nil: response = StubResponse(statusCode: status, headers: headers)
@@ -19,11 +26,17 @@ extension ResponseDefinition {
             response = StubResponse(data: value.serialized(), statusCode: status, headers: headers)
         case .file(let path):
             // A folder URL without a trailing slash is still the folder, not a file beside it.
-            let url =
-                path.hasPrefix("/")
-                ? URL(fileURLWithPath: path)
-                : (folder ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).appendingPathComponent(path)
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
             response = StubResponse(bodyFileAt: url, statusCode: status, headers: headers)
+        case .fixture(let name):
+            do {
+                response = try StubResponse(fixtureAt: try Fixture.url(name, inDirectory: folder), statusCode: status, headers: headers)
+            } catch {
+                response = StubResponse(statusCode: status, headers: headers)
+                response.action = .fail(SendableError(error: error))
+            }
+        case .stream(let name):
+            response = StubResponse(streamedBody: streams.body(named: name), statusCode: status, headers: headers)
         }
         switch failure {
         case nil: break
@@ -36,6 +49,9 @@ extension ResponseDefinition {
             response.action = .fail(SendableError(error: URLError(.networkConnectionLost)))
         case .fault(.malformedResponseChunk): response = response.failing(afterBytes: 0, with: URLError(.networkConnectionLost))
         case .fault(.randomDataThenClose): response.action = .fail(SendableError(error: URLError(.badServerResponse)))
+        case .proxy(let base):
+            // Validation refuses a base that is not a URL before a response is made from it.
+            if let url = URL(string: base) { response.action = .proxy(to: url) } else { response.action = .passThrough(transforms: []) }
         }
         if let requestTime { response.pacing.requestTime = max(0, requestTime) }
         if let responseTime { response.pacing.responseTime = responseTime }
@@ -89,6 +105,7 @@ extension StubResponse {
         case .passThrough(let transforms):
             guard transforms.isEmpty else { return nil }
             definition.failure = .passthrough
+        case .proxy(let base): definition.failure = .proxy(baseURL: base.absoluteString)
         }
         if pacing.requestTime > 0 { definition.requestTime = pacing.requestTime }
         switch pacing.body {

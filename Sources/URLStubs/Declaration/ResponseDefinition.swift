@@ -23,6 +23,14 @@ public struct ResponseDefinition: Sendable, Hashable {
         /// A file: an absolute path, or one relative to the folder of the declaration's file
         /// (the current directory for a declaration made in code).
         case file(String)
+        /// A fixture: a file named relative to the declaration's folder, read by its extension
+        /// as `StubResponse(fixture:)` reads it (a `.response` HTTP message, an `.sse` event
+        /// stream, or a body with the Content-Type its extension implies).
+        case fixture(String)
+        /// A body that arrives over time from the registry's stream of that name: a live
+        /// stream the test writes (`registry.liveStream(named:)` in URLStubsStreaming), or one
+        /// another process writes over the UI-test link.
+        case stream(String)
     }
 
     /// A failure of the connection itself, as a server's socket would show it.
@@ -67,6 +75,10 @@ public struct ResponseDefinition: Sendable, Hashable {
         case passthrough
         /// The connection fails as ``NetworkFault`` says.
         case fault(NetworkFault)
+        /// The real network answers from another base: the request goes to `baseURL` followed
+        /// by the request's path and query (after the base's own path), method, headers and
+        /// body kept.
+        case proxy(baseURL: String)
     }
 
     /// The status code, 100...599.

@@ -38,8 +38,11 @@ public struct StubDeclaration: Sendable, Hashable {
     public var name: String?
     /// Which requests the stub answers.
     public var request: RequestPattern
-    /// What it answers.
+    /// What it answers: to every request, or to the first when ``followingResponses`` follow.
     public var response: ResponseDefinition
+    /// The answers to the second and later requests, in turn; the last one repeats (set
+    /// ``times`` to stop matching after it). Empty for a stub that answers every request alike.
+    public var followingResponses: [ResponseDefinition]
     /// Lower answers first (1 is the highest); among equals, the newest stub. `nil` ranks as
     /// ``defaultPriority``, like every stub made in code.
     public var priority: Int?
@@ -96,12 +99,14 @@ public struct StubDeclaration: Sendable, Hashable {
     /// A declaration.
     public init(
         id: String? = nil, name: String? = nil, request: RequestPattern = RequestPattern(), response: ResponseDefinition,
-        priority: Int? = nil, scenario: ScenarioStep? = nil, times: Int? = nil, metadata: JSONValue? = nil, source: Source? = nil
+        followingResponses: [ResponseDefinition] = [], priority: Int? = nil, scenario: ScenarioStep? = nil, times: Int? = nil,
+        metadata: JSONValue? = nil, source: Source? = nil
     ) {
         self.id = id
         self.name = name
         self.request = request
         self.response = response
+        self.followingResponses = followingResponses
         self.priority = priority
         self.scenario = scenario
         self.times = times

@@ -21,7 +21,9 @@ extension StubRegistry {
     ///   cannot match or be answered; nothing is registered then.
     @discardableResult
     public func stub(_ declaration: StubDeclaration, relativeTo folder: URL? = nil) throws -> StubDescriptor {
-        try declaration.validate()
+        let reader = DeclarationReader(source: declaration.label)
+        try declaration.validate(reader: reader)
+        try declaration.checkFixtures(relativeTo: folder, reader: reader)
         return add(declaration, relativeTo: folder)
     }
 
@@ -35,7 +37,9 @@ extension StubRegistry {
         for (index, declaration) in declarations.enumerated() {
             let origin = declaration.source?.description ?? "declaration \(index)"
             let label = declaration.name.map { "stub \"\($0)\" (\(origin))" } ?? origin
-            try declaration.validate(reader: DeclarationReader(source: label))
+            let reader = DeclarationReader(source: label)
+            try declaration.validate(reader: reader)
+            try declaration.checkFixtures(relativeTo: folder, reader: reader)
         }
         return declarations.map { add($0, relativeTo: folder) }
     }
@@ -54,8 +58,12 @@ extension StubRegistry {
     public var declarations: [StubDeclaration] { stubs.compactMap(\.declaration) }
 
     private func add(_ declaration: StubDeclaration, relativeTo folder: URL?) -> StubDescriptor {
-        var response = declaration.response.makeResponse(relativeTo: folder)
-        if let name = declaration.response.gate { response.gate = gate(named: name) }
+        let definitions = [declaration.response] + declaration.followingResponses
+        let responses = definitions.map { definition in
+            var response = definition.makeResponse(relativeTo: folder, streams: namedStreams)
+            if let name = definition.gate { response.gate = gate(named: name) }
+            return response
+        }
         let source = declaration.source
         let location = StubLocation(fileID: source?.file ?? "declaration", filePath: source?.file ?? "declaration", line: source?.line ?? 0)
         var matcher = RequestMatcher(declaration.request)
@@ -64,23 +72,33 @@ extension StubRegistry {
             if let stateMatcher = stepStates.matcher(for: step) { matcher = (matcher && stateMatcher).described(by: declaration.request) }
             stepper = ScenarioStepper(step: step, states: stepStates)
         }
-        var answer = StubAnswer.constant(response)
-        if let transformer = declaration.response.transformer, let registered = ResponseTransformers.transformer(named: transformer.name),
-            let respond = try? registered.responder(for: transformer.value, base: declaration.response)
-        {
-            let gate = response.gate
-            answer = .closure { request, _ in
-                var made = try respond(request)
-                if made.gate == nil { made.gate = gate }
-                return made
-            }
-        }
         let descriptor = add(
             matcher, name: declaration.name ?? declaration.id, times: declaration.times, location: location,
-            answer: answer, priority: declaration.priority ?? StubDeclaration.defaultPriority, origin: declaration,
-            scenarioStepper: stepper)
-        response.gate?.bind(to: descriptor)
+            answer: Self.answer(definitions, responses), priority: declaration.priority ?? StubDeclaration.defaultPriority,
+            origin: declaration, scenarioStepper: stepper)
+        for gate in responses.compactMap(\.gate) { gate.bind(to: descriptor) }
         return descriptor
+    }
+
+    /// A constant for one response, a sequence for several, and code when a definition names
+    /// a transformer (validated already, so it is registered and takes its value).
+    private static func answer(_ definitions: [ResponseDefinition], _ responses: [StubResponse]) -> StubAnswer {
+        let responders = definitions.map { definition -> (@Sendable (StubRequest) throws -> StubResponse)? in
+            guard let transformer = definition.transformer, let registered = ResponseTransformers.transformer(named: transformer.name) else {
+                return nil
+            }
+            return try? registered.responder(for: transformer.value, base: definition)
+        }
+        guard responders.contains(where: { $0 != nil }) else {
+            return responses.count == 1 ? .constant(responses[0]) : .sequence(responses)
+        }
+        return .closure { request, activation in
+            let index = min(activation, responses.count - 1)
+            guard let respond = responders[index] else { return responses[index] }
+            var made = try respond(request)
+            if made.gate == nil { made.gate = responses[index].gate }
+            return made
+        }
     }
 }
 

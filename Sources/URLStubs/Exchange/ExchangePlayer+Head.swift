@@ -20,6 +20,9 @@ extension ExchangePlayer {
         case .passThrough(let transforms):
             startPassthrough(of: exchange, transforms)
             return
+        case .proxy(let base):
+            startPassthrough(of: exchange, [], proxyingTo: base)
+            return
         case .respond, .failAfterBytes:
             break
         }

@@ -6,19 +6,24 @@ import FoundationNetworking
 /// A response fetched from the real network, changed by the stub's transforms, then played
 /// like a stub's.
 extension ExchangePlayer {
-    func startPassthrough(of exchange: Exchange, _ transforms: [ResponseTransform]) {
+    func startPassthrough(of exchange: Exchange, _ transforms: [ResponseTransform], proxyingTo base: URL? = nil) {
         guard let host else {
             fail(StubError.registryReleased(url: exchange.url.absoluteString))
             return
         }
         var outgoing = exchange.request.requestWithBody
-        if let target = traits.passthroughTarget {
-            do {
+        do {
+            if let base {
+                outgoing.url = Self.proxied(exchange.url, to: base)
+                // The client's Host names where it sent the request, not the base.
+                outgoing.setValue(nil, forHTTPHeaderField: "Host")
+                try traits.proxyTargetCheck?(outgoing)
+            } else if let target = traits.passthroughTarget {
                 outgoing = try target(exchange.request, outgoing)
-            } catch {
-                fail(error)
-                return
             }
+        } catch {
+            fail(error)
+            return
         }
         let scheduler = scheduler
         let handle = NetworkLoader.start(outgoing) { [self] result in
@@ -34,6 +39,20 @@ extension ExchangePlayer {
             }
         }
         phase = .passingThrough(exchange, handle)
+    }
+
+    /// `url`'s path and query after `base`'s scheme, authority and path: `https://b/api` and
+    /// `http://a/users?page=2` make `https://b/api/users?page=2`.
+    static func proxied(_ url: URL, to base: URL) -> URL {
+        guard var parts = URLComponents(url: base, resolvingAgainstBaseURL: false),
+            let request = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return base }
+        var basePath = parts.percentEncodedPath
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        let path = request.percentEncodedPath.isEmpty ? "/" : request.percentEncodedPath
+        parts.percentEncodedPath = basePath + path
+        parts.percentEncodedQuery = request.percentEncodedQuery
+        return parts.url ?? base
     }
 
     private func passthroughLoaded(_ result: Result<StubResponse, SendableError>, of exchange: Exchange) {

@@ -93,6 +93,10 @@ package struct TransportTraits: @unchecked Sendable {
     /// with its body. A server sends only to the upstream its test names: this throws the
     /// error the client gets (a ``StubError/unmatchedRequest(report:)``) when there is none.
     package var passthroughTarget: (@Sendable (StubRequest, URLRequest) throws -> URLRequest)?
+    /// Checks the request a proxying response (``ResponseAction/proxy(to:)``) is about to send,
+    /// already aimed at its base; throwing fails the request with that error (the server
+    /// refuses a base that is itself).
+    package var proxyTargetCheck: (@Sendable (URLRequest) throws -> Void)?
 
     /// What a transport can do; ``redirectsSoFar`` and ``answersInline`` keep their defaults
     /// unless set.

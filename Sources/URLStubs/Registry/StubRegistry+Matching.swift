@@ -126,7 +126,10 @@ extension StubRegistry {
 
     /// The near-miss report for a request no stub matched.
     package func nearMissReport(for request: StubRequest) -> String {
-        addingCassetteNote(to: UnmatchedReport(request: request, stubs: stubs, scrubbing: scrubbing).text)
+        let state = snapshot()
+        var report = UnmatchedReport(request: request, stubs: state.table.all, scrubbing: state.scrubbing)
+        report.declarationForms = state.nearMissForms
+        return addingCassetteNote(to: report.text)
     }
 
     /// `report` with the note of the cassette this registry replays (``replayedCassetteNote``)

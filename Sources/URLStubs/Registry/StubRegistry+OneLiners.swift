@@ -30,7 +30,7 @@ extension StubRegistry {
         }
         let answer: StubAnswer
         do {
-            answer = .constant(StubResponse(data: try Self.oneLineJSONBody(json), statusCode: statusCode, headers: headers))
+            answer = .constant(StubResponse(data: try StubResponse.jsonBody(json), statusCode: statusCode, headers: headers))
         } catch {
             let failure = SendableError(error: error)
             answer = .closure { _, _ in throw failure.error }
@@ -38,17 +38,6 @@ extension StubRegistry {
         return add(
             isMethod(method) && isAbsoluteURLString(url), name: name ?? "\(method) \(url)", times: nil,
             location: StubLocation(fileID: fileID, filePath: filePath, line: line), answer: answer)
-    }
-
-    /// `json` as `JSONSerialization` values, else as an `Encodable` value, else the reason it is
-    /// neither.
-    private static func oneLineJSONBody(_ json: Any) throws -> Data {
-        do {
-            return try JSONValue(any: json).serialized()
-        } catch {
-            guard let encodable = json as? any Encodable else { throw error }
-            return try JSONEncoder().encode(encodable)
-        }
     }
 
     /// Stubs one method and URL with a body of bytes (none by default), in one line.

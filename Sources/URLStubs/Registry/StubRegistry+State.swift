@@ -15,6 +15,7 @@ extension StubRegistry {
         var policy: UnmatchedRequestPolicy
         var scrubbing = Scrubbing.default
         var sharedCookies = false
+        var nearMissForms: NearMissDeclarationForms = []
         var installedConfiguration: URLSessionConfiguration?
         var hooks = HookSet()
         /// Add-ons that check every finished exchange (``ExchangeChecker``).
@@ -29,6 +30,7 @@ extension StubRegistry {
             copy.enabled = enabled
             copy.scrubbing = scrubbing
             copy.sharedCookies = sharedCookies
+            copy.nearMissForms = nearMissForms
             copy.installedConfiguration = installedConfiguration
             copy.hooks = hooks
             copy.checkers = checkers

@@ -71,6 +71,8 @@ public final class StubRegistry: @unchecked Sendable {
     let userCode = UserCodeRunner.Lane(limit: 16)
     /// The gates declarations name (``gate(named:)``).
     let namedGates = NamedGates()
+    /// The streams declarations name (``ResponseDefinition/Body/stream(_:)``).
+    let namedStreams = NamedStreams()
     /// The states of the scenarios declarations step through (``scenarioState(_:)``).
     let stepStates = ScenarioStates()
 
@@ -242,35 +244,6 @@ public final class StubRegistry: @unchecked Sendable {
         scenarios.removeAll { $0.name == name }
         if let stubs { scenarios.append((name, stubs)) }
         return previous
-    }
-
-    // MARK: Hooks
-
-    /// Called when a stub is about to answer a request. `nil` removes the hook.
-    public func onActivation(_ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?) {
-        change { $0.hooks.activation = hook }
-    }
-
-    /// Called for each redirect a stub answers with, before the redirected request is
-    /// looked up. `nil` removes the hook.
-    public func onRedirect(
-        _ hook: (@Sendable (_ request: StubRequest, _ redirectRequest: URLRequest, _ stub: StubDescriptor, _ response: StubResponse) -> Void)?
-    ) {
-        change { $0.hooks.redirect = hook }
-    }
-
-    /// Called once a stubbed request ended: `error` is `nil` on success, the failure
-    /// otherwise (`URLError(.cancelled)` when the caller cancelled). `nil` removes the hook.
-    public func afterFinish(
-        _ hook: (@Sendable (_ request: StubRequest, _ stub: StubDescriptor, _ response: StubResponse?, _ error: (any Error)?) -> Void)?
-    ) {
-        change { $0.hooks.finish = hook }
-    }
-
-    /// Called for each request no stub matches, before the unmatched policy applies. `nil`
-    /// removes the hook.
-    public func onMissing(_ hook: (@Sendable (_ request: StubRequest) -> Void)?) {
-        change { $0.hooks.missing = hook }
     }
 
     // MARK: State the loading core reads

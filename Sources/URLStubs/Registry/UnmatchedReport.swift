@@ -19,6 +19,8 @@ struct UnmatchedReport {
     /// it scrubs (``Scrubbing/expectedSecrets(in:)``).
     var scrubbing = Scrubbing.default
     var maximumCandidates = 3
+    /// How a declared candidate is also printed (``StubRegistry/nearMissDeclarationForms``).
+    var declarationForms: NearMissDeclarationForms = []
 
     var text: String {
         let text = unredactedText
@@ -79,6 +81,14 @@ struct UnmatchedReport {
             for reason in candidate.reasons {
                 lines.append("     - \(reason)")
             }
+            if !declarationForms.isEmpty, let declaration = candidate.stub.declaration {
+                if declarationForms.contains(.json) {
+                    lines.append("     as JSON: " + String(decoding: declaration.json.serialized(), as: UTF8.self))
+                }
+                if declarationForms.contains(.swift) {
+                    lines.append("     as Swift: " + declaration.swiftSource.replacingOccurrences(of: "\n", with: "\n     "))
+                }
+            }
         }
         if ranked.count > maximumCandidates {
             lines.append("  (\(ranked.count - maximumCandidates) more stubs matched less)")
@@ -115,6 +125,7 @@ struct UnmatchedReport {
                 lines.append("\(heading) no stub matches")
                 var report = UnmatchedReport(request: part.request, stubs: stubs)
                 report.maximumCandidates = maximumCandidates
+                report.declarationForms = declarationForms
                 lines += report.closestStubLines.map { "  " + $0 }
             }
         }

@@ -14,35 +14,40 @@ package enum ResponseAction: Sendable {
     case neverRespond
     /// Fetches the response from the real network, changed by the transforms.
     case passThrough(transforms: [ResponseTransform])
+    /// Fetches the response from the real network at another base: the base's scheme, host,
+    /// port and path, then the request's path and query.
+    case proxy(to: URL)
 
     /// `true` when the action sends the response's status, headers and body.
     package var sendsHead: Bool {
         switch self {
         case .respond, .failAfterBytes: return true
-        case .fail, .neverRespond, .passThrough: return false
+        case .fail, .neverRespond, .passThrough, .proxy: return false
         }
     }
 
     /// `true` when the response comes from the real network.
     var passesThrough: Bool {
-        if case .passThrough = self { return true }
-        return false
+        switch self {
+        case .passThrough, .proxy: return true
+        case .respond, .fail, .failAfterBytes, .neverRespond: return false
+        }
     }
 
     /// The error the request ends with, if the action fails it.
     package var error: (any Error)? {
         switch self {
         case .fail(let failure), .failAfterBytes(_, let failure): return failure.error
-        case .respond, .neverRespond, .passThrough: return nil
+        case .respond, .neverRespond, .passThrough, .proxy: return nil
         }
     }
 
     /// How many body bytes are sent before the body stops short (a truncation or a failure).
-    var byteLimit: Int? {
+    package var byteLimit: Int? {
         switch self {
         case .respond(let truncated): return truncated
         case .failAfterBytes(let bytes, _): return bytes
-        case .fail, .neverRespond, .passThrough: return nil
+        case .fail, .neverRespond, .passThrough, .proxy: return nil
         }
     }
 }

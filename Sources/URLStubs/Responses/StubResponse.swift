@@ -72,28 +72,31 @@ public struct StubResponse: Sendable {
         self.body = StubBody(source: source)
     }
 
-    /// A JSON response: an `Encodable` value written by `encoder`, or `JSONSerialization`
-    /// objects (dictionaries, arrays, strings, numbers, `NSNull`) written with sorted keys;
-    /// `Content-Type: application/json` unless `headers` says otherwise.
+    /// A JSON response: JSON values (what `JSONSerialization` takes: dictionaries, arrays,
+    /// strings, numbers, `Bool`, `NSNull`) written with sorted keys, else an `Encodable` value
+    /// written by `encoder`; `Content-Type: application/json` unless `headers` says otherwise.
+    /// Every JSON builder (this one, the one-line `registry.stub(_:_:json:)`, a declaration's
+    /// `.json` body) writes in this order, so one value gives the same bytes everywhere.
     ///
     /// ```swift
     /// registry.stub(isPath("/me")) { _ in try StubResponse(json: ["id": 1, "name": "Ada"]) }
     /// registry.stub(isPath("/users/1")) { _ in try StubResponse(json: User(id: 1, name: "Ada")) }
     /// ```
     /// - Throws: What `encoder` throws for an `Encodable` value; ``StubError/notJSON(type:)``
-    ///   naming the type of a value that is neither `Encodable` nor made of `JSONSerialization`
-    ///   objects.
+    ///   naming the type of a value that is neither `Encodable` nor made of JSON values.
     public init(json value: Any, statusCode: Int = 200, headers: HeaderFields = [:], encoder: JSONEncoder = JSONEncoder()) throws {
-        let data: Data
-        if let encodable = value as? any Encodable {
-            data = try encoder.encode(encodable)
-        } else {
-            // Checked first: `JSONSerialization` raises an Objective-C exception, not an
-            // error, for a value it cannot write.
-            _ = try JSONValue(any: value)
-            data = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        self.init(data: try Self.jsonBody(value, encoder: encoder), statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
+    }
+
+    /// `value`'s JSON: as JSON values with sorted keys, else as an `Encodable` value by
+    /// `encoder`, else the error naming its type.
+    package static func jsonBody(_ value: Any, encoder: JSONEncoder = JSONEncoder()) throws -> Data {
+        do {
+            return try JSONValue(any: value).serialized()
+        } catch {
+            guard let encodable = value as? any Encodable else { throw error }
+            return try encoder.encode(encodable)
         }
-        self.init(data: data, statusCode: statusCode, headers: Self.addingJSONContentType(to: headers))
     }
 
     /// A request that fails with `error` (after the request time, ``requestTime(_:responseTime:)``), like a network failure.

@@ -101,20 +101,9 @@ extension JSONValue {
 extension StubResponse {
     /// `true` when the response sends a status, headers and a body (not an error, a
     /// passthrough or a response that never comes): what a check without requests can read.
-    package var sendsHTTPResponse: Bool {
-        switch action {
-        case .respond, .failAfterBytes: return true
-        case .fail, .neverRespond, .passThrough: return false
-        }
-    }
+    package var sendsHTTPResponse: Bool { action.sendsHead }
 
     /// How many body bytes are sent when the response stops early (``truncated(afterBytes:)``,
     /// ``failing(afterBytes:with:)``); `nil` when the whole body is.
-    package var bodyBytesSent: Int? {
-        switch action {
-        case .respond(let truncated): return truncated
-        case .failAfterBytes(let bytes, _): return bytes
-        case .fail, .neverRespond, .passThrough: return nil
-        }
-    }
+    package var bodyBytesSent: Int? { action.byteLimit }
 }

@@ -77,8 +77,9 @@ extension StubRegistry {
             let key = VerificationReport.groupingKey(entry.request)
             guard analyses[key] == nil else { continue }
             guard analyses.count < Self.explainedUnexpectedRequests else { break }
-            var lines = addingCassetteNote(to: UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing).text).split(
-                separator: "\n", omittingEmptySubsequences: false)
+            var report = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing)
+            report.declarationForms = nearMissDeclarationForms
+            var lines = addingCassetteNote(to: report.text).split(separator: "\n", omittingEmptySubsequences: false)
             if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
             analyses[key] = lines.joined(separator: "\n")
         }

@@ -76,13 +76,20 @@ extension OpenAPIDocument {
             case .operation(let tied, let pathParameters):
                 operation = tied
                 findings += pinnedRequestViolations(declaration.request, tied, pathParameters: pathParameters).map { finding($0.0, at: $0.1) }
-                switch responseViolations(of: declaration.response, tied, relativeTo: folder) {
-                case .checked(let violations):
-                    checked += 1
-                    findings += violations.map { finding($0.0, at: $0.1) }
-                case .notChecked(let reason):
-                    notChecked.append("\(subject): \(reason)")
+                let responses =
+                    [("$.response", declaration.response)]
+                    + declaration.followingResponses.enumerated().map { ("$.followingResponses[\($0.offset)]", $0.element) }
+                var anyChecked = false
+                for (path, definition) in responses {
+                    switch responseViolations(of: definition, tied, relativeTo: folder, at: path) {
+                    case .checked(let violations):
+                        anyChecked = true
+                        findings += violations.map { finding($0.0, at: $0.1) }
+                    case .notChecked(let reason):
+                        notChecked.append("\(subject)" + (responses.count > 1 ? " (\(path))" : "") + ": \(reason)")
+                    }
                 }
+                if anyChecked { checked += 1 }
             }
             results.append(ContractReport.DeclarationResult(declaration: declaration, subject: subject, operation: operation, findings: findings))
         }
@@ -116,11 +123,14 @@ extension OpenAPIDocument {
 
     /// The violations of `definition` against `operation`'s responses, each with the
     /// declaration's JSON path of the part to fix.
-    private func responseViolations(of definition: ResponseDefinition, _ operation: OpenAPIOperation, relativeTo folder: URL?)
+    private func responseViolations(of definition: ResponseDefinition, _ operation: OpenAPIOperation, relativeTo folder: URL?, at prefix: String)
         -> ResponseCheck
     {
         if let transformer = definition.transformer {
             return .notChecked("its response is made for each request by the transformer \"\(transformer.name)\"")
+        }
+        if case .stream(let name) = definition.body {
+            return .notChecked("its body arrives over time from the stream \"\(name)\"")
         }
         let response = definition.makeResponse(relativeTo: folder)
         guard response.sendsHTTPResponse else { return .notChecked("it fails (\(definition.failureWords)) rather than answer") }
@@ -128,21 +138,21 @@ extension OpenAPIDocument {
             let violation = ContractViolation(
                 operation: operation.description, part: "response \(definition.status) body", jsonPath: nil, schemaPath: nil,
                 expected: "a file to read (\"\(path)\")", found: "none at \(url.path)")
-            return .checked([(violation, "$.response.body.file")])
+            return .checked([(violation, "\(prefix).body.file")])
         }
         let exchange = Self.exchange(of: response, method: operation.method, path: operation.template.filled { _ in "1" })
         // A JSON body brings its own Content-Type unless the headers give one.
-        var contentTypeAt = "$.response.headers"
-        if case .json = definition.body, !definition.headers.contains(name: "Content-Type") { contentTypeAt = "$.response.body" }
+        var contentTypeAt = "\(prefix).headers"
+        if case .json = definition.body, !definition.headers.contains(name: "Content-Type") { contentTypeAt = "\(prefix).body" }
         return .checked(
             responseViolations(exchange, operation).map { violation in
-                let path: String
+                let at: String
                 switch violation.part {
-                case "status": path = "$.response.status"
-                case let part where part.hasSuffix("Content-Type"): path = contentTypeAt
-                default: path = "$.response.body"
+                case "status": at = "\(prefix).status"
+                case let part where part.hasSuffix("Content-Type"): at = contentTypeAt
+                default: at = "\(prefix).body"
                 }
-                return (violation, path)
+                return (violation, at)
             })
     }
 }
@@ -157,6 +167,7 @@ extension ResponseDefinition {
         case .never: return "never answers"
         case .passthrough: return "passes through to the network"
         case .fault(let fault): return fault.rawValue
+        case .proxy(let base): return "passes through to \(base)"
         case nil: return "no failure"
         }
     }

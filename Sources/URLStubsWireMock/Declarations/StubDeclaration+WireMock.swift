@@ -17,6 +17,7 @@ extension WireMockMapping {
         let place = declaration.name ?? declaration.source?.description ?? "a declaration"
         func refuse(_ part: String) -> FixtureError { Self.unsayable(place, part) }
         if declaration.times != nil { throw refuse("times (WireMock mappings answer without limit)") }
+        if !declaration.followingResponses.isEmpty { throw refuse("following responses (WireMock says a sequence with a scenario)") }
         var response: ResponseDefinition
         if let transformer = declaration.response.transformer {
             guard transformer.name == WireMockResponseTransformer.transformerName, case .object(let options) = transformer.value,
@@ -60,6 +61,8 @@ extension WireMockMapping.ResponseDefinition {
         case .bytes(let data)?: body = .base64(data)
         case .json(let json)?: body = .json(json)
         case .file(let path)?: body = .file(path.hasPrefix("/") ? StubRegistry.bodyFileName(path) : path)
+        case .fixture?: throw refuse("a fixture body")
+        case .stream?: throw refuse("a stream body")
         case nil: break
         }
         if let requestTime = definition.requestTime { fixedDelayMilliseconds = Int((requestTime * 1000).rounded()) }

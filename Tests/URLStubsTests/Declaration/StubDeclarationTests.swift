@@ -29,7 +29,9 @@ struct StubDeclarationTests {
             status: 201, headers: ["Set-Cookie": "a=1", "Set-Cookie": "b=2", "Location": "/users/1"], body: .json(["id": 1]),
             requestTime: 0.5, responseTime: 2, downloadSpeed: 40, gate: "checkout", failure: .afterBytes(10, errorCode: -1005))
         return StubDeclaration(
-            id: "6f1c", name: "create user", request: request, response: response, priority: 2,
+            id: "6f1c", name: "create user", request: request, response: response,
+            followingResponses: [ResponseDefinition(status: 409, body: .fixture("conflict.json")), ResponseDefinition(body: .stream("feed"))],
+            priority: 2,
             scenario: .init(name: "signup", requiredState: "Started", newState: "done"), times: 3,
             metadata: ["team": "ios", "tags": ["a"]], source: .init(file: "Stubs/users.json", line: 4))
     }
@@ -50,11 +52,15 @@ struct StubDeclarationTests {
         let decoded = try JSONDecoder().decode(StubDeclaration.self, from: data)
         #expect(decoded == declaration)
         #expect(try StubDeclaration(json: declaration.json) == declaration)
-        for body: ResponseDefinition.Body in [.text("hi"), .bytes(Data([0xFF, 0])), .file("fixtures/a.bin")] {
+        let bodies: [ResponseDefinition.Body] = [
+            .text("hi"), .bytes(Data([0xFF, 0])), .file("fixtures/a.bin"), .fixture("users.json"), .stream("prices"),
+        ]
+        for body in bodies {
             var other = declaration
             other.response.body = body
             let failures: [ResponseDefinition.Failure] = [
                 .error(code: -1009), .truncated(afterBytes: 3), .never, .passthrough, .fault(.connectionReset), .fault(.randomDataThenClose),
+                .proxy(baseURL: "https://staging.example.com/v2"),
             ]
             for failure in failures {
                 other.response.failure = failure
