@@ -116,6 +116,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
             return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
         }
+        traits.proxyTargetCheck = { [port = connection.core.port] outgoing in try ServerAccess.refuseProxyToItself(outgoing, port: port) }
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: connection.core.registry.exchangeHost)
         self.player = player
         player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)

@@ -66,10 +66,17 @@ extension WireMockMapping.ResponseDefinition {
         templates: WireMockResponseTemplates?, jsonBodyText: String?, keeping prepared: inout [PreparedResponse]
     ) throws -> URLStubs.ResponseDefinition {
         if proxyBaseUrl != nil {
-            throw FixtureError.malformed(
-                source, jsonPath: "$.response.proxyBaseUrl",
-                expected: "a response URLStubs can serve; proxying to another base URL is not supported yet: stub the answer, "
-                    + "or pass the request through to its own URL with a stub made in code (`.passthrough()`)")
+            let extra = [
+                proxyUrlPrefixToRemove.map { _ in "proxyUrlPrefixToRemove" },
+                additionalProxyRequestHeaders.isEmpty ? nil : "additionalProxyRequestHeaders",
+                removeProxyRequestHeaders.isEmpty ? nil : "removeProxyRequestHeaders",
+            ].compactMap { $0 }
+            if let member = extra.first {
+                throw FixtureError.malformed(
+                    source, jsonPath: "$.response." + member,
+                    expected: "a proxy URLStubs can serve: the request goes to proxyBaseUrl as it came; changing its path or headers "
+                        + "on the way is not supported yet, stub the answer instead")
+            }
         }
         var definition = URLStubs.ResponseDefinition(status: status)
         for name in headers.keys.sorted() {
@@ -107,6 +114,8 @@ extension WireMockMapping.ResponseDefinition {
         case .randomDataThenClose?: definition.failure = .fault(.randomDataThenClose)
         case nil: break
         }
+        // WireMock forwards to the base, path and query appended; a server never to itself.
+        if let proxyBaseUrl { definition.failure = .proxy(baseURL: proxyBaseUrl) }
         let templated = isTemplated(globalTemplating: globalTemplating)
         if templated || delayDistribution != nil {
             var options: [String: JSONValue] = ["response": try JSONValueEncoder.encode(self)]
