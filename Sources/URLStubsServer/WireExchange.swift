@@ -22,8 +22,8 @@ import URLStubs
 ///   `URLStubs-Error: unmatchedRequest`), a stub's mistake (a ``URLStubs/StubError``: an
 ///   invalid header; a ``URLStubs/FixtureError``: a missing body file) a `500` with its
 ///   explanation (`URLStubs-Error: invalidHeader`, `notFound`: the case or the kind, …),
-///   and any other error (a network failure the stub simulates) a reset, the nearest thing a
-///   socket has to a failed load.
+///   a stub's network fault what ``WireFault`` writes, and any other error (a network failure
+///   the stub simulates) a reset, the nearest thing a socket has to a failed load.
 final class WireExchange: ExchangeTransport, @unchecked Sendable {
     // @unchecked: touched on the connection's queue only.
 
@@ -121,6 +121,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
             return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
         }
+        traits.proxyTargetCheck = { [port = connection.core.port] outgoing in try ServerAccess.refuseProxyToItself(outgoing, port: port) }
         let ticket = connection.core.makeTicket()
         self.ticket = ticket
         let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: ticket)
@@ -142,6 +143,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
 
     func deliver(head: ResponseHead) {
         guard let connection else { return }
+        if let fault = WireFault(head: head) { return play(fault, on: connection, status: head.statusCode) }
         headSent = true
         let status = head.statusCode
         let isHEAD = request.method == "HEAD"
@@ -220,6 +222,7 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     func deliverFailure(_ error: any Error) {
         guard let connection else { return }
         player = nil
+        if let fault = WireFault(failure: error) { return play(fault, on: connection, status: 200) }
         let stubError = StubError.from(error)
         // The explanation and the URLStubs-Error value, for a stub's mistake or a file it names.
         // An unmatched request's report is scrubbed already (the engine's near-miss report).
@@ -247,6 +250,12 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
                     extraFields: [(WireAnswer.errorField, explained.1)] + cors, headRequest: isHEAD))
         }
         connection.exchangeEnded(closesAfter ? .afterAnswers : nil)
+    }
+
+    /// Plays a stub's network fault on the socket (``WireFault``); the player's later calls find no connection.
+    private func play(_ fault: WireFault, on connection: ServerConnection, status: Int) {
+        self.connection = nil
+        fault.play(on: connection, status: status)
     }
 
     /// `text` without the request's secrets nor what stubs expect (the registry's scrubbing).

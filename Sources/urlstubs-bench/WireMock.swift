@@ -57,6 +57,71 @@ func runWireMock(directory: URL, quick: Bool) async throws -> [Figure] {
     ]
 }
 
+/// The profile modes of this file (`--only NAME --requests N`): `wireMock1` and
+/// `wireMock1000` (a request among one mapping or 1,000), `wireMockStatic` and
+/// `wireMockTemplated` (the same 1 KB answer, static or rendered from a template), and
+/// `wireMockLoad` (loading the 160-mapping folder `N` times).
+let wireMockModes = ["wireMock1", "wireMock1000", "wireMockStatic", "wireMockTemplated", "wireMockLoad"]
+
+/// Runs one of ``wireMockModes`` alone, for callgrind or perf.
+func runWireMockOnly(_ name: String, count: Int) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("urlstubs-bench-wm-\(ProcessInfo.processInfo.processIdentifier)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    if name == "wireMockLoad" {
+        let folder = directory.appendingPathComponent("wiremock-160")
+        _ = try writeWireMockFolder(at: folder, mappings: 160, bodyBytes: 15_500)
+        let start = now()
+        try loadWireMockFolder(folder, times: count)
+        print("\(name): \(formatted((now() - start) / Double(count) * 1000, digits: 2)) ms/load, over \(count) loads")
+        return
+    }
+    let (scenario, registry) = try wireMockScenario(name, directory: directory)
+    _ = try await scenario.run(min(200, count))
+    let (perRequest, cpu) = try await scenario.run(count)
+    print("\(name): \(formatted(perRequest, digits: 2)) µs/request, \(formatted(cpu, digits: 2)) µs CPU/request, over \(count) requests")
+    withExtendedLifetime(registry) {}
+}
+
+/// Loads `folder` into a new registry `times` times: alone in its function, so that
+/// `valgrind --tool=callgrind --toggle-collect='*loadWireMockFolder*'` counts loading only.
+@inline(never)
+func loadWireMockFolder(_ folder: URL, times: Int) throws {
+    for _ in 0..<times { _ = try StubRegistry().stubs(fromWireMock: folder) }
+}
+
+/// The request scenario `name` (`wireMock1`, `wireMock1000`, `wireMockStatic`,
+/// `wireMockTemplated`), its folder written under `directory`.
+func wireMockScenario(_ name: String, directory: URL) throws -> (RequestScenario, StubRegistry) {
+    let folder = directory.appendingPathComponent(name)
+    switch name {
+    case "wireMock1": _ = try writeWireMockFolder(at: folder, mappings: 1, bodyBytes: 0)
+    case "wireMock1000": _ = try writeWireMockFolder(at: folder, mappings: 1_000, bodyBytes: 0)
+    default: try writeOneKilobyteMapping(at: folder, templated: name == "wireMockTemplated")
+    }
+    let registry = StubRegistry()
+    try registry.stubs(fromWireMock: folder)
+    var request = URLRequest(url: URL(string: "https://api.bench.local/v1/items/0?page=1")!)
+    request.setValue("application/json", forHTTPHeaderField: "Accept")
+    return (RequestScenario(name: name, session: registry.makeSession(), request: request), registry)
+}
+
+/// One mapping answering `GET /v1/items/0` with a 1 KB text body and a header; templated, the
+/// body and header are templates that render to the same bytes (`{{request.path}}` fills the
+/// header and the body's first bytes).
+func writeOneKilobyteMapping(at root: URL, templated: Bool) throws {
+    let folder = root.appendingPathComponent("mappings")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = "/v1/items/0"
+    let filler = String(repeating: "x", count: 1024 - path.count)
+    var response: [String: Any] = [
+        "status": 200, "headers": ["Content-Type": "text/plain", "X-Path": templated ? "{{request.path}}" : path],
+        "body": (templated ? "{{request.path}}" : path) + filler,
+    ]
+    if templated { response["transformers"] = ["response-template"] }
+    let mapping: [String: Any] = ["request": ["method": "GET", "urlPath": path], "response": response]
+    try JSONSerialization.data(withJSONObject: mapping, options: [.sortedKeys]).write(to: folder.appendingPathComponent("item.json"))
+}
+
 /// Writes a folder of `mappings` mappings shaped like real ones (paths, path patterns and
 /// templates, header and query matchers, JSON body patterns, a few templated responses), each
 /// with a JSON body of about `bodyBytes`; the first answers `GET /v1/items/0` with 1 KB.

@@ -51,7 +51,8 @@ struct Options {
                 print(
                     """
                     usage: urlstubs-bench [--json] [--quick] [--check] [--rounds N] [--requests N] [--stream-mb N]
-                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend,loopbackServer,wiremock | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath | declared | declared1k]
+                                          [--only requests,stream,pacing,live,parsers,record,openapi,appBackend,loopbackServer,wiremock | baseline | hopFloor | stubbed | stubbedConstant | stubbed10k | stubbed10kSharedPath | declared | declared1k
+                                                 | wireMock1 | wireMock1000 | wireMockStatic | wireMockTemplated | wireMockLoad]
                     """)
                 exit(0)
             default: throw BenchError("unknown argument \(argument) (try --help)")
@@ -308,6 +309,10 @@ func benchMain(_ arguments: [String]) async -> Int32 {
             ].contains(only)
         {
             try await runOnly(only, requests: options.requests ?? 2000)
+            return 0
+        }
+        if let only = options.only, wireMockModes.contains(only) {
+            try await runWireMockOnly(only, count: options.requests ?? 2000)
             return 0
         }
         let figures = try await runAll(options)

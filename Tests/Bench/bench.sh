@@ -4,7 +4,8 @@
 #   Tests/Bench/bench.sh [options]          release build, then urlstubs-bench (--json, --quick, …)
 #   Tests/Bench/bench.sh profile [mode]     callgrind instruction counts per request for one loop
 #                                       (mode: stubbed (default), stubbedConstant, baseline, hopFloor, stubbed10k, stubbed10kSharedPath,
-#                                       declared, declared1k)
+#                                       declared, declared1k, wireMock1, wireMock1000, wireMockStatic,
+#                                       wireMockTemplated)
 #
 # The profile runs the loop twice (200 and 1,200 requests after the same warm-up) and
 # subtracts, so start-up and one-time costs cancel: what is left is the cost of 1,000

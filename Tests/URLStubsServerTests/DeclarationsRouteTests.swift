@@ -41,10 +41,11 @@ struct DeclarationsRouteTests {
         let registry = StubRegistry()
         let server = try registry.serveDeclarations()
         defer { server.stop() }
+        let session = URLSession(configuration: .ephemeral)
         var request = URLRequest(url: server.url("/__urlstubs/declarations"))
         request.httpMethod = "POST"
         request.httpBody = Data(#"[{"request": {"path": "/a"}, "response": {"status": 200}}, {"request": {"pathh": "/b"}, "response": {}}]"#.utf8)
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 400)
         let message = try JSONDecoder().decode([String: String].self, from: data)["error"] ?? ""
         #expect(message.contains("$[1].request"), "\(message)")
@@ -52,14 +53,14 @@ struct DeclarationsRouteTests {
         #expect(registry.stubs.isEmpty, "a list with a bad declaration registers none")
 
         request.httpBody = Data(#"{"request": {"path": "/secret"}, "response": {"body": {"file": "/etc/passwd"}}}"#.utf8)
-        let (refused, refusedResponse) = try await URLSession.shared.data(for: request)
+        let (refused, refusedResponse) = try await session.data(for: request)
         #expect((refusedResponse as? HTTPURLResponse)?.statusCode == 400)
         #expect(String(decoding: refused, as: UTF8.self).contains("may not read a file"))
 
         request.httpBody = Data(Self.declaration.utf8)
-        let (_, created) = try await URLSession.shared.data(for: request)
+        let (_, created) = try await session.data(for: request)
         #expect((created as? HTTPURLResponse)?.statusCode == 201)
-        let (listed, _) = try await URLSession.shared.data(from: server.url("/__urlstubs/declarations"))
+        let (listed, _) = try await session.data(from: server.url("/__urlstubs/declarations"))
         #expect(try JSONDecoder().decode([StubDeclaration].self, from: listed).count == 1)
     }
 
@@ -67,7 +68,8 @@ struct DeclarationsRouteTests {
         let registry = StubRegistry()
         let plain = try registry.serve()
         defer { plain.stop() }
-        let (_, response) = try await URLSession.shared.data(from: plain.url("/__urlstubs/declarations"))
+        let session = URLSession(configuration: .ephemeral)
+        let (_, response) = try await session.data(from: plain.url("/__urlstubs/declarations"))
         #expect((response as? HTTPURLResponse)?.statusCode == 404)
         let server = try registry.serveDeclarations()
         defer { server.stop() }

@@ -104,7 +104,11 @@ struct DeclarationTests {
             if case .kind(let name, _) = pattern { return name }
             return nil
         }
-        #expect(Set(kinds) == ["wireMock.url", "wireMock.queryParameter", "wireMock.body", "wireMock.formParameter", "wireMock.header"])
+        // `wireMock.pathStart` carries a path pattern's literal start for the registry's index.
+        #expect(
+            Set(kinds) == [
+                "wireMock.url", "wireMock.queryParameter", "wireMock.body", "wireMock.formParameter", "wireMock.header", "wireMock.pathStart",
+            ])
     }
 
     @Test(arguments: FetchAPI.allCases)
@@ -200,7 +204,9 @@ struct DeclarationTests {
 
     @Test func whatCannotBeServedNamesTheFileAndPath() throws {
         let root = try Self.folder([
-            "mappings/proxy.json": #"{"request": {"urlPath": "/p"}, "response": {"proxyBaseUrl": "https://upstream.test"}}"#
+            // proxyBaseUrl is served; cutting a prefix off the forwarded path is not yet.
+            "mappings/proxy.json":
+                #"{"request": {"urlPath": "/p"}, "response": {"proxyBaseUrl": "https://upstream.test", "proxyUrlPrefixToRemove": "/p"}}"#
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(throws: FixtureError.self) { try StubRegistry().stubs(fromWireMock: root) }
@@ -208,7 +214,7 @@ struct DeclarationTests {
             try StubRegistry().stubs(fromWireMock: root)
         } catch {
             #expect("\(error)".contains("mappings/proxy.json"))
-            #expect("\(error)".contains("$.response.proxyBaseUrl"))
+            #expect("\(error)".contains("$.response.proxyUrlPrefixToRemove"))
         }
     }
 }

@@ -45,10 +45,8 @@ extension ResponseDefinition {
         case .truncated(let bytes): response = response.truncated(afterBytes: bytes)
         case .never: response.action = .neverRespond
         case .passthrough: response.action = .passThrough(transforms: [])
-        case .fault(.connectionReset), .fault(.emptyResponse):
-            response.action = .fail(SendableError(error: URLError(.networkConnectionLost)))
-        case .fault(.malformedResponseChunk): response = response.failing(afterBytes: 0, with: URLError(.networkConnectionLost))
-        case .fault(.randomDataThenClose): response.action = .fail(SendableError(error: URLError(.badServerResponse)))
+        case .fault(.malformedResponseChunk): response = response.failing(afterBytes: 0, with: NetworkFault.malformedResponseChunk.urlError)
+        case .fault(let fault): response.action = .fail(SendableError(error: fault.urlError))
         case .proxy(let base):
             // Validation refuses a base that is not a URL before a response is made from it.
             if let url = URL(string: base) { response.action = .proxy(to: url) } else { response.action = .passThrough(transforms: []) }
@@ -97,10 +95,15 @@ extension StubResponse {
         case .respond(let bytes?): definition.failure = .truncated(afterBytes: bytes)
         case .fail(let failure):
             guard let error = failure.error as? URLError else { return nil }
-            definition.failure = .error(code: error.code.rawValue)
+            definition.failure =
+                ResponseDefinition.NetworkFault(carriedBy: error).map(ResponseDefinition.Failure.fault) ?? .error(code: error.code.rawValue)
         case .failAfterBytes(let bytes, let failure):
             guard let error = failure.error as? URLError else { return nil }
-            definition.failure = .afterBytes(bytes, errorCode: error.code.rawValue)
+            if bytes == 0, let fault = ResponseDefinition.NetworkFault(carriedBy: error) {
+                definition.failure = .fault(fault)
+            } else {
+                definition.failure = .afterBytes(bytes, errorCode: error.code.rawValue)
+            }
         case .neverRespond: definition.failure = .never
         case .passThrough(let transforms):
             guard transforms.isEmpty else { return nil }

@@ -75,7 +75,7 @@ extension WireMockAdmin {
 
     func json(_ entry: Listed) throws -> JSONValue { try json(entry.mapping) }
 
-    func json(_ mapping: WireMockMapping) throws -> JSONValue { try JSONValue(data: JSONEncoder().encode(mapping)) }
+    func json(_ mapping: WireMockMapping) throws -> JSONValue { try JSONValueEncoder.encode(mapping) }
 
     /// A mapping read strictly from a body, or WireMock's `422` naming what is wrong.
     static func mapping(from body: Data) throws -> WireMockMapping {
@@ -89,9 +89,16 @@ extension WireMockAdmin {
 
     /// The declaration a posted mapping registers as, with the global fixed delay.
     func declaration(for mapping: WireMockMapping) throws -> StubDeclaration {
+        var prepared: [PreparedResponse] = []
+        return try declaration(for: mapping, keeping: &prepared)
+    }
+
+    /// The declaration, its prepared response kept in `prepared` for the registration.
+    func declaration(for mapping: WireMockMapping, keeping prepared: inout [PreparedResponse]) throws -> StubDeclaration {
         var declaration: StubDeclaration
         do {
-            declaration = try mapping.declaration(source: "admin API", files: files)
+            declaration = try mapping.declaration(
+                source: "admin API", files: files, globalTemplating: false, seed: nil, templates: nil, jsonBodyText: nil, keeping: &prepared)
             try declaration.validate()
         } catch {
             throw AdminProblem(reply: Self.error(422, "Invalid stub mapping", "\(error)", code: 10, pointer: "/"))
@@ -104,7 +111,9 @@ extension WireMockAdmin {
         var mapping = mapping
         if mapping.id == nil { mapping.id = UUID() }
         if let id = mapping.id, let existing = listed().first(where: { $0.mapping.id == id }) { registry.remove(existing.descriptor) }
-        try registry.stub(declaration(for: mapping))
+        var prepared: [PreparedResponse] = []
+        let declaration = try declaration(for: mapping, keeping: &prepared)
+        try withExtendedLifetime(prepared) { _ = try registry.stub(declaration) }
         return mapping
     }
 

@@ -10,10 +10,7 @@ extension WireMockMapping.RequestPattern {
             guard let value = WireMockMapping.StringValuePattern(text) else { throw refuse("\(part) \(text.words)") }
             return value
         }
-        var path = pattern.path
-        // The literal start `declared()` puts before a path pattern goes with it.
-        if case .allOf(let parts)? = path, parts.count == 2, case .hasPrefix = parts[0], case .matches = parts[1] { path = parts[1] }
-        switch path {
+        switch pattern.path {
         case .equalTo(let path, false)?: url = .urlPath(path)
         case .matches(let expression)?:
             guard let inner = WireMockMapping.StringValuePattern.wholeValueInner(expression) else { throw refuse("path \(expression)") }
@@ -83,6 +80,7 @@ extension WireMockMapping.RequestPattern {
             url = read.url
             pathParameters = read.pathParameters
         case WireMockPatternKinds.body: bodyPatterns.append(try WireMockPatternKinds.decode(WireMockMapping.BodyPattern.self, from: json))
+        case WireMockPatternKinds.pathStart: break  // the URL matcher it was cut from says it
         case WireMockPatternKinds.port:
             guard case .integer(let number) = json else { throw refuse("the port \(json)") }
             port = number

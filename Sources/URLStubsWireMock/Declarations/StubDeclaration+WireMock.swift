@@ -77,6 +77,7 @@ extension WireMockMapping.ResponseDefinition {
         case .fault(.emptyResponse)?: fault = .emptyResponse
         case .fault(.malformedResponseChunk)?: fault = .malformedResponseChunk
         case .fault(.randomDataThenClose)?: fault = .randomDataThenClose
+        case .proxy(let base)?: proxyBaseUrl = base
         case let other?: throw refuse("the failure \(other)")
         }
     }

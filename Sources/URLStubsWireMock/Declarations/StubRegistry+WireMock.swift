@@ -30,7 +30,9 @@ extension StubRegistry {
     /// Registers the mappings of a folder already read; see ``stubs(fromWireMock:globalTemplating:seed:)-(URL,_,_)``.
     @discardableResult
     public func stubs(fromWireMock folder: WireMockFolder, globalTemplating: Bool = false, seed: UInt64? = nil) throws -> [StubDescriptor] {
-        try stub(folder.declarations(globalTemplating: globalTemplating, seed: seed))
+        var prepared: [PreparedResponse] = []
+        let declarations = try folder.declarations(globalTemplating: globalTemplating, seed: seed, keeping: &prepared)
+        return try withExtendedLifetime(prepared) { try stub(declarations) }
     }
 }
 
@@ -41,6 +43,13 @@ extension WireMockFolder {
     /// - Throws: `FixtureError` (`.invalidFolder`) listing every mapping URLStubs cannot serve,
     ///   each with its file and JSON path.
     public func declarations(globalTemplating: Bool = false, seed: UInt64? = nil) throws -> [StubDeclaration] {
+        var prepared: [PreparedResponse] = []
+        return try declarations(globalTemplating: globalTemplating, seed: seed, keeping: &prepared)
+    }
+
+    /// The declarations, each templated response's templates taken from the folder (read
+    /// when it was loaded) and kept in `prepared` for the registration that follows.
+    func declarations(globalTemplating: Bool, seed: UInt64?, keeping prepared: inout [PreparedResponse]) throws -> [StubDeclaration] {
         let files = root.appendingPathComponent("__files")
         var declarations: [StubDeclaration] = []
         var problems: [String] = []
@@ -48,7 +57,8 @@ extension WireMockFolder {
             do {
                 let mappingSeed = seed.map { $0 &+ UInt64(entry.loadIndex) }
                 var declaration = try entry.mapping.declaration(
-                    source: entry.file, files: files, globalTemplating: globalTemplating, seed: mappingSeed)
+                    source: entry.file, files: files, globalTemplating: globalTemplating, seed: mappingSeed, templates: entry.templates,
+                    jsonBodyText: entry.jsonBodyText, keeping: &prepared)
                 if entry.indexInFile > 0 { declaration.source?.file = "\(entry.file) $.mappings[\(entry.indexInFile)]" }
                 declarations.append(declaration)
             } catch {

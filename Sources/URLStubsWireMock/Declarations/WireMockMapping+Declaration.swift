@@ -27,6 +27,18 @@ extension WireMockMapping {
     public func declaration(source: String? = nil, files: URL? = nil, globalTemplating: Bool = false, seed: UInt64? = nil) throws
         -> StubDeclaration
     {
+        var prepared: [PreparedResponse] = []
+        return try declaration(
+            source: source, files: files, globalTemplating: globalTemplating, seed: seed, templates: nil, jsonBodyText: nil, keeping: &prepared)
+    }
+
+    /// The declaration, with the response's templates when they were read already; the
+    /// response prepared for the `wireMock` transformer goes into `keeping`, which the caller
+    /// holds until the declaration is registered (``PreparedResponses``).
+    func declaration(
+        source: String?, files: URL?, globalTemplating: Bool, seed: UInt64?, templates: WireMockResponseTemplates?, jsonBodyText: String?,
+        keeping prepared: inout [PreparedResponse]
+    ) throws -> StubDeclaration {
         _ = WireMockPatternKinds.registered
         let file = source ?? "mapping"
         let requestPattern: URLStubs.RequestPattern
@@ -41,20 +53,30 @@ extension WireMockMapping {
         }
         return StubDeclaration(
             id: id?.uuidString.lowercased(), name: name, request: requestPattern,
-            response: try response.declared(source: file, files: files, globalTemplating: globalTemplating, seed: seed, request: request),
+            response: try response.declared(
+                source: file, files: files, globalTemplating: globalTemplating, seed: seed, request: request, templates: templates,
+                jsonBodyText: jsonBodyText, keeping: &prepared),
             priority: priority, scenario: scenario, metadata: metadata.map(JSONValue.object), source: .init(file: file))
     }
 }
 
 extension WireMockMapping.ResponseDefinition {
-    func declared(source: String, files: URL?, globalTemplating: Bool, seed: UInt64?, request: WireMockMapping.RequestPattern) throws
-        -> URLStubs.ResponseDefinition
-    {
+    func declared(
+        source: String, files: URL?, globalTemplating: Bool, seed: UInt64?, request: WireMockMapping.RequestPattern,
+        templates: WireMockResponseTemplates?, jsonBodyText: String?, keeping prepared: inout [PreparedResponse]
+    ) throws -> URLStubs.ResponseDefinition {
         if proxyBaseUrl != nil {
-            throw FixtureError.malformed(
-                source, jsonPath: "$.response.proxyBaseUrl",
-                expected: "a response URLStubs can serve; proxying to another base URL is not supported yet: stub the answer, "
-                    + "or pass the request through to its own URL with a stub made in code (`.passthrough()`)")
+            let extra = [
+                proxyUrlPrefixToRemove.map { _ in "proxyUrlPrefixToRemove" },
+                additionalProxyRequestHeaders.isEmpty ? nil : "additionalProxyRequestHeaders",
+                removeProxyRequestHeaders.isEmpty ? nil : "removeProxyRequestHeaders",
+            ].compactMap { $0 }
+            if let member = extra.first {
+                throw FixtureError.malformed(
+                    source, jsonPath: "$.response." + member,
+                    expected: "a proxy URLStubs can serve: the request goes to proxyBaseUrl as it came; changing its path or headers "
+                        + "on the way is not supported yet, stub the answer instead")
+            }
         }
         var definition = URLStubs.ResponseDefinition(status: status)
         for name in headers.keys.sorted() {
@@ -63,7 +85,8 @@ extension WireMockMapping.ResponseDefinition {
         var bodyFile: URL?
         switch body {
         case .text(let text)?: definition.body = .text(text)
-        case .json(let json)?: definition.body = .text(json.compactJSON)
+        // The text cut from the file when the folder was read, else written from the value.
+        case .json(let json)?: definition.body = .text(jsonBodyText ?? json.compactJSON)
         case .base64(let data)?: definition.body = .bytes(data)
         case .file(let name)?:
             guard let files else {
@@ -91,14 +114,23 @@ extension WireMockMapping.ResponseDefinition {
         case .randomDataThenClose?: definition.failure = .fault(.randomDataThenClose)
         case nil: break
         }
+        // WireMock forwards to the base, path and query appended; a server never to itself.
+        if let proxyBaseUrl { definition.failure = .proxy(baseURL: proxyBaseUrl) }
         let templated = isTemplated(globalTemplating: globalTemplating)
         if templated || delayDistribution != nil {
-            var options: [String: JSONValue] = ["response": try JSONValue(data: JSONEncoder().encode(self))]
+            var options: [String: JSONValue] = ["response": try JSONValueEncoder.encode(self)]
             if templated { options["templated"] = true }
             if let seed { options["seed"] = .integer(Int(truncatingIfNeeded: seed)) }
             if case .urlPathTemplate(let text)? = request.url { options["urlPathTemplate"] = .string(text) }
             if let bodyFile { options["bodyFile"] = .string(bodyFile.path) }
             if let files { options["files"] = .string(files.path) }
+            let json = options["response"]!
+            let made =
+                try templated && templates == nil
+                ? WireMockResponseTransformer.prepare(json, templated: true, bodyFile: bodyFile)
+                : PreparedResponse(response: self, templates: templated ? templates : nil, json: json)
+            options[PreparedResponses.tokenMember] = .string(PreparedResponses.remember(made))
+            prepared.append(made)
             definition.transformer = .init(name: WireMockResponseTransformer.transformerName, value: .object(options))
         }
         return definition

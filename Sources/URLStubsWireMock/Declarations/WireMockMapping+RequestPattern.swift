@@ -11,14 +11,15 @@ extension WireMockMapping.RequestPattern {
         var pattern = URLStubs.RequestPattern(method: method.uppercased() == "ANY" ? nil : method)
         var kinds: [URLStubs.BodyPattern] = []
         func kind(_ name: String, _ value: some Encodable) throws {
-            kinds.append(.kind(name, try JSONValue(data: JSONEncoder().encode(value))))
+            kinds.append(.kind(name, try JSONValueEncoder.encode(value)))
         }
         switch url {
         case .urlPath(let path)? where !path.contains("%"): pattern.path = .equalTo(path)
         case .urlPathPattern(let expression)?:
+            // The path's literal start lets the registry's index pass over most mappings.
+            pattern.path = .matches(Self.wholeValue(expression))
             let prefix = Self.literalPrefix(ofWholeMatch: expression)
-            pattern.path =
-                prefix.isEmpty ? .matches(Self.wholeValue(expression)) : .allOf([.hasPrefix(prefix), .matches(Self.wholeValue(expression))])
+            if !prefix.isEmpty { kinds.append(.kind(WireMockPatternKinds.pathStart, .string(prefix))) }
         case .url(let text)?:
             // The path alone goes to the engine (its index finds the candidates), the exact
             // path and query to the kind.
@@ -26,14 +27,14 @@ extension WireMockMapping.RequestPattern {
             if !path.contains("%") { pattern.path = .equalTo(path) }
             try kind(WireMockPatternKinds.url, Self(url: url))
         case let url?:
-            // The path's literal start lets the engine pass over most mappings without the kind.
+            // The path's literal start lets the registry's index pass over most mappings.
             let prefix: String
             if case .urlPathTemplate(let template) = url {
                 prefix = String(template.prefix { $0 != "{" })
             } else {
                 prefix = Self.literalPrefix(ofWholeMatch: url.text)
             }
-            if !prefix.isEmpty, !prefix.contains("%") { pattern.path = .hasPrefix(prefix) }
+            if !prefix.isEmpty, !prefix.contains("%") { kinds.append(.kind(WireMockPatternKinds.pathStart, .string(prefix))) }
             try kind(WireMockPatternKinds.url, Self(url: url, pathParameters: pathParameters))
         case nil: break
         }

@@ -13,6 +13,10 @@ import URLStubs
 /// - `wireMock.body`: a body pattern (`equalToJson` with JsonUnit placeholders,
 ///   `matchesJsonPath` with Jayway filters, dates, numbers).
 /// - `wireMock.port`: the port number.
+/// - `wireMock.pathStart`: the literal start of a path pattern or template (`"/v1/orders/"`),
+///   which the registry's index files the mapping under, up to its last `/`: a request is
+///   offered only the mappings whose start its path has, so 1,000 path patterns cost about
+///   what one does.
 enum WireMockPatternKinds {
     static let url = "wireMock.url"
     static let header = "wireMock.header"
@@ -21,6 +25,7 @@ enum WireMockPatternKinds {
     static let cookie = "wireMock.cookie"
     static let body = "wireMock.body"
     static let port = "wireMock.port"
+    static let pathStart = "wireMock.pathStart"
 
     /// Registers every kind and the response transformer once per process.
     static let registered: Void = {
@@ -30,6 +35,7 @@ enum WireMockPatternKinds {
         }
         RequestPatternKinds.register(Kind(name: body, make: bodyMatcher))
         RequestPatternKinds.register(Kind(name: port, make: portMatcher))
+        RequestPatternKinds.register(Kind(name: pathStart, make: pathStartMatcher))
         ResponseTransformers.register(WireMockResponseTransformer())
     }()
 
@@ -48,7 +54,7 @@ enum WireMockPatternKinds {
 
     /// `value` read as WireMock's JSON for `type`, strictly, as a mapping file is.
     static func decode<Value: Decodable>(_ type: Value.Type, from value: JSONValue) throws -> Value {
-        try JSONCoding.decoder(for: value).decode(Value.self, from: Data(value.compactJSON.utf8))
+        try JSONValueDecoder.decode(Value.self, from: value)
     }
 
     private static func urlMatcher(_ value: JSONValue) throws -> RequestMatcher {
@@ -109,6 +115,35 @@ enum WireMockPatternKinds {
                 let actual = WireMockRequestView(stub).template.port
                 return actual == port ? nil : "expected port \(port), got \(actual)"
             })
+    }
+
+    /// The starts of a request's path that end with a `/` other than the first
+    /// (`/v1/`, `/v1/orders/` for `/v1/orders/7`): the index values of ``pathStart``.
+    static let pathStartIndex = IndexKind("WireMock path start") { request in
+        guard let path = request.urlPath else { return [] }
+        var starts: [String] = []
+        var index = path.utf8.index(after: path.utf8.startIndex)
+        while index < path.utf8.endIndex {
+            if path.utf8[index] == UInt8(ascii: "/") { starts.append(String(path[...index])) }
+            index = path.utf8.index(after: index)
+        }
+        return starts
+    }
+
+    /// `prefix` up to its last `/`, when that is not the first: the value of
+    /// ``pathStartIndex`` every path starting with `prefix` has.
+    static func pathStartKey(_ prefix: String) -> String? {
+        guard let slash = prefix.lastIndex(of: "/"), slash > prefix.startIndex else { return nil }
+        return String(prefix[...slash])
+    }
+
+    private static func pathStartMatcher(_ value: JSONValue) throws -> RequestMatcher {
+        guard case .string(let prefix) = value else { throw KindProblem("expected the start of a path, found \(value)") }
+        let description = "path starts with \"\(prefix)\""
+        return RequestMatcher(description: description, indexKey: pathStartKey(prefix).map { IndexKey(pathStartIndex, $0) }) { request in
+            let actual = request.urlPath ?? ""
+            return actual.hasPrefix(prefix) ? .matched : .failed("expected path starting with \"\(prefix)\", got \"\(actual)\"")
+        }
     }
 
     static func compact(_ pattern: WireMockMapping.StringValuePattern) -> String {

@@ -6,31 +6,42 @@ import URLStubs
 /// one with a `delayDistribution`.
 ///
 /// Its value is `{"response": <WireMock's response object>, "templated": true, "seed": 42,
-/// "urlPathTemplate": "/users/{id}", "bodyFile": "/abs/__files/x.json", "files": "/abs/__files"}`:
-/// the templates are parsed once, when the declaration is registered; per request the
+/// "urlPathTemplate": "/users/{id}", "bodyFile": "/abs/__files/x.json", "files": "/abs/__files",
+/// "prepared": "<token>"}`: the templates are parsed once, when the mapping is read (the token
+/// finds them again while they are alive, see ``PreparedResponses``); per request the
 /// templates are rendered (`request.baseUrl` is the request's own origin, which over the
 /// loopback server is the server's address) and a delay drawn.
 struct WireMockResponseTransformer: ResponseTransformer {
     static let transformerName = "wireMock"
     var name: String { Self.transformerName }
 
-    struct Options: Decodable {
-        var response: JSONCoding
-        var templated: Bool?
-        var seed: UInt64?
-        var urlPathTemplate: String?
-        var bodyFile: String?
-        var files: String?
+    /// The response `json` stands for, decoded and its templates parsed: for a value no live
+    /// ``PreparedResponse`` was made for.
+    static func prepare(_ json: JSONValue, templated: Bool, bodyFile: URL?) throws -> PreparedResponse {
+        let response = try WireMockPatternKinds.decode(WireMockMapping.ResponseDefinition.self, from: json)
+        let templates = templated ? try WireMockResponseTemplates(response, source: "wireMock", bodyFile: bodyFile) : nil
+        return PreparedResponse(response: response, templates: templates, json: json)
     }
 
     func responder(for value: JSONValue, base: ResponseDefinition) throws -> @Sendable (StubRequest) throws -> StubResponse {
-        let options = try WireMockPatternKinds.decode(Options.self, from: value)
-        let response = try WireMockPatternKinds.decode(WireMockMapping.ResponseDefinition.self, from: options.response.value)
-        let bodyFile = options.bodyFile.map { URL(fileURLWithPath: $0) }
-        let templates = options.templated == true ? try WireMockResponseTemplates(response, source: "wireMock", bodyFile: bodyFile) : nil
-        let folder = options.files.map { BodyFiles(folder: URL(fileURLWithPath: $0)) }
-        let template = options.urlPathTemplate.map(WireMockMapping.URLMatch.urlPathTemplate)
-        let delay = response.delayDistribution.map { DelayDraws($0, seed: options.seed) }
+        guard case .object(let options) = value, let responseJSON = options["response"] else {
+            throw KindProblem("expected {\"response\": <a WireMock response>, …}, found \(value.compactJSON)")
+        }
+        func text(_ name: String) -> String? {
+            if case .string(let text)? = options[name] { return text }
+            return nil
+        }
+        let bodyFile = text("bodyFile").map { URL(fileURLWithPath: $0) }
+        let prepared =
+            try PreparedResponses.prepared(for: options)
+            ?? Self.prepare(responseJSON, templated: options["templated"] == .bool(true), bodyFile: bodyFile)
+        let response = prepared.response
+        let templates = prepared.templates
+        let folder = text("files").map { BodyFiles(folder: URL(fileURLWithPath: $0)) }
+        let template = text("urlPathTemplate").map(WireMockMapping.URLMatch.urlPathTemplate)
+        var seed: UInt64?
+        if case .integer(let number)? = options["seed"] { seed = UInt64(bitPattern: Int64(number)) }
+        let delay = response.delayDistribution.map { DelayDraws($0, seed: seed) }
         let fixed = { () -> ResponseDefinition in
             var fixed = base
             fixed.transformer = nil

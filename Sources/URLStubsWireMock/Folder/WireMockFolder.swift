@@ -39,6 +39,9 @@ public struct WireMockFolder: Sendable {
         public let bodyFile: URL?
         /// The response's templates, read at load, when the response is templated; `nil` otherwise.
         public let templates: WireMockResponseTemplates?
+        /// A `jsonBody`'s compact text, cut from the file (members in the file's order, as
+        /// WireMock sends them); `nil` for other bodies.
+        let jsonBodyText: String?
     }
 
     /// The folder.
@@ -87,8 +90,9 @@ public struct WireMockFolder: Sendable {
                 continue
             }
             let mappings: [WireMockMapping]
+            let listed: Bool
             do {
-                mappings = try WireMockMapping.mappings(in: data, source: relative)
+                (mappings, listed) = try WireMockMapping.read(data, source: relative)
             } catch {
                 problems.append(String(describing: error))
                 continue
@@ -107,18 +111,26 @@ public struct WireMockFolder: Sendable {
                         continue
                     }
                 }
+                var jsonBodyText: String?
+                if case .json? = mapping.response.body {
+                    let place: [RawJSONText.Step] = listed ? [.member("mappings"), .index(index)] : []
+                    jsonBodyText = RawJSONText.compactValue(in: data, at: place + [.member("response"), .member("jsonBody")])
+                }
                 var templates: WireMockResponseTemplates?
                 if mapping.response.isTemplated(globalTemplating: globalTemplating) {
                     do {
                         templates = try WireMockResponseTemplates(
-                            mapping.response, source: relative, jsonPath: mappings.count > 1 ? "$.mappings[\(index)]" : "$", bodyFile: bodyFile)
+                            mapping.response, source: relative, jsonPath: mappings.count > 1 ? "$.mappings[\(index)]" : "$", bodyFile: bodyFile,
+                            jsonBodyText: jsonBodyText)
                     } catch {
                         problems.append(String(describing: error))
                         continue
                     }
                 }
                 entries.append(
-                    Entry(mapping: mapping, file: relative, indexInFile: index, loadIndex: entries.count, bodyFile: bodyFile, templates: templates))
+                    Entry(
+                        mapping: mapping, file: relative, indexInFile: index, loadIndex: entries.count, bodyFile: bodyFile, templates: templates,
+                        jsonBodyText: jsonBodyText))
             }
         }
         if !problems.isEmpty { throw FixtureError.invalidFolder(root.path, readAs: "WireMock folder", problems: problems) }

@@ -8,40 +8,9 @@ struct JSONCoding: Codable, Sendable {
 
     init(_ value: JSONValue) { self.value = value }
 
-    /// The key under which a decoder's `userInfo` holds the whole document as a ``JSONValue``.
-    static let documentKey = CodingUserInfoKey(rawValue: "URLStubsWireMock.document")!
-
-    /// A decoder that carries `document` for ``JSONCoding`` to read its values from.
-    static func decoder(for document: JSONValue) -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.userInfo[documentKey] = document
-        return decoder
-    }
-
-    /// The value at `path` in `document`; `nil` when the path leads nowhere.
-    static func value(at path: [any CodingKey], in document: JSONValue) -> JSONValue? {
-        var current = document
-        for key in path {
-            switch current {
-            case .object(let members):
-                guard let next = members[key.stringValue] else { return nil }
-                current = next
-            case .array(let items):
-                guard let index = key.intValue, items.indices.contains(index) else { return nil }
-                current = items[index]
-            default: return nil
-            }
-        }
-        return current
-    }
-
     init(from decoder: any Decoder) throws {
-        // The document, parsed once, when the decoder carries it: probing each node's type
-        // through the decoder throws an error per wrong guess, which costs more than the parse.
-        if let document = decoder.userInfo[Self.documentKey] as? JSONValue, let found = Self.value(at: decoder.codingPath, in: document) {
-            value = found
-            return
-        }
+        // The mapping types are read with JSONValueDecoder, which hands JSON values over
+        // whole; this probing is for other decoders (an admin request's body).
         if let single = try? decoder.singleValueContainer() {
             if single.decodeNil() {
                 value = .null

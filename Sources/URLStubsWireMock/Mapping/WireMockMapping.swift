@@ -135,6 +135,11 @@ extension WireMockMapping: Codable {
     /// - Throws: `FixtureError` (`.malformed`): for text that is not JSON, the line and
     ///   column; for a mapping WireMock or URLStubs would refuse, the JSON path and why.
     public static func mappings(in data: Data, source: String) throws -> [WireMockMapping] {
+        try read(data, source: source).mappings
+    }
+
+    /// The mappings of one file, and whether the file lists them (`{"mappings": [ … ]}`).
+    static func read(_ data: Data, source: String) throws -> (mappings: [WireMockMapping], listed: Bool) {
         // Foundation's decoder accepts what Jackson refuses (a trailing comma): the library's
         // reader decides what is JSON, and places the problem.
         let document: JSONValue
@@ -147,7 +152,9 @@ extension WireMockMapping: Codable {
                     "JSON text, but \(error); WireMock refuses the file too (though it reads comments and single quotes, which URLStubs does not)")
         }
         do {
-            return try JSONCoding.decoder(for: document).decode(MappingFile.self, from: data).mappings
+            let listed: Bool
+            if case .object(let members) = document, members["mappings"] != nil { listed = true } else { listed = false }
+            return (try JSONValueDecoder.decode(MappingFile.self, from: document).mappings, listed)
         } catch {
             throw MappingProblem.fixtureError(error, source: source)
         }

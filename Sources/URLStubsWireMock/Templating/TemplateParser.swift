@@ -72,8 +72,11 @@ struct TemplateParser {
                 continue
             }
             guard character == "{", index + 1 < characters.count, characters[index + 1] == "{" else {
-                text.append(character)
-                index += 1
+                // The run of plain text up to the next brace or backslash, at once.
+                var end = index + 1
+                while end < characters.count, characters[end] != "{", characters[end] != "\\" { end += 1 }
+                text += String(characters[index..<end])
+                index = end
                 continue
             }
             let tagStart = index

@@ -27,10 +27,15 @@ public struct WireMockResponseTemplates: Sendable {
     /// - Throws: `FixtureError` (`.malformed`) naming the file, the member's JSON path
     ///   (`$.response.headers.X-Id[0]`) and the position in the template.
     public init(_ response: WireMockMapping.ResponseDefinition, source: String, jsonPath: String = "$", bodyFile: URL? = nil) throws {
+        try self.init(response, source: source, jsonPath: jsonPath, bodyFile: bodyFile, jsonBodyText: nil)
+    }
+
+    /// The templates, a `jsonBody`'s text given as cut from its file (else written from the value).
+    init(_ response: WireMockMapping.ResponseDefinition, source: String, jsonPath: String, bodyFile: URL?, jsonBodyText: String?) throws {
         let base = jsonPath + ".response"
         switch response.body {
         case .text(let text)?: body = try WireMockTemplate(text, source: source, jsonPath: base + ".body")
-        case .json(let json)?: body = try WireMockTemplate(json.compactText, source: source, jsonPath: base + ".jsonBody")
+        case .json(let json)?: body = try WireMockTemplate(jsonBodyText ?? json.compactText, source: source, jsonPath: base + ".jsonBody")
         case .file(let name)?:
             if case .bool(true)? = response.transformerParameters["disableBodyFileTemplating"] {
                 body = nil

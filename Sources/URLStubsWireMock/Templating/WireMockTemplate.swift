@@ -55,6 +55,13 @@ public struct WireMockTemplate: Sendable, CustomStringConvertible {
     /// - Throws: `FixtureError` (`.malformed`) naming `source`, `jsonPath`, and the line, column
     ///   and character of the problem in the template.
     public init(_ text: String, source: String = "template", jsonPath: String = "$") throws {
+        description = text
+        if !Self.hasOpeningBraces(text) {
+            // Text alone (a large JSON body with no tag): nothing to parse, character by character.
+            nodes = text.isEmpty ? [] : [.text(text)]
+            staticText = text
+            return
+        }
         var parser = TemplateParser(text)
         do {
             nodes = try parser.parse()
@@ -64,12 +71,21 @@ public struct WireMockTemplate: Sendable, CustomStringConvertible {
                 expected: "a response template that parses, but at line \(error.line), column \(error.column) (character \(error.offset)) "
                     + "of the template: \(error.reason)")
         }
-        description = text
         var constant: String? = ""
         for node in nodes {
             if case .text(let part) = node { constant? += part } else { constant = nil }
         }
         staticText = constant
+    }
+
+    /// Whether `text` holds `{{`, where every tag (and every `\{{`) starts.
+    private static func hasOpeningBraces(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count > 1 else { return false }
+            for index in 0..<(bytes.count - 1) where bytes[index] == UInt8(ascii: "{") && bytes[index + 1] == UInt8(ascii: "{") { return true }
+            return false
+        }
     }
 
     /// The template rendered for `request`.
