@@ -60,9 +60,17 @@ extension HTTPRequestParser {
         return nil
     }
 
+    /// The head's lines, each without its LF or CR LF: one pass by index, no closures.
     func splitLines(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-        bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
-            line.last == 13 ? line.dropLast() : line
+        var lines: [ArraySlice<UInt8>] = []
+        lines.reserveCapacity(16)
+        var lineStart = bytes.startIndex
+        while true {
+            let lineEnd = bytes[lineStart...].firstIndex(of: 10) ?? bytes.endIndex
+            let line = bytes[lineStart..<lineEnd]
+            lines.append(line.last == 13 ? line.dropLast() : line)
+            guard lineEnd < bytes.endIndex else { return lines }
+            lineStart = lineEnd + 1
         }
     }
 

@@ -26,25 +26,46 @@ struct ParsedHTTPRequest: Sendable {
     var keepsAlive: Bool {
         var keepAlive = minorVersion >= 1
         for field in headers where field.name.utf8.count == 10 && field.name.isSameFieldName(as: "Connection") {
-            // Options compared byte by byte, without case: no Foundation trimming or lowercasing
-            // for a field nearly every client sends.
-            for option in field.value.utf8.split(separator: UInt8(ascii: ",")) {
-                var token = option[...]
-                while let first = token.first, first == 32 || first == 9 { token = token.dropFirst() }
-                while let last = token.last, last == 32 || last == 9 { token = token.dropLast() }
-                if Self.equalsIgnoringCase(token, "close") { return false }
-                if Self.equalsIgnoringCase(token, "keep-alive") { keepAlive = true }
-            }
+            // Options read byte by byte from contiguous UTF-8, without case: no Foundation
+            // trimming or lowercasing, no arrays, for a field nearly every client sends.
+            var value = field.value
+            let (closes, keeps) = value.withUTF8 { Self.connectionOptions($0) }
+            if closes { return false }
+            if keeps { keepAlive = true }
         }
         return keepAlive
     }
 
-    /// `true` when `bytes` spell `word` (lowercase ASCII), letters compared without case.
-    private static func equalsIgnoringCase(_ bytes: Substring.UTF8View.SubSequence, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        return word.withUTF8Buffer { expected in
-            zip(bytes, expected).allSatisfy { $0 == $1 || ($0 >= 65 && $0 <= 90 && $0 | 0x20 == $1) }
+    /// Whether the comma-separated options in `bytes` hold `close` and `keep-alive`.
+    private static func connectionOptions(_ bytes: UnsafeBufferPointer<UInt8>) -> (closes: Bool, keeps: Bool) {
+        var closes = false
+        var keeps = false
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start
+            var last = end
+            while first < last, bytes[first] == 32 || bytes[first] == 9 { first += 1 }
+            while last > first, bytes[last - 1] == 32 || bytes[last - 1] == 9 { last -= 1 }
+            let token = UnsafeBufferPointer(rebasing: bytes[first..<last])
+            if equalsIgnoringCase(token, "close") { closes = true }
+            if equalsIgnoringCase(token, "keep-alive") { keeps = true }
+            start = end + 1
         }
+        return (closes, keeps)
+    }
+
+    /// `true` when `bytes` spell `word` (lowercase ASCII), letters compared without case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        let expected = word.utf8Start
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let lowered = byte >= 65 && byte <= 90 ? byte | 0x20 : byte
+            if lowered != expected[index] { return false }
+        }
+        return true
     }
 }
 

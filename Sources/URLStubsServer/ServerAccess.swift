@@ -18,6 +18,9 @@ struct ServerAccess: Sendable {
     /// The server's port, set once it is bound.
     private(set) var port = 0
     private var ownOrigins: Set<String> = []
+    /// `127.0.0.1:port`, `localhost:port`, `[::1]:port`: what nearly every request's `Host` is,
+    /// recognised by a byte comparison before any parsing.
+    private var ownAuthorities: [String] = []
     /// Parts of the URL space answered before the stubs (``ServerRoute``).
     var routes: [any ServerRoute] = []
 
@@ -39,6 +42,7 @@ struct ServerAccess: Sendable {
         var bound = self
         bound.port = Int(port)
         let suffix = port == 80 ? "" : ":\(port)"
+        bound.ownAuthorities = ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"]
         bound.ownOrigins = ["http://127.0.0.1\(suffix)", "http://localhost\(suffix)", "http://[::1]\(suffix)"]
         return bound
     }
@@ -74,6 +78,8 @@ struct ServerAccess: Sendable {
 
     /// `true` when `host` (`name[:port]`) is the server's own or an allowed one.
     func allows(host text: String) -> Bool {
+        // Only "localhost" has letters, and field-name comparison folds ASCII letters only.
+        if ownAuthorities.contains(where: { $0.isSameFieldName(as: text) }) { return true }
         guard let (name, port) = Self.authority(text[...]) else { return false }
         if Self.isOwnName(name) { return port == nil || port == self.port }
         for allowed in hosts where allowed.name.isSameFieldName(as: name) {

@@ -264,7 +264,7 @@ private final class FloorConnection: @unchecked Sendable {
     }
 }
 
-private func listenOnLoopback() throws -> (Int32, UInt16) {
+func listenOnLoopback() throws -> (Int32, UInt16) {
     let descriptor = SystemSocket.makeTCP()
     var address = SystemSocket.loopbackAddress(port: 0)
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -152,6 +152,7 @@ func runAll(_ options: Options) async throws -> [Figure] {
     }
     if sections.loopbackServer {
         figures += try runLoopbackServer(quick: quick)
+        figures += try runLoopbackServerCost(quick: quick)
     }
     if sections.wireMock {
         figures += try await runWireMock(directory: directory, quick: quick)
@@ -303,6 +304,10 @@ func runPacings(bytes: Int, requestTime: Double, repetitions: Int) async throws 
 func benchMain(_ arguments: [String]) async -> Int32 {
     do {
         let options = try Options(arguments)
+        if options.only == "loopbackServerProfile" {
+            try runLoopbackServerProfile(requests: options.requests ?? 2000)
+            return 0
+        }
         if let only = options.only,
             [
                 "baseline", "hopFloor", "stubbed", "stubbedConstant", "stubbed10k", "stubbed10kSharedPath", "declared", "declared1k",
