@@ -133,7 +133,9 @@ let package = Package(
             exclude: ["Recordings"], swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsTestRunnerLinkTests",
-            dependencies: ["URLStubs", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            dependencies: [
+                "URLStubs", "URLStubsTestRunnerLink", "URLStubsScenarios", "URLStubsServer", "URLStubsTesting", "LoopbackTestServer", "TestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsScenariosTests",

@@ -61,3 +61,14 @@ if [ -n "$lock_calls" ]; then
     echo "error: guard shared state with Locked (Sources/URLStubs/Support/Locked.swift): state.withLock { \$0.field }" >&2
     exit 1
 fi
+
+# The article "How the package is built" gives each allowed import its reason in prose: an
+# import listed here and not there (or there and not here) fails.
+article=Sources/URLStubs/URLStubs.docc/Architecture.md
+in_article=$(grep -oE '^- `URLStubs[A-Za-z]+` imports `URLStubs[A-Za-z]+`' "$article" | sed -E 's/^- `([A-Za-z]+)` imports `([A-Za-z]+)`/\1>\2/' | sort -u)
+if [ "$in_article" != "$allowed" ]; then
+    diff <(echo "$allowed") <(echo "$in_article") || true
+    echo "error: $article and Tests/Architecture/wing_imports.txt list different wing-to-wing imports; give each its reason in both" >&2
+    exit 1
+fi
+echo "the architecture article names the same $(echo "$allowed" | wc -l) wing-to-wing imports"

@@ -99,10 +99,43 @@ public final class AppBackend: @unchecked Sendable {
     ) async throws -> RemoteStub {
         let problems = matcher.problems.map { "matcher: \($0)" } + response.problems.map { "response: \($0)" }
         guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems) }
-        let stub = RemoteStub(id: "stub-\(counter.next())", name: name, matcher: matcher, backend: self)
         let declaration = StubDeclaration(
             name: name, request: matcher.pattern, response: response.definition, times: times,
             source: StubDeclaration.Source(file: fileID, line: line))
+        return try await send(declaration, matcher: matcher)
+    }
+
+    /// Adds a declared stub to the app, above every stub it has: everything a declaration says
+    /// (answers in turn, a scenario step, a priority, a gate or stream by name) crosses as its
+    /// JSON form, and the app registers it as `registry.stub(_:)` does.
+    ///
+    /// ```swift
+    /// try await backend.stub(StubDeclaration(
+    ///     request: RequestPattern(method: "POST", path: .equalTo("/api/orders")),
+    ///     response: ResponseDefinition(status: 201, body: .json(["id": 42])),
+    ///     followingResponses: [ResponseDefinition(status: 409, body: .text("sold out"))]))
+    /// ```
+    /// - Returns: The stub, to remove it.
+    /// - Throws: `TestRunnerLinkError.invalidStub(problems:)` for a declaration that cannot match
+    ///   or be answered, or a `file` body (the app's files are not the test's: send a `fixture`);
+    ///   `TestRunnerLinkError.appFailed(command:message:)` when the app cannot use it.
+    @discardableResult
+    public func stub(_ declaration: StubDeclaration) async throws -> RemoteStub {
+        var problems: [String] = []
+        do {
+            try declaration.validate()
+        } catch {
+            problems.append("\(error)")
+        }
+        for (index, definition) in ([declaration.response] + declaration.followingResponses).enumerated() {
+            problems += RemoteResponse(definition).problems.map { "response \(index + 1): \($0)" }
+        }
+        guard problems.isEmpty else { throw TestRunnerLinkError.invalidStub(problems: problems) }
+        return try await send(declaration, matcher: RemoteMatcher(declaration.request))
+    }
+
+    private func send(_ declaration: StubDeclaration, matcher: RemoteMatcher) async throws -> RemoteStub {
+        let stub = RemoteStub(id: "stub-\(counter.next())", name: declaration.name, matcher: matcher, backend: self)
         var command = WireMessage(.addStub)
         command.stubID = stub.id
         command.declaration = declaration.json
@@ -269,63 +302,4 @@ public final class AppBackend: @unchecked Sendable {
 
     /// The listener, for the tests of the protocol.
     var link: BackendListener { listener }
-}
-
-/// A stub the test added to the app; ``AppBackend/remove(_:)`` takes it away, and
-/// ``expect(_:)`` says how often the app should use it.
-public struct RemoteStub: Sendable, Hashable, CustomStringConvertible {
-    let id: String
-    /// The name given to ``AppBackend/stub(_:name:times:response:fileID:line:)``.
-    public let name: String?
-    /// What it matches, in words.
-    public let matcherDescription: String
-    private let backend: BackendIdentity
-
-    init(id: String, name: String?, matcher: RemoteMatcher, backend: AppBackend) {
-        self.id = id
-        self.name = name
-        self.matcherDescription = matcher.description
-        self.backend = BackendIdentity(backend: backend)
-    }
-
-    /// `"cart" (method is GET and path is "/api/cart")`.
-    public var description: String {
-        name.map { "\"\($0)\" (\(matcherDescription))" } ?? matcherDescription
-    }
-
-    /// Says how many times the app's stub is expected to answer: ``AppBackend/verify()`` reports
-    /// it when the app used it more or less often, as `StubDescriptor.expect(_:)` does in process.
-    ///
-    /// ```swift
-    /// try await backend.stub(.post("/api/orders"), response: RemoteResponse(statusCode: 201)).expect(.once)
-    /// try await backend.stub(.delete("/api/account"), response: RemoteResponse(statusCode: 204)).expect(.never)
-    /// ```
-    /// - Returns: This stub.
-    /// - Throws: `TestRunnerLinkError.appFailed(command:message:)` when the app no longer has the stub.
-    @discardableResult
-    public func expect(_ count: ExpectedCount) async throws -> RemoteStub {
-        try await backend.backend.expect(count, of: self)
-        return self
-    }
-}
-
-/// The backend a stub belongs to, equal only to itself: two backends number their stubs alike.
-private struct BackendIdentity: Sendable, Hashable {
-    let backend: AppBackend
-
-    static func == (lhs: BackendIdentity, rhs: BackendIdentity) -> Bool { lhs.backend === rhs.backend }
-
-    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(backend)) }
-}
-
-/// Numbers for identifiers.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        value += 1
-        return value
-    }
 }
