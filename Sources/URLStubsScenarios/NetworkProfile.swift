@@ -56,31 +56,9 @@ public struct NetworkProfile: Sendable, Equatable {
 
     /// What the profile does to the `index`-th response (0-based) of `endpoint`.
     package func apply(to response: StubResponse, endpoint: String, index: UInt64) -> StubResponse {
-        var random = SplitMix64(seed: (seed ^ Self.stableHash(endpoint)) &+ index &* 0x9E37_79B9_7F4A_7C15)
-        let offset = jitter > 0 ? (random.nextUnit() * 2 - 1) * jitter : 0
-        let delay = max(0, latency + offset)
-        var result = response
-        if random.nextUnit() < failureRate {
-            let failure = failures[Int(random.next() % UInt64(failures.count))]
-            switch failure {
-            case .timeout: result = StubResponse(error: URLError(.timedOut))
-            case .offline: result = StubResponse(error: URLError(.notConnectedToInternet))
-            case .serverError: result = StubResponse(data: Data(), statusCode: 503, headers: ["Retry-After": "1"])
-            }
-        } else if let downloadSpeed {
-            result = result.downloadSpeed(downloadSpeed)
-        }
-        result.requestDelay = response.requestDelay + delay
-        return result
-    }
-
-    /// FNV-1a: the same in every process (Swift's `Hasher` is seeded per process).
-    static func stableHash(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        return hash
+        NetworkDraw(
+            seed: seed, latency: latency, jitter: jitter, failureRate: failureRate, failures: failures.map(\.rawValue),
+            downloadSpeed: downloadSpeed
+        ).apply(to: response, endpoint: endpoint, index: index)
     }
 }
