@@ -43,6 +43,9 @@ public struct Scenario: Sendable {
     /// let recorded = try Scenario("checkout", declarations: HAR.declarations(contentsOf: url))   // URLStubsRecording
     /// ```
     /// - Parameters:
+    ///   - name: The scenario's name, as a launch environment or a test activates it.
+    ///   - profile: The network conditions its answers go through, if any.
+    ///   - declarations: Its stubs, in order (a later one is newer).
     ///   - folder: Where a relative `file` body is found (the current directory when `nil`).
     /// - Throws: `StubError.invalidDeclaration(source:path:problem:)` naming the first bad one.
     public init(_ name: String, profile: NetworkProfile? = nil, declarations: [StubDeclaration], relativeTo folder: URL? = nil) throws {

@@ -6,7 +6,7 @@ extension StubRegistry {
     /// process that cannot call Swift (a UI test's app, a script, a browser test) reads and
     /// sets the stubs as data:
     ///
-    /// - `GET /__urlstubs/declarations`: the declared stubs (``URLStubs/StubRegistry/declarations``)
+    /// - `GET /__urlstubs/declarations`: the declared stubs (`registry.declarations`)
     ///   as a JSON array;
     /// - `POST /__urlstubs/declarations`: one declaration, an array of them, or
     ///   `{"stubs": [...]}`, registered as `stub(_:)` does (all or none); `400` with the

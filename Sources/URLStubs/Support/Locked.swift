@@ -23,7 +23,9 @@ import Foundation
 /// and this package supports macOS 12 and iOS 15; `os_unfair_lock` exists only on Apple platforms.
 package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value
+    // Every access is inside withLock, under the lock: the runtime's exclusivity check would
+    // only repeat what the lock guarantees, at about 370 instructions a request.
+    @exclusivity(unchecked) @usableFromInline var value: Value
 
     /// A lock guarding `value`.
     @inlinable package init(_ value: Value) {
