@@ -55,6 +55,11 @@ package final class ExchangePlayer: @unchecked Sendable {
     var progressPromisedUntil: DispatchTime?
     /// How the player ended while the registry was still answering: the late exchange ends so.
     private var endingBeforeExchange: Exchange.Ending?
+    /// When the current exchange's request time started: its answer, or its gate's release.
+    private var clockStart = DispatchTime.now()
+    /// Apple: the redirect handed to the session; a `stopLoading` now means the session
+    /// followed it, which ends the exchange as redirected, not cancelled.
+    var handedToSession: URL?
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
     /// Set while ``end(_:lastCallback:)`` reports the ending: a last callback made then is part
@@ -183,7 +188,7 @@ package final class ExchangePlayer: @unchecked Sendable {
             // The outcome is reported; the last callback is not made now.
             phase = .ended
         default:
-            if let exchange = current, let target = exchange.handedToSessionTarget {
+            if current != nil, let target = handedToSession {
                 // Apple stops the protocol of a redirect its session follows.
                 end(.redirected(to: target))
             } else {
@@ -213,16 +218,18 @@ package final class ExchangePlayer: @unchecked Sendable {
                 host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
             }
+            clockStart = .now()
             play(exchange)
         }
     }
 
     // MARK: Head
 
-    /// Plays `exchange`: held at its gate, or after its request time, or at once.
+    /// Plays `exchange`'s plan: held at its gate, or after its request time, or at once.
     func play(_ exchange: Exchange) {
         phase = .waiting(exchange)
-        if !exchange.passedGate, let gate = exchange.gate {
+        let plan = exchange.plan
+        if let gate = plan.gate {
             let held = HeldRequest(request: exchange.request) { [self] release in
                 step { $0.released(exchange, release) }
             }
@@ -230,26 +237,25 @@ package final class ExchangePlayer: @unchecked Sendable {
             gate.hold(held)
             return
         }
-        let requestTime = exchange.response.pacing.requestTime
-        if requestTime > 0 {
-            step(at: exchange.startTime + requestTime) { $0.sendHead(of: exchange) }
+        if plan.requestTime > 0 {
+            step(at: clockStart + plan.requestTime) { $0.sendHead(of: exchange) }
         } else {
             sendHead(of: exchange)
         }
     }
 
     private func released(_ exchange: Exchange, _ release: GateRelease) {
-        exchange.passedGate = true
         // The response goes out now: its request time, and the timeout, count from here.
-        exchange.startTime = .now()
-        lastProgress = exchange.startTime
+        clockStart = .now()
+        lastProgress = clockStart
+        let plan = exchange.plan
         switch release {
         case .asStubbed:
-            break
+            exchange.replan(plan.released(as: nil, stubName: exchange.stubDescription))
         case .response(let replacement):
-            exchange.response = replacement
+            exchange.replan(plan.released(as: replacement, stubName: exchange.stubDescription))
         case .failure(let failure):
-            exchange.response = StubResponse(error: failure.error)
+            exchange.replan(plan.released(as: StubResponse(error: failure.error), stubName: exchange.stubDescription))
             fail(failure.error)
             return
         }

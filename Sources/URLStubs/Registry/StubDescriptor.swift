@@ -34,6 +34,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     let scenarioStepper: ScenarioStepper?
     /// How the stub builds its response.
     let answer: StubAnswer
+    /// The plan of a constant answer, made once, when the stub is added (without the stub's
+    /// own gate, which may be set later: ``reserveActivation()`` gives it).
+    let constantPlan: ExchangePlan?
 
     private let fields = Locked(Fields())
 
@@ -65,6 +68,11 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         // Priorities above 2^20 rank as 2^20; 2^44 sequence numbers outlast any process.
         let band = UInt64(1 << 20) - UInt64(min(max(priority, 1), 1 << 20))
         precedence = band << 44 | (sequence & ((1 << 44) - 1))
+        if case .constant(let response) = answer {
+            constantPlan = ExchangePlan(response, gate: response.gate, stubName: Self.describe(name, matcher, location))
+        } else {
+            constantPlan = nil
+        }
     }
 
     /// The response for `request`, the stub's `activation`-th (0-based) answer.
@@ -185,7 +193,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
 
     /// `"users list" (MyAppTests/UsersTests.swift:12)`, or, when the stub has no name, its matcher:
     /// `stub where path is "/me" (MyAppTests/ProfileTests.swift:9)`.
-    public var description: String {
+    public var description: String { Self.describe(name, matcher, location) }
+
+    private static func describe(_ name: String?, _ matcher: RequestMatcher, _ location: StubLocation) -> String {
         if let name { return "\"\(name)\" (\(location))" }
         return "stub where \(matcher.description) (\(location))"
     }

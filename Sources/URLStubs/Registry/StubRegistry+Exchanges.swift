@@ -38,20 +38,24 @@ extension StubRegistry {
     private func respond(with descriptor: StubDescriptor, to matched: StubRequest, activation: Int, state: State) -> ExchangeAnswer {
         let arrival = Date()
         do {
-            let response = try descriptor.response(to: matched, activation: activation)
-            if let hook = state.hooks.activation { hooks.run { hook(matched, descriptor, response) } }
-            let gate = response.gate ?? descriptor.gate
+            let plan: ExchangePlan
+            if let constant = descriptor.constantPlan {
+                // Planned when the stub was added; only the stub's own gate may have come since.
+                if constant.gate == nil, let gate = descriptor.gate { plan = constant.held(by: gate) } else { plan = constant }
+            } else {
+                let response = try descriptor.response(to: matched, activation: activation)
+                plan = ExchangePlan(response, gate: response.gate ?? descriptor.gate, stubName: descriptor.description)
+            }
+            if let hook = state.hooks.activation { hooks.run { [response = plan.response] in hook(matched, descriptor, response) } }
             var sequence: UInt64 = 0
-            if gate != nil || !response.playsAtOnce {
+            if plan.recordsOnArrival {
                 var entry = JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: nil, date: arrival)
-                entry.wentToNetwork = response.action.passesThrough
+                entry.wentToNetwork = plan.response.action.passesThrough
                 entry.isInFlight = true
                 sequence = record(entry, scrubbing: state.scrubbing)
             }
             return .exchange(
-                Exchange(
-                    request: matched, stub: descriptor, response: response, gate: gate, journalSequence: sequence, arrival: arrival,
-                    scrubbing: state.scrubbing))
+                Exchange(request: matched, stub: descriptor, plan: plan, journalSequence: sequence, arrival: arrival, claim: state))
         } catch {
             record(
                 JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: arrival),
@@ -92,9 +96,7 @@ extension StubRegistry {
 
     /// An exchange with the real network, for a request no stub answers.
     private func networkExchange(for request: StubRequest, entry: UInt64, state: State) -> Exchange {
-        Exchange(
-            request: request, stub: .network, response: .passthrough(), gate: nil, journalSequence: entry, arrival: Date(),
-            scrubbing: state.scrubbing)
+        Exchange(request: request, stub: .network, plan: .network, journalSequence: entry, arrival: Date(), claim: state)
     }
 
     /// Records an unmatched request and calls the `onMissing` hook; returns the journal entry.
@@ -146,7 +148,7 @@ extension StubRegistry {
                 request: exchange.request, stub: exchange.stub, statusCode: status, errorDescription: errorText, date: exchange.arrival)
             entry.bodyBytesDelivered = bytes
             entry.wentToNetwork = exchange.wentToNetwork
-            exchange.recordedSequence = record(entry, scrubbing: state.scrubbing)
+            exchange.journaled(as: record(entry, scrubbing: state.scrubbing))
         }
         if let stubError = error as? StubError, stubError.isInvalidResponse {
             exchange.stub.noteInvalidResponse(Self.withoutPrefix(stubError))
