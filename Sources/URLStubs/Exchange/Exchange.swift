@@ -62,6 +62,8 @@ package final class Exchange: @unchecked Sendable {
     let journalSequence: UInt64
     /// When the request arrived.
     let arrival: Date
+    /// The stub's previous head, read with its activation (``StubDescriptor/head(_:kept:)``).
+    let keptHead: StubDescriptor.KeptHead?
     /// The URL this hop loads, named in errors and given to the response head.
     let url: URL
     /// What the client gets. Written by ``replan(_:)`` only.
@@ -72,8 +74,12 @@ package final class Exchange: @unchecked Sendable {
     /// The journal entry recorded whole when the exchange ended (``journalSequence`` is 0).
     private(set) var recordedSequence: UInt64 = 0
 
-    init(request: StubRequest, stub: StubDescriptor, plan: ExchangePlan, journalSequence: UInt64, arrival: Date, claim: StubRegistry.State) {
+    init(
+        request: StubRequest, stub: StubDescriptor, plan: ExchangePlan, journalSequence: UInt64, arrival: Date,
+        claim: StubRegistry.State, keptHead: StubDescriptor.KeptHead? = nil
+    ) {
         self.request = request
+        self.keptHead = keptHead
         self.stub = stub
         self.plan = plan
         self.journalSequence = journalSequence

@@ -14,6 +14,11 @@ package protocol ExchangeHost: AnyObject, Sendable {
     /// through ``runUserCode(_:)``.
     func answer(_ request: StubRequest) -> ExchangeAnswer
 
+    /// ``answer(_:)`` with the registry state its transport read when it claimed the request
+    /// (`nil`: none was read, the host reads it now). A host that wraps another and does not
+    /// implement this answers through ``answer(_:)``.
+    func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer
+
     /// Runs `work` (user code: closures, body streams, passthrough transforms) on the
     /// registry's own threads, never on the loading context.
     func runUserCode(_ work: @escaping @Sendable () -> Void)
@@ -29,6 +34,16 @@ package protocol ExchangeHost: AnyObject, Sendable {
     func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler,
         then: (@Sendable () -> Void)?)
+}
+
+extension ExchangeHost {
+    package func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer { answer(request) }
+}
+
+/// A registry's state as a transport read it when it claimed a request: the one read of the
+/// registry a request makes (``StubRegistry/snapshot()``), handed to the player.
+package struct RegistryClaim: Sendable {
+    let state: StubRegistry.State
 }
 
 /// What ``ExchangeHost/answer(_:)`` found.

@@ -38,7 +38,10 @@ extension ExchangePlayer {
     /// (``StubDescriptor/head(_:)``); the network's are not.
     func head(of exchange: Exchange, _ response: StubResponse, bodyLength: Int?) -> ResponseHead {
         var head = ResponseHead(url: exchange.url, response: response, bodyLength: bodyLength)
-        if !exchange.plan.isFromNetwork { head.reusingHeadsOf = exchange.stub }
+        if !exchange.plan.isFromNetwork {
+            head.reusingHeadsOf = exchange.stub
+            head.keptHead = exchange.keptHead
+        }
         return head
     }
 

@@ -57,6 +57,8 @@ package final class ExchangePlayer: @unchecked Sendable {
     private var endingBeforeExchange: Exchange.Ending?
     /// When the current exchange's request time started: its answer, or its gate's release.
     private var clockStart = DispatchTime.now()
+    /// The registry state read when the transport claimed the request (``RegistryClaim``).
+    var claim: RegistryClaim?
     /// Apple: the redirect handed to the session; a `stopLoading` now means the session
     /// followed it, which ends the exchange as redirected, not cancelled.
     var handedToSession: URL?
@@ -148,9 +150,11 @@ package final class ExchangePlayer: @unchecked Sendable {
             return
         }
         guard request.httpBodyStream == nil, !traits.answersInline else {
+            let claim = claim
             answerOffContext {
                 let body = RequestBodyReader.fullBody(of: request, uploadBody: uploadBody)
-                let answer = host.answer(StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody))
+                let answer = host.answer(
+                    StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody), claim: claim)
                 if case .needsUserCode(let work) = answer { return work() }
                 return answer
             }
@@ -167,7 +171,7 @@ package final class ExchangePlayer: @unchecked Sendable {
             fail(StubError.registryReleased(url: requestURL.absoluteString))
             return
         }
-        answered(host.answer(request), inStep: true)
+        answered(host.answer(request, claim: claim), inStep: true)
     }
 
     /// `true` once the outcome is known.

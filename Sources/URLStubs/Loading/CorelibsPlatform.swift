@@ -20,25 +20,37 @@ import Dispatch
 /// The runtime's field table (`_forEachField`) is read once per class; after that a field is
 /// one typed load at a cached offset, after checking that its type is the one expected.
 struct CorelibsPlatform: LoadingPlatform {
-    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
-        CorelibsTaskState.environment(for: task)
+    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment {
+        guard let task, !state.refusesCorelibsLayouts else { return CorelibsTaskState.fallback(recording: task == nil) }
+        return CorelibsTaskState.environment(for: task, sessions: state.madeSessions)
     }
 
     func isBeingCancelled(_ task: URLSessionTask) -> Bool {
         CorelibsTaskState.isCanceling(task)
     }
+
+    func isBeingCancelled(_ task: URLSessionTask, check: CancelCheck) -> Bool {
+        if let state = check.stateField?.load(URLSessionTask.State.self, from: task) { return state == .canceling }
+        return task.state == .canceling
+    }
 }
 
 enum CorelibsTaskState {
-    static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
-        guard let task else {
-            recordProblems(["URLSessionTask.workQueue"])
-            var environment = LoadingEnvironment(
-                scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil, hidesUploadBody: false,
-                configuration: nil, isDownloadTask: false, delegateQueue: nil, handsRedirectsToSession: false)
-            environment.preparesInline = true
-            return environment
-        }
+    /// The safe fallback when the task's layout is not known: everything within
+    /// `startLoading`, the body whole in one chunk, no upload body, no configuration.
+    /// `recording` says the layout was missing (not refused by a test).
+    static func fallback(recording: Bool) -> LoadingEnvironment {
+        if recording { recordProblems(["URLSessionTask.workQueue"]) }
+        var environment = LoadingEnvironment(
+            scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil, hidesUploadBody: false,
+            configuration: nil, isDownloadTask: false, delegateQueue: nil, handsRedirectsToSession: false)
+        environment.preparesInline = true
+        return environment
+    }
+
+    /// `task`'s environment; `sessions` are the ones the registry made, whose configuration
+    /// and delegate queue were recorded then.
+    static func environment(for task: URLSessionTask, sessions: MadeSessions) -> LoadingEnvironment {
         var problems: [String] = []
         let layout = TaskLayout.of(task)
         let scheduler: any DeliveryScheduler
@@ -76,16 +88,21 @@ enum CorelibsTaskState {
             }
         }
         if !problems.isEmpty { recordProblems(problems) }
+        // A session the registry made was recorded then; another one (given by `install(into:)`)
+        // is asked, through a cache, since its configuration getter copies.
+        let made = session.flatMap(sessions.record(of:))
+        let configuration = made?.configuration ?? session.map(SessionConfigurations.shared.configuration(of:))
         var environment = LoadingEnvironment(
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
             // A layout change may hide an upload body: unknown, never silently empty.
             hidesUploadBody: isUploadTask && uploadBody == nil,
-            configuration: session.map(SessionConfigurations.shared.configuration(of:)),
+            configuration: configuration,
             isDownloadTask: isDownloadTask,
-            delegateQueue: deliversChunks ? session?.delegateQueue : nil,
+            delegateQueue: deliversChunks ? (made?.delegateQueue ?? session?.delegateQueue) : nil,
             handsRedirectsToSession: false)
+        environment.cancelCheck.stateField = layout.state
         environment.preparesInline = scheduler is InlineScheduler
         environment.addsCookiesToFirstRequest = true
         if let session, hasDelegate {

@@ -155,13 +155,27 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activationCount >= maxActivations
     }
 
+    /// One use of the stub, with what answering it needs of the stub's changing state, read
+    /// in the same lock take.
+    struct Activation {
+        /// 0-based: how many requests the stub answered before this one.
+        let index: Int
+        /// The stub's gate (``held(by:)``) at that moment.
+        let gate: ResponseGate?
+        /// The head built for the stub's previous response (``head(_:)``).
+        let keptHead: KeptHead?
+    }
+
+    /// A head built into an `HTTPURLResponse`, and what makes another head the same.
+    typealias KeptHead = (key: ResponseHead.Key, response: HTTPURLResponse)
+
     /// Takes one use of the stub, atomically, so a `times(1)` stub answers only one of two
-    /// simultaneous requests. Returns the 0-based activation index, or `nil` when used up.
-    func reserveActivation() -> Int? {
+    /// simultaneous requests; `nil` when used up.
+    func reserveActivation() -> Activation? {
         fields.withLock { fields in
             if let maxActivations, fields.activations >= maxActivations { return nil }
             fields.activations += 1
-            return fields.activations - 1
+            return Activation(index: fields.activations - 1, gate: fields.heldBy, keptHead: fields.lastHead)
         }
     }
 
@@ -178,14 +192,16 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// one, kept for the next. Building one costs Foundation about 18,000 instructions (it
     /// capitalizes every field name), most of what a stubbed request costs; an
     /// `HTTPURLResponse` cannot change once made, so a client cannot tell a shared one from a
-    /// new one but by identity. `nil` when `HTTPURLResponse` refuses the status.
-    func head(_ head: ResponseHead) -> HTTPURLResponse? {
+    /// new one but by identity. `nil` when `HTTPURLResponse` refuses the status. `kept` is the
+    /// head read with the request's activation: when it fits, no lock is taken.
+    func head(_ head: ResponseHead, kept: KeptHead?) -> HTTPURLResponse? {
         let key = head.key
-        let kept = fields.withLock { fields -> HTTPURLResponse? in
+        if let kept, kept.key == key { return kept.response }
+        let stored = fields.withLock { fields -> HTTPURLResponse? in
             guard let lastHead = fields.lastHead, lastHead.key == key else { return nil }
             return lastHead.response
         }
-        if let kept { return kept }
+        if let stored { return stored }
         guard let made = head.response.head(for: head.url, bodyLength: head.bodyLength) else { return nil }
         fields.withLock { $0.lastHead = (key, made) }
         return made

@@ -11,10 +11,14 @@ extension StubRegistry {
         UserCodeRunner.shared.run(in: userCode, work)
     }
 
+    /// ``answer(_:state:)`` with the registry's state now.
+    func answer(_ request: StubRequest) -> ExchangeAnswer { answer(request, state: snapshot()) }
+
     /// Matches on the loading context as long as no matcher met is user code, and answers at
-    /// once when the stub's answer is a value; the rest is handed back to run off it.
-    func answer(_ request: StubRequest) -> ExchangeAnswer {
-        let state = snapshot()
+    /// once when the stub's answer is a value; the rest is handed back to run off it. `state` is
+    /// the registry's state read when the request was claimed: every later step of the request
+    /// reads that one (the exchange carries it), not the registry again.
+    func answer(_ request: StubRequest, state: State) -> ExchangeAnswer {
         guard state.enabled else {
             // A redirect hop of a registry disabled meanwhile goes where unclaimed requests go.
             return .exchange(networkExchange(for: request, entry: 0, state: state))
@@ -24,7 +28,7 @@ extension StubRegistry {
         case .deferred, .unmatched:
             // A closure matcher, an unmatched request's report and a split request run every
             // matcher: off the loading context.
-            return .needsUserCode { [self] in answer(for: resolve(request), of: request, state: snapshot()) }
+            return .needsUserCode { [self] in answer(for: Self.resolve(request, in: state.table), of: request, state: state) }
         case .stub(let descriptor, let matched, let activation) where descriptor.answer.runsUserCode:
             return .needsUserCode { [self] in respond(with: descriptor, to: matched, activation: activation, state: state) }
         case .stub, .invalid, .bodyUnknown:
@@ -35,16 +39,18 @@ extension StubRegistry {
     /// Builds `descriptor`'s response for `matched` and calls `onActivation`. The journal
     /// records the request now when its answer takes time (a test waiting for it sees it
     /// arrive); a response played at once is recorded whole when it ends, a few calls later.
-    private func respond(with descriptor: StubDescriptor, to matched: StubRequest, activation: Int, state: State) -> ExchangeAnswer {
+    private func respond(
+        with descriptor: StubDescriptor, to matched: StubRequest, activation: StubDescriptor.Activation, state: State
+    ) -> ExchangeAnswer {
         let arrival = Date()
         do {
             let plan: ExchangePlan
             if let constant = descriptor.constantPlan {
                 // Planned when the stub was added; only the stub's own gate may have come since.
-                if constant.gate == nil, let gate = descriptor.gate { plan = constant.held(by: gate) } else { plan = constant }
+                if constant.gate == nil, let gate = activation.gate { plan = constant.held(by: gate) } else { plan = constant }
             } else {
-                let response = try descriptor.response(to: matched, activation: activation)
-                plan = ExchangePlan(response, gate: response.gate ?? descriptor.gate, stubName: descriptor.description)
+                let response = try descriptor.response(to: matched, activation: activation.index)
+                plan = ExchangePlan(response, gate: response.gate ?? activation.gate, stubName: descriptor.description)
             }
             if let hook = state.hooks.activation { hooks.run { [response = plan.response] in hook(matched, descriptor, response) } }
             var sequence: UInt64 = 0
@@ -55,7 +61,9 @@ extension StubRegistry {
                 sequence = record(entry, scrubbing: state.scrubbing)
             }
             return .exchange(
-                Exchange(request: matched, stub: descriptor, plan: plan, journalSequence: sequence, arrival: arrival, claim: state))
+                Exchange(
+                    request: matched, stub: descriptor, plan: plan, journalSequence: sequence, arrival: arrival, claim: state,
+                    keptHead: activation.keptHead))
         } catch {
             record(
                 JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: arrival),
@@ -113,7 +121,9 @@ extension StubRegistry {
     func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
     ) {
-        let state = snapshot()
+        // The state the request was claimed with; a request that failed before any exchange
+        // (rare: no stub, a closure that threw) reads the registry's.
+        let state = exchange?.claim ?? snapshot()
         if let exchange {
             switch event {
             case .redirecting(let next):
@@ -186,10 +196,14 @@ final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
     weak var registry: StubRegistry?
 
     func answer(_ request: StubRequest) -> ExchangeAnswer {
+        answer(request, claim: nil)
+    }
+
+    func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer {
         guard let registry else {
             return .failure(SendableError(error: StubError.registryReleased(url: request.url?.absoluteString ?? "<no URL>")))
         }
-        return registry.answer(request)
+        return registry.answer(request, state: claim?.state ?? registry.snapshot())
     }
 
     func runUserCode(_ work: @escaping @Sendable () -> Void) {
