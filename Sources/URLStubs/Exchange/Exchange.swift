@@ -67,12 +67,12 @@ package final class Exchange: @unchecked Sendable {
     /// The URL this hop loads, named in errors and given to the response head.
     let url: URL
     /// What the client gets. Written by ``replan(_:)`` only.
-    private(set) var plan: ExchangePlan
+    @exclusivity(unchecked) private(set) var plan: ExchangePlan
     /// What the client got. Written by ``headDelivered(status:)``, ``bodyDelivered(_:)`` and
     /// ``end(_:)`` only.
-    private(set) var outcome = Outcome()
+    @exclusivity(unchecked) private(set) var outcome = Outcome()
     /// The journal entry recorded whole when the exchange ended (``journalSequence`` is 0).
-    private(set) var recordedSequence: UInt64 = 0
+    @exclusivity(unchecked) private(set) var recordedSequence: UInt64 = 0
 
     init(
         request: StubRequest, stub: StubDescriptor, plan: ExchangePlan, journalSequence: UInt64, arrival: Date,

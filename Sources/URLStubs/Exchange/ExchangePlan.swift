@@ -12,7 +12,10 @@ import Foundation
 /// From the stub to the transport the "what to do" value takes three shapes after the
 /// declaration's ``StubResponse``: this plan, the ``ResponseHead`` handed to the transport,
 /// and the transport's own form of it (an `HTTPURLResponse`, or bytes on a socket).
-package struct ExchangePlan: Sendable {
+///
+/// A class of immutable fields, not a struct: a constant answer's one plan is shared by every
+/// request, and handing it on costs one retain instead of one per field of its response.
+package final class ExchangePlan: Sendable {
     /// What the client gets once the plan's moment has come (after its gate and request time).
     package enum Delivery: Sendable {
         /// The head and this whole body, in memory, in one step (the one-line stub).
@@ -54,7 +57,7 @@ package struct ExchangePlan: Sendable {
 
     /// The plan for `response`, held by `gate` when there is one. `stubName` names the stub
     /// in the error of a response that cannot reach a client.
-    init(_ response: StubResponse, gate: ResponseGate?, stubName: @autoclosure () -> String) {
+    convenience init(_ response: StubResponse, gate: ResponseGate?, stubName: @autoclosure () -> String) {
         self.init(response, gate: gate, isFromNetwork: false, isAnnouncedRedirect: false, stubName: stubName())
     }
 

@@ -32,14 +32,15 @@ import FoundationNetworking
 /// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
 /// the head is sent it bounds the gap between parts of the body.
 package final class ExchangePlayer: @unchecked Sendable {
-    // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
+    // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there),
+    // one step at a time: the runtime's exclusivity checks would only repeat that.
 
     /// Body chunks are read in at most this many bytes.
     static let maximumChunkSize = 256 * 1024
     /// A paced body is sent in chunks about this far apart.
     static let pacingInterval = 0.05
 
-    var phase = Phase.idle
+    @exclusivity(unchecked) var phase = Phase.idle
     let traits: TransportTraits
     /// Weak: the transport owns its player; a transport released is a client gone.
     private(set) weak var transport: (any ExchangeTransport)?
@@ -47,26 +48,26 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// sessions' requests clearly instead).
     private(set) weak var host: (any ExchangeHost)?
     /// Redirects that led here, counted across hops and protocol instances.
-    var redirectCount: Int
+    @exclusivity(unchecked) var redirectCount: Int
     /// The last moment the request made progress (started, got its head, delivered a part).
-    var lastProgress = DispatchTime.now()
+    @exclusivity(unchecked) var lastProgress = DispatchTime.now()
     /// A body withheld for a client that gets it whole: the parts it would have received keep
     /// arriving until this moment, as far as the timeout is concerned.
-    var progressPromisedUntil: DispatchTime?
+    @exclusivity(unchecked) var progressPromisedUntil: DispatchTime?
     /// How the player ended while the registry was still answering: the late exchange ends so.
-    private var endingBeforeExchange: Exchange.Ending?
+    @exclusivity(unchecked) private var endingBeforeExchange: Exchange.Ending?
     /// When the current exchange's request time started: its answer, or its gate's release.
-    private var clockStart = DispatchTime.now()
+    @exclusivity(unchecked) private var clockStart = DispatchTime.now()
     /// The registry state read when the transport claimed the request (``RegistryClaim``).
-    var claim: RegistryClaim?
+    @exclusivity(unchecked) var claim: RegistryClaim?
     /// Apple: the redirect handed to the session; a `stopLoading` now means the session
     /// followed it, which ends the exchange as redirected, not cancelled.
-    var handedToSession: URL?
+    @exclusivity(unchecked) var handedToSession: URL?
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
     /// Set while ``end(_:lastCallback:)`` reports the ending: a last callback made then is part
     /// of the step that checked the client, and needs no second check.
-    private var endsWithinThisStep = false
+    @exclusivity(unchecked) private var endsWithinThisStep = false
 
     /// A player for one request of `transport`, answered by `host`; `url` names the request in
     /// errors before any exchange exists. Call ``start(_:uploadBody:hidesUploadBody:)`` next.

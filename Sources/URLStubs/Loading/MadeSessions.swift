@@ -9,14 +9,21 @@ import FoundationNetworking
 /// state (``StubRegistry/State``, read once per request anyway), not from the session, whose
 /// `configuration` getter copies the whole configuration on corelibs.
 struct MadeSessions: Sendable {
-    /// One session made by the registry.
-    struct Record: @unchecked Sendable {
+    /// One session made by the registry. A class: a lookup hands it on with one retain.
+    final class Record: @unchecked Sendable {
         // @unchecked: the configuration is never changed once its session exists (a session
         // copies it), and OperationQueue is thread-safe.
         weak var session: URLSession?
         let configuration: URLSessionConfiguration
         let hasDelegate: Bool
         let delegateQueue: OperationQueue
+
+        init(session: URLSession, configuration: URLSessionConfiguration, hasDelegate: Bool, delegateQueue: OperationQueue) {
+            self.session = session
+            self.configuration = configuration
+            self.hasDelegate = hasDelegate
+            self.delegateQueue = delegateQueue
+        }
     }
 
     private var records: [ObjectIdentifier: Record] = [:]

@@ -49,7 +49,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         var reportsWhenUnused = false
         var responseProblems: [String] = []
         /// The last head built for this stub's responses (``head(_:)``).
-        var lastHead: (key: ResponseHead.Key, response: HTTPURLResponse)?
+        var lastHead: KeptHead?
     }
 
     init(
@@ -166,8 +166,18 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         let keptHead: KeptHead?
     }
 
-    /// A head built into an `HTTPURLResponse`, and what makes another head the same.
-    typealias KeptHead = (key: ResponseHead.Key, response: HTTPURLResponse)
+    /// A head built into an `HTTPURLResponse`, and what makes another head the same. A class:
+    /// handed along with a request's activation, it costs one retain.
+    final class KeptHead: @unchecked Sendable {
+        // @unchecked: both fields are immutable; an HTTPURLResponse never changes once made.
+        let key: ResponseHead.Key
+        let response: HTTPURLResponse
+
+        init(key: ResponseHead.Key, response: HTTPURLResponse) {
+            self.key = key
+            self.response = response
+        }
+    }
 
     /// Takes one use of the stub, atomically, so a `times(1)` stub answers only one of two
     /// simultaneous requests; `nil` when used up.
@@ -203,7 +213,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         }
         if let stored { return stored }
         guard let made = head.response.head(for: head.url, bodyLength: head.bodyLength) else { return nil }
-        fields.withLock { $0.lastHead = (key, made) }
+        fields.withLock { $0.lastHead = KeptHead(key: key, response: made) }
         return made
     }
 
