@@ -19,6 +19,11 @@ package protocol ExchangeHost: AnyObject, Sendable {
     /// implement this answers through ``answer(_:)``.
     func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer
 
+    /// `false` when the end of `exchange` calls no hook, so its client's last callback can be
+    /// made at once, without handing ``exchange(_:reached:on:then:)`` a callback to run. A
+    /// host that wraps another and does not implement this says `true`.
+    func endWaitsForHooks(_ exchange: Exchange) -> Bool
+
     /// Runs `work` (user code: closures, body streams, passthrough transforms) on the
     /// registry's own threads, never on the loading context.
     func runUserCode(_ work: @escaping @Sendable () -> Void)
@@ -38,6 +43,8 @@ package protocol ExchangeHost: AnyObject, Sendable {
 
 extension ExchangeHost {
     package func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer { answer(request) }
+
+    package func endWaitsForHooks(_ exchange: Exchange) -> Bool { true }
 }
 
 /// A registry's state as a transport read it when it claimed a request: the one read of the

@@ -309,6 +309,13 @@ package final class ExchangePlayer: @unchecked Sendable {
             if let lastCallback, let transport { lastCallback(transport) }
             return
         }
+        if let exchange, !host.endWaitsForHooks(exchange) {
+            // No hook to wait for: reported, then the last callback, in this step.
+            phase = .ended
+            host.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+            if let transport { lastCallback(transport) }
+            return
+        }
         phase = .finishing
         endsWithinThisStep = true
         defer { endsWithinThisStep = false }

@@ -54,11 +54,15 @@ enum CorelibsTaskState {
         var problems: [String] = []
         let layout = TaskLayout.of(task)
         let scheduler: any DeliveryScheduler
+        // Known here rather than asked of the existential later (a dynamic cast per request).
+        let isInline: Bool
         if let workQueue = layout.workQueue.flatMap({ $0.load(DispatchQueue.self, from: task) }) {
             scheduler = DispatchQueueScheduler(queue: workQueue)
+            isInline = false
         } else {
             problems.append("URLSessionTask.workQueue")
             scheduler = InlineScheduler()
+            isInline = true
         }
         let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
@@ -103,7 +107,7 @@ enum CorelibsTaskState {
             delegateQueue: deliversChunks ? (made?.delegateQueue ?? session?.delegateQueue) : nil,
             handsRedirectsToSession: false)
         environment.cancelCheck.stateField = layout.state
-        environment.preparesInline = scheduler is InlineScheduler
+        environment.preparesInline = isInline
         environment.addsCookiesToFirstRequest = true
         if let session, hasDelegate {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on

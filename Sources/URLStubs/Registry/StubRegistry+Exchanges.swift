@@ -206,6 +206,11 @@ final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
         return registry.answer(request, state: claim?.state ?? registry.snapshot())
     }
 
+    func endWaitsForHooks(_ exchange: Exchange) -> Bool {
+        // The state the exchange was claimed with is the one its end reads.
+        !exchange.claim.hooks.isEmpty
+    }
+
     func runUserCode(_ work: @escaping @Sendable () -> Void) {
         if let registry { registry.runUserCode(work) } else { UserCodeRunner.shared.run(in: Self.orphans, work) }
     }
