@@ -83,3 +83,31 @@ if [ -n "$process_calls" ]; then
     echo "error: start the child with runChildProcess(_:arguments:environment:timeLimit:) (Tests/TestSupport/ChildProcess.swift)" >&2
     exit 1
 fi
+
+# "How a Request Travels" names the file of each step: every path it names must exist (paths
+# start at Sources/URLStubs/ unless they start with Sources/), so a move or a rename that
+# leaves the article behind fails here.
+travels=Sources/URLStubs/URLStubs.docc/HowARequestTravels.md
+missing_paths=$(grep -oE '`[A-Za-z0-9_+/.-]+\.swift`' "$travels" | tr -d '`' | sort -u | while read -r path; do
+    case "$path" in
+        Sources/*) full="$path" ;;
+        */*) full="Sources/URLStubs/$path" ;;
+        *) continue ;;
+    esac
+    [ -f "$full" ] || echo "$full"
+done)
+echo "file paths named in $travels: $(grep -oE '`[A-Za-z0-9_+/.-]+/[A-Za-z0-9_+.-]+\.swift`' "$travels" | sort -u | wc -l), missing: $(echo "$missing_paths" | sed '/^$/d' | wc -l)"
+if [ -n "$missing_paths" ]; then
+    echo "$missing_paths"
+    echo "error: $travels names files that do not exist; follow the code to where the step now lives and name that file" >&2
+    exit 1
+fi
+
+# One idea per file: no engine source file over 350 lines.
+long_files=$(find Sources/URLStubs -name '*.swift' -exec wc -l {} + | awk '$2 != "total" && $1 > 350 {print $2 " (" $1 " lines)"}')
+echo "engine source files over 350 lines: $(echo "$long_files" | sed '/^$/d' | wc -l) (none allowed)"
+if [ -n "$long_files" ]; then
+    echo "$long_files"
+    echo "error: split the file by concept (one main type and its close helpers per file)" >&2
+    exit 1
+fi

@@ -14,6 +14,16 @@ package protocol ExchangeHost: AnyObject, Sendable {
     /// through ``runUserCode(_:)``.
     func answer(_ request: StubRequest) -> ExchangeAnswer
 
+    /// ``answer(_:)`` with the registry state its transport read when it claimed the request
+    /// (`nil`: none was read, the host reads it now). A host that wraps another and does not
+    /// implement this answers through ``answer(_:)``.
+    func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer
+
+    /// `false` when the end of `exchange` calls no hook, so its client's last callback can be
+    /// made at once, without handing ``exchange(_:reached:on:then:)`` a callback to run. A
+    /// host that wraps another and does not implement this says `true`.
+    func endWaitsForHooks(_ exchange: Exchange) -> Bool
+
     /// Runs `work` (user code: closures, body streams, passthrough transforms) on the
     /// registry's own threads, never on the loading context.
     func runUserCode(_ work: @escaping @Sendable () -> Void)
@@ -29,6 +39,18 @@ package protocol ExchangeHost: AnyObject, Sendable {
     func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler,
         then: (@Sendable () -> Void)?)
+}
+
+extension ExchangeHost {
+    package func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer { answer(request) }
+
+    package func endWaitsForHooks(_ exchange: Exchange) -> Bool { true }
+}
+
+/// A registry's state as a transport read it when it claimed a request: the one read of the
+/// registry a request makes (``StubRegistry/snapshot()``), handed to the player.
+package struct RegistryClaim: Sendable {
+    let state: StubRegistry.State
 }
 
 /// What ``ExchangeHost/answer(_:)`` found.

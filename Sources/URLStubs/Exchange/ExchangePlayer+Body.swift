@@ -4,20 +4,15 @@ import Dispatch
 /// A body in memory, a file or a stream: read, paced, and checked against the length its head
 /// announced.
 extension ExchangePlayer {
-    /// The commonest response there is (bytes in memory, unpaced, whole) in this very step:
-    /// head, body, finish; `response` is `exchange`'s. Returns `false`, having done nothing, for any other.
-    func sendAtOnce(_ body: Data, _ response: StubResponse, of exchange: Exchange) -> Bool {
-        guard case .respond(nil) = response.action, case .unpaced = response.pacing.body,
-            // A client that sees chunks gets a large body in chunks, at its own pace.
-            !traits.deliversChunks || body.count <= Self.maximumChunkSize
-        else { return false }
-        let head = self.head(of: exchange, response, bodyLength: body.count)
-        let isHEAD = exchange.request.method == "HEAD"
-        if let announced = head.announcedLength, announced != body.count, !isHEAD {
-            return false  // a Content-Length that contradicts the body: the transfer reports it
-        }
+    /// The commonest plan there is (``ExchangePlan/Delivery/respond(_:)``: bytes in memory,
+    /// whole) in this very step: head, body, finish. Returns `false`, having done nothing, for a
+    /// client that sees chunks and a body too large for one.
+    func sendAtOnce(_ body: Data, of exchange: Exchange) -> Bool {
+        // A client that sees chunks gets a large body in chunks, at its own pace.
+        guard !traits.deliversChunks || body.count <= Self.maximumChunkSize else { return false }
+        let head = self.head(of: exchange, exchange.response, bodyLength: body.count)
         guard deliver(head, of: exchange) else { return true }
-        if !isHEAD { deliver(body, of: exchange) }
+        if exchange.request.method != "HEAD" { deliver(body, of: exchange) }
         finish()
         return true
     }
@@ -132,7 +127,7 @@ extension ExchangePlayer {
 
     private func completeBody(_ transfer: BodyTransfer, of exchange: Exchange) {
         transfer.reader.close()
-        if case .failAfterBytes(_, let failure) = exchange.response.action {
+        if case .failAfterBytes(_, let failure) = exchange.plan.delivery {
             fail(failure.error)
         } else {
             finish()

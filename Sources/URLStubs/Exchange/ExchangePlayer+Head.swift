@@ -6,39 +6,29 @@ import FoundationNetworking
 /// What a response does once its moment came, and the hand-over of a head and body bytes to
 /// the transport, which records on the exchange what its client received.
 extension ExchangePlayer {
-    /// Does what the response says: fail, wait for ever, pass through, redirect, or send.
+    /// Carries out the plan once its moment came: fail, wait for ever, pass through, redirect,
+    /// or send.
     func sendHead(of exchange: Exchange) {
-        let response = exchange.response
-        switch response.action {
-        case .neverRespond:
+        switch exchange.plan.delivery {
+        case .never:
             // Stays `waiting` until the timeout or a cancel.
             return
         case .fail(let failure):
             // A failure takes as long as the response would have (OHHTTPStubs' timing).
-            continueAt(.now() + response.pacing.failureDelay) { $0.fail(failure.error) }
-            return
+            continueAt(.now() + exchange.response.pacing.failureDelay) { $0.fail(failure.error) }
+        case .refuse(let failure):
+            fail(failure.error)
         case .passThrough(let transforms):
             startPassthrough(of: exchange, transforms)
-            return
         case .proxy(let base):
             startPassthrough(of: exchange, [], proxyingTo: base)
-            return
-        case .respond, .failAfterBytes:
-            break
-        }
-        do {
-            try response.validate(stubName: exchange.stubDescription)
-        } catch {
-            fail(error)
-            return
-        }
-        if !exchange.playsRedirectAsFinal, let location = response.redirectLocation {
+        case .redirect(let location):
             redirect(exchange, to: location)
-        } else if response.body.isStreamed {
+        case .stream:
             startStream(of: exchange)
-        } else if let data = response.body.data, sendAtOnce(data, response, of: exchange) {
-            return
-        } else {
+        case .respond(let body):
+            if !sendAtOnce(body, of: exchange) { sendBody(of: exchange) }
+        case .pace, .failAfterBytes:
             sendBody(of: exchange)
         }
     }
@@ -48,7 +38,10 @@ extension ExchangePlayer {
     /// (``StubDescriptor/head(_:)``); the network's are not.
     func head(of exchange: Exchange, _ response: StubResponse, bodyLength: Int?) -> ResponseHead {
         var head = ResponseHead(url: exchange.url, response: response, bodyLength: bodyLength)
-        if !exchange.cameFromNetwork { head.reusingHeadsOf = exchange.stub }
+        if !exchange.plan.isFromNetwork {
+            head.reusingHeadsOf = exchange.stub
+            head.keptHead = exchange.keptHead
+        }
         return head
     }
 
@@ -60,7 +53,7 @@ extension ExchangePlayer {
             return false
         }
         // A redirect played as final already stored its cookies when it was announced.
-        if !exchange.playsRedirectAsFinal {
+        if !exchange.plan.isAnnouncedRedirect {
             traits.cookies?.store(head.response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
         }
         exchange.headDelivered(status: head.statusCode)

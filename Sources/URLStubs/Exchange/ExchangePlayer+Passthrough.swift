@@ -61,8 +61,7 @@ extension ExchangePlayer {
         case .failure(let failure):
             fail(failure.error)
         case .success(let real):
-            exchange.response = real
-            exchange.cameFromNetwork = true
+            exchange.replan(exchange.plan.answeredByNetwork(real, stubName: exchange.stubDescription))
             sendHead(of: exchange)
         }
     }

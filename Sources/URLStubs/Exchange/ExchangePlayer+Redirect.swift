@@ -14,7 +14,7 @@ extension ExchangePlayer {
         }
         if case .deliveredAsFinal = traits.redirects {
             // The client follows it, or not: to the engine it is a response like any other.
-            exchange.playsRedirectAsFinal = true
+            exchange.replan(exchange.plan.deliveringRedirect(stubName: exchange.stubDescription))
             sendHead(of: exchange)
             return
         }
@@ -28,7 +28,7 @@ extension ExchangePlayer {
         let next = RedirectHop.nextRequest(after: exchange.request.requestWithBody, statusCode: response.statusCode, to: target)
         host?.exchange(exchange, reached: .redirecting(to: next), on: scheduler, then: nil)
         redirectCount += 1
-        exchange.playsRedirectAsFinal = true
+        exchange.replan(exchange.plan.deliveringRedirect(stubName: exchange.stubDescription))
         switch traits.redirects {
         case .deliveredAsFinal:
             return
@@ -37,7 +37,7 @@ extension ExchangePlayer {
                 end(.cancelled)
                 return
             }
-            exchange.handedToSessionTarget = target
+            handedToSession = target
             transport.handOver(redirectTo: next, head: head)
             // Apple's loading system expects the 3xx itself next: it is the final response when
             // the delegate declines; when the session follows the redirect it stops this

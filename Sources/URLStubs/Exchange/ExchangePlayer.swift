@@ -32,14 +32,15 @@ import FoundationNetworking
 /// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
 /// the head is sent it bounds the gap between parts of the body.
 package final class ExchangePlayer: @unchecked Sendable {
-    // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there).
+    // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there),
+    // one step at a time: the runtime's exclusivity checks would only repeat that.
 
     /// Body chunks are read in at most this many bytes.
     static let maximumChunkSize = 256 * 1024
     /// A paced body is sent in chunks about this far apart.
     static let pacingInterval = 0.05
 
-    var phase = Phase.idle
+    @exclusivity(unchecked) var phase = Phase.idle
     let traits: TransportTraits
     /// Weak: the transport owns its player; a transport released is a client gone.
     private(set) weak var transport: (any ExchangeTransport)?
@@ -47,19 +48,26 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// sessions' requests clearly instead).
     private(set) weak var host: (any ExchangeHost)?
     /// Redirects that led here, counted across hops and protocol instances.
-    var redirectCount: Int
+    @exclusivity(unchecked) var redirectCount: Int
     /// The last moment the request made progress (started, got its head, delivered a part).
-    var lastProgress = DispatchTime.now()
+    @exclusivity(unchecked) var lastProgress = DispatchTime.now()
     /// A body withheld for a client that gets it whole: the parts it would have received keep
     /// arriving until this moment, as far as the timeout is concerned.
-    var progressPromisedUntil: DispatchTime?
+    @exclusivity(unchecked) var progressPromisedUntil: DispatchTime?
     /// How the player ended while the registry was still answering: the late exchange ends so.
-    private var endingBeforeExchange: Exchange.Ending?
+    @exclusivity(unchecked) private var endingBeforeExchange: Exchange.Ending?
+    /// When the current exchange's request time started: its answer, or its gate's release.
+    @exclusivity(unchecked) private var clockStart = DispatchTime.now()
+    /// The registry state read when the transport claimed the request (``RegistryClaim``).
+    @exclusivity(unchecked) var claim: RegistryClaim?
+    /// Apple: the redirect handed to the session; a `stopLoading` now means the session
+    /// followed it, which ends the exchange as redirected, not cancelled.
+    @exclusivity(unchecked) var handedToSession: URL?
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
     /// Set while ``end(_:lastCallback:)`` reports the ending: a last callback made then is part
     /// of the step that checked the client, and needs no second check.
-    private var endsWithinThisStep = false
+    @exclusivity(unchecked) private var endsWithinThisStep = false
 
     /// A player for one request of `transport`, answered by `host`; `url` names the request in
     /// errors before any exchange exists. Call ``start(_:uploadBody:hidesUploadBody:)`` next.
@@ -143,9 +151,11 @@ package final class ExchangePlayer: @unchecked Sendable {
             return
         }
         guard request.httpBodyStream == nil, !traits.answersInline else {
+            let claim = claim
             answerOffContext {
                 let body = RequestBodyReader.fullBody(of: request, uploadBody: uploadBody)
-                let answer = host.answer(StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody))
+                let answer = host.answer(
+                    StubRequest(request, body: body, pathParameters: [:], isBodyKnown: body != nil || !hidesUploadBody), claim: claim)
                 if case .needsUserCode(let work) = answer { return work() }
                 return answer
             }
@@ -162,7 +172,7 @@ package final class ExchangePlayer: @unchecked Sendable {
             fail(StubError.registryReleased(url: requestURL.absoluteString))
             return
         }
-        answered(host.answer(request), inStep: true)
+        answered(host.answer(request, claim: claim), inStep: true)
     }
 
     /// `true` once the outcome is known.
@@ -183,7 +193,7 @@ package final class ExchangePlayer: @unchecked Sendable {
             // The outcome is reported; the last callback is not made now.
             phase = .ended
         default:
-            if let exchange = current, let target = exchange.handedToSessionTarget {
+            if current != nil, let target = handedToSession {
                 // Apple stops the protocol of a redirect its session follows.
                 end(.redirected(to: target))
             } else {
@@ -213,16 +223,18 @@ package final class ExchangePlayer: @unchecked Sendable {
                 host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
             }
+            clockStart = .now()
             play(exchange)
         }
     }
 
     // MARK: Head
 
-    /// Plays `exchange`: held at its gate, or after its request time, or at once.
+    /// Plays `exchange`'s plan: held at its gate, or after its request time, or at once.
     func play(_ exchange: Exchange) {
         phase = .waiting(exchange)
-        if !exchange.passedGate, let gate = exchange.gate {
+        let plan = exchange.plan
+        if let gate = plan.gate {
             let held = HeldRequest(request: exchange.request) { [self] release in
                 step { $0.released(exchange, release) }
             }
@@ -230,26 +242,25 @@ package final class ExchangePlayer: @unchecked Sendable {
             gate.hold(held)
             return
         }
-        let requestTime = exchange.response.pacing.requestTime
-        if requestTime > 0 {
-            step(at: exchange.startTime + requestTime) { $0.sendHead(of: exchange) }
+        if plan.requestTime > 0 {
+            step(at: clockStart + plan.requestTime) { $0.sendHead(of: exchange) }
         } else {
             sendHead(of: exchange)
         }
     }
 
     private func released(_ exchange: Exchange, _ release: GateRelease) {
-        exchange.passedGate = true
         // The response goes out now: its request time, and the timeout, count from here.
-        exchange.startTime = .now()
-        lastProgress = exchange.startTime
+        clockStart = .now()
+        lastProgress = clockStart
+        let plan = exchange.plan
         switch release {
         case .asStubbed:
-            break
+            exchange.replan(plan.released(as: nil, stubName: exchange.stubDescription))
         case .response(let replacement):
-            exchange.response = replacement
+            exchange.replan(plan.released(as: replacement, stubName: exchange.stubDescription))
         case .failure(let failure):
-            exchange.response = StubResponse(error: failure.error)
+            exchange.replan(plan.released(as: StubResponse(error: failure.error), stubName: exchange.stubDescription))
             fail(failure.error)
             return
         }
@@ -296,6 +307,13 @@ package final class ExchangePlayer: @unchecked Sendable {
             phase = .ended
             if let exchange { host?.exchange(exchange, reached: .ended, on: scheduler, then: nil) }
             if let lastCallback, let transport { lastCallback(transport) }
+            return
+        }
+        if let exchange, !host.endWaitsForHooks(exchange) {
+            // No hook to wait for: reported, then the last callback, in this step.
+            phase = .ended
+            host.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+            if let transport { lastCallback(transport) }
             return
         }
         phase = .finishing

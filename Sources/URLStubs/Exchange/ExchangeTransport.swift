@@ -125,6 +125,8 @@ package struct ResponseHead: Sendable {
     /// The stub whose previous head ``httpURLResponse`` may hand out again
     /// (``StubDescriptor/head(_:)``); `nil`: built afresh.
     var reusingHeadsOf: StubDescriptor?
+    /// That stub's previous head, read when the request took its activation.
+    var keptHead: StubDescriptor.KeptHead?
 
     /// The status the head sends.
     package var statusCode: Int { response.statusCode }
@@ -151,7 +153,7 @@ package struct ResponseHead: Sendable {
     /// The head as Foundation's loading system takes it (cookies joined in one field);
     /// `nil` when `HTTPURLResponse` refuses the status.
     package var httpURLResponse: HTTPURLResponse? {
-        if let stub = reusingHeadsOf { return stub.head(self) }
+        if let stub = reusingHeadsOf { return stub.head(self, kept: keptHead) }
         return response.head(for: url, bodyLength: bodyLength)
     }
 

@@ -19,8 +19,9 @@ import FoundationNetworking
 /// Compiled on every platform: on Linux the test suite drives this edge through its model of
 /// Apple's loading client.
 struct ApplePlatform: LoadingPlatform {
-    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
-        LoadingEnvironment(
+    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment {
+        let installedConfiguration = state.installedConfiguration
+        return LoadingEnvironment(
             scheduler: RunLoopScheduler.current(),
             deliversChunks: true,
             uploadBody: nil,

@@ -20,33 +20,49 @@ import Dispatch
 /// The runtime's field table (`_forEachField`) is read once per class; after that a field is
 /// one typed load at a cached offset, after checking that its type is the one expected.
 struct CorelibsPlatform: LoadingPlatform {
-    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment {
-        CorelibsTaskState.environment(for: task)
+    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment {
+        guard let task, !state.refusesCorelibsLayouts else { return CorelibsTaskState.fallback(recording: task == nil) }
+        return CorelibsTaskState.environment(for: task, sessions: state.madeSessions)
     }
 
     func isBeingCancelled(_ task: URLSessionTask) -> Bool {
         CorelibsTaskState.isCanceling(task)
     }
+
+    func isBeingCancelled(_ task: URLSessionTask, check: CancelCheck) -> Bool {
+        if let state = check.stateField?.load(URLSessionTask.State.self, from: task) { return state == .canceling }
+        return task.state == .canceling
+    }
 }
 
 enum CorelibsTaskState {
-    static func environment(for task: URLSessionTask?) -> LoadingEnvironment {
-        guard let task else {
-            recordProblems(["URLSessionTask.workQueue"])
-            var environment = LoadingEnvironment(
-                scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil, hidesUploadBody: false,
-                configuration: nil, isDownloadTask: false, delegateQueue: nil, handsRedirectsToSession: false)
-            environment.preparesInline = true
-            return environment
-        }
+    /// The safe fallback when the task's layout is not known: everything within
+    /// `startLoading`, the body whole in one chunk, no upload body, no configuration.
+    /// `recording` says the layout was missing (not refused by a test).
+    static func fallback(recording: Bool) -> LoadingEnvironment {
+        if recording { recordProblems(["URLSessionTask.workQueue"]) }
+        var environment = LoadingEnvironment(
+            scheduler: InlineScheduler(), deliversChunks: false, uploadBody: nil, hidesUploadBody: false,
+            configuration: nil, isDownloadTask: false, delegateQueue: nil, handsRedirectsToSession: false)
+        environment.preparesInline = true
+        return environment
+    }
+
+    /// `task`'s environment; `sessions` are the ones the registry made, whose configuration
+    /// and delegate queue were recorded then.
+    static func environment(for task: URLSessionTask, sessions: MadeSessions) -> LoadingEnvironment {
         var problems: [String] = []
         let layout = TaskLayout.of(task)
         let scheduler: any DeliveryScheduler
+        // Known here rather than asked of the existential later (a dynamic cast per request).
+        let isInline: Bool
         if let workQueue = layout.workQueue.flatMap({ $0.load(DispatchQueue.self, from: task) }) {
             scheduler = DispatchQueueScheduler(queue: workQueue)
+            isInline = false
         } else {
             problems.append("URLSessionTask.workQueue")
             scheduler = InlineScheduler()
+            isInline = true
         }
         let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
@@ -76,17 +92,22 @@ enum CorelibsTaskState {
             }
         }
         if !problems.isEmpty { recordProblems(problems) }
+        // A session the registry made was recorded then; another one (given by `install(into:)`)
+        // is asked, through a cache, since its configuration getter copies.
+        let made = session.flatMap(sessions.record(of:))
+        let configuration = made?.configuration ?? session.map(SessionConfigurations.shared.configuration(of:))
         var environment = LoadingEnvironment(
             scheduler: scheduler,
             deliversChunks: deliversChunks,
             uploadBody: uploadBody,
             // A layout change may hide an upload body: unknown, never silently empty.
             hidesUploadBody: isUploadTask && uploadBody == nil,
-            configuration: session.map(SessionConfigurations.shared.configuration(of:)),
+            configuration: configuration,
             isDownloadTask: isDownloadTask,
-            delegateQueue: deliversChunks ? session?.delegateQueue : nil,
+            delegateQueue: deliversChunks ? (made?.delegateQueue ?? session?.delegateQueue) : nil,
             handsRedirectsToSession: false)
-        environment.preparesInline = scheduler is InlineScheduler
+        environment.cancelCheck.stateField = layout.state
+        environment.preparesInline = isInline
         environment.addsCookiesToFirstRequest = true
         if let session, hasDelegate {
             // As corelibs' own HTTP protocol does: the task's delegate (or the session's), on

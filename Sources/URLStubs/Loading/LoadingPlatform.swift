@@ -14,14 +14,32 @@ import FoundationNetworking
 /// starts it (``StubURLProtocol/platform``).
 protocol LoadingPlatform: Sendable {
     /// What the loading system tells about `task`, gathered once in `startLoading`, on the
-    /// loading context. `installedConfiguration` is the one the registry was last installed
-    /// into (what platforms that hide a task's session go by).
-    func environment(for task: URLSessionTask?, installedConfiguration: URLSessionConfiguration?) -> LoadingEnvironment
+    /// loading context. `state` is the registry's, read when the request was claimed: the
+    /// configuration it was last installed into (what platforms that hide a task's session go
+    /// by) and the sessions it made (``MadeSessions``).
+    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment
 
     /// `true` once `task` is being cancelled but `stopLoading` has not run yet (corelibs marks
     /// the task first and stops the protocol in a later step: a callback in between crashes it).
     /// Called on the loading context.
     func isBeingCancelled(_ task: URLSessionTask) -> Bool
+
+    /// ``isBeingCancelled(_:)`` with what `startLoading` found of the task's layout, so later
+    /// steps look nothing up again.
+    func isBeingCancelled(_ task: URLSessionTask, check: CancelCheck) -> Bool
+}
+
+extension LoadingPlatform {
+    func isBeingCancelled(_ task: URLSessionTask, check: CancelCheck) -> Bool { isBeingCancelled(task) }
+}
+
+/// What tells, in a later step, that a task is being cancelled: found once, in `startLoading`.
+struct CancelCheck: @unchecked Sendable {
+    // @unchecked: a field offset and a metadata pointer, never changed.
+    #if !URLSTUBS_APPLE_LOADING
+    /// corelibs: the task's `_state` field, when its layout was recognised.
+    var stateField: StoredField?
+    #endif
 }
 
 #if URLSTUBS_APPLE_LOADING
@@ -71,6 +89,8 @@ struct LoadingEnvironment: @unchecked Sendable {
     /// `true` when everything must happen inside `startLoading` (corelibs' fallback when the
     /// task's work queue cannot be found: no other place is known to be safe for callbacks).
     var preparesInline = false
+    /// How a later step tells that the task is being cancelled.
+    var cancelCheck = CancelCheck()
 
     /// The timeout that applies to `request`: its own `timeoutInterval` when set to anything
     /// but the default 60 s, else the configuration's `timeoutIntervalForRequest`.

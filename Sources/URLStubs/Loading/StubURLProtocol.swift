@@ -48,9 +48,12 @@ public class StubURLProtocol: URLProtocol {
             return false
         case .released:
             return true
-        case .registry(let registry):
+        case .registry(_, claimsEverything: true):
+            // Claimed without a look: the registry's state is read once, in `startLoading`.
+            return true
+        case .registry(let registry, claimsEverything: false):
             let state = registry.snapshot()
-            if state.enabled && state.policy == .fail { return true }
+            if state.claimsEverything { return true }
             // Only a registry that passes unmatched requests on looks at the request here: the
             // configuration it was installed into is the best guess of the session's.
             var seen = request
@@ -65,7 +68,7 @@ public class StubURLProtocol: URLProtocol {
             let stubRequest = StubRequest(seen, body: visible.body, pathParameters: [:], isBodyKnown: visible.isKnown)
             // A redirect hop handed to the session is this registry's, whatever it matches:
             // it passes through or fails as the unmatched policy says, as on Linux.
-            if registry.claims(stubRequest) { return true }
+            if StubRegistry.claims(stubRequest, in: state) { return true }
             if let task, registry.tasks.redirectCount(of: task) > 0 { return true }
             // Asked with the task (Apple, possibly several times): reported once per task.
             if registry.isEnabled, task.map({ registry.tasks.isFirstReport(of: stubRequest, in: $0) }) ?? true {
@@ -88,14 +91,17 @@ public class StubURLProtocol: URLProtocol {
     override public func startLoading() {
         stopped = false
         let registry: StubRegistry?
-        if case .registry(let found) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
+        if case .registry(let found, _) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
+        // The one read of the registry's state this request makes: it travels with the request
+        // (the player's claim, then its exchange) to its end.
         let state = registry?.snapshot()
-        let environment = platform.environment(for: task, installedConfiguration: state?.installedConfiguration)
         let url = request.url?.absoluteString ?? "<no URL>"
         guard let registry, let state else {
+            let environment = platform.environment(for: task, state: StubRegistry.State(policy: .fail))
             failSoon(StubError.registryReleased(url: url), on: environment.scheduler)
             return
         }
+        let environment = platform.environment(for: task, state: state)
         if environment.isDownloadTask {
             failSoon(StubError.downloadTasksUnsupported(url: url), on: environment.scheduler)
             return
@@ -111,9 +117,10 @@ public class StubURLProtocol: URLProtocol {
             taskLedger = registry.tasks
             traits.redirectsSoFar = registry.tasks.redirectCount(of: task)
         }
-        let transport = URLProtocolTransport(self, taskLedger: taskLedger)
+        let transport = URLProtocolTransport(self, taskLedger: taskLedger, cancelCheck: environment.cancelCheck)
         self.transport = transport
         let player = ExchangePlayer(url: request.url, traits: traits, transport: transport, host: registry.exchanges)
+        player.claim = RegistryClaim(state: state)
         self.player = player
         // The request as a server would see it: the session's cookies and its configuration's
         // headers (neither loading system adds them for a custom protocol).
@@ -154,16 +161,19 @@ final class URLProtocolTransport: ExchangeTransport {
     private weak var urlProtocol: StubURLProtocol?
     /// Apple: where the task's redirect count is kept between protocol instances.
     private let taskLedger: TaskLedger?
+    /// How to tell the task is being cancelled, found in `startLoading`.
+    private let cancelCheck: CancelCheck
 
-    init(_ urlProtocol: StubURLProtocol, taskLedger: TaskLedger?) {
+    init(_ urlProtocol: StubURLProtocol, taskLedger: TaskLedger?, cancelCheck: CancelCheck) {
         self.urlProtocol = urlProtocol
         self.taskLedger = taskLedger
+        self.cancelCheck = cancelCheck
     }
 
     var isClientGone: Bool {
         guard let urlProtocol else { return true }
         guard let task = urlProtocol.task else { return false }
-        return urlProtocol.platform.isBeingCancelled(task)
+        return urlProtocol.platform.isBeingCancelled(task, check: cancelCheck)
     }
 
     func deliver(head: ResponseHead) {

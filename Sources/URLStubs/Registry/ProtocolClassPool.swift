@@ -16,6 +16,9 @@ enum ProtocolClassPool {
         let protocolClass: StubURLProtocol.Type
         weak var registry: StubRegistry?
         var isReleased: Bool
+        /// The registry claims every request without looking at it (enabled, failing unmatched
+        /// requests): `canInit` need not read its state.
+        var claimsEverything = false
     }
 
     /// A slot is reused only once this many others were freed after it, so a session that
@@ -51,33 +54,44 @@ enum ProtocolClassPool {
         }
     }
 
-    static func bind(_ index: Int, to registry: StubRegistry) {
-        slots.withLock { $0.all[index].registry = registry }
+    static func bind(_ index: Int, to registry: StubRegistry, claimsEverything: Bool) {
+        slots.withLock { slots in
+            slots.all[index].registry = registry
+            slots.all[index].claimsEverything = claimsEverything
+        }
+    }
+
+    /// The registry of slot `index` now claims every request, or no longer does. Called by the
+    /// registry under its own lock (the pool's is taken inside it, never the other way round).
+    static func setClaimsEverything(_ claims: Bool, at index: Int) {
+        slots.withLock { $0.all[index].claimsEverything = claims }
     }
 
     static func release(_ index: Int) {
         slots.withLock { slots in
             slots.all[index].registry = nil
             slots.all[index].isReleased = true
+            slots.all[index].claimsEverything = false
             slots.free.append(index)
         }
     }
 
     enum Lookup {
-        case registry(StubRegistry)
+        /// The registry, and whether it claims every request without looking at it.
+        case registry(StubRegistry, claimsEverything: Bool)
         case released
         case unknown
     }
 
     /// The registry a protocol class answers for. The class carries its slot number in its
-    /// type (no table to search: this runs twice per request).
+    /// type (no table to search: this runs twice per request, in `canInit` and `startLoading`).
     static func lookup(_ protocolClass: StubURLProtocol.Type) -> Lookup {
         guard let index = protocolClass.slotIndex else {
-            return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared) : .unknown
+            return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared, claimsEverything: false) : .unknown
         }
         return slots.withLock { slots in
             guard index < slots.all.count, slots.all[index].protocolClass == protocolClass else { return .unknown }
-            if let registry = slots.all[index].registry { return .registry(registry) }
+            if let registry = slots.all[index].registry { return .registry(registry, claimsEverything: slots.all[index].claimsEverything) }
             return .released
         }
     }

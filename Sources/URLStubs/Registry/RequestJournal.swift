@@ -25,12 +25,16 @@ final class RequestJournal: @unchecked Sendable {
         var bodyBytes = 0
         /// Entries older than this sequence number have had their bodies dropped.
         var bodiesKeptFrom: UInt64 = 0
+        /// The tests waiting for entries (``JournalWaiters``): under this lock, so recording an
+        /// entry takes one lock whether or not anyone waits.
+        var waiting: [JournalWaiter] = []
     }
     /// Tests waiting for requests (``StubRegistry/waitForRequests(matching:count:timeout:)``).
     let waiters: JournalWaiters
 
     init(waiterLane: UserCodeRunner.Lane) {
         waiters = JournalWaiters(lane: waiterLane)
+        waiters.journal = self
     }
 
     /// The entries, oldest first.
@@ -77,7 +81,7 @@ final class RequestJournal: @unchecked Sendable {
             // Told before the entry moves into the ring, still under the lock: a waiter starting
             // meanwhile reads the journal after this, and sees the entry once either way (waiters
             // tell entries apart by sequence).
-            waiters.recorded(entry)
+            waiters.recorded(entry, to: fields.waiting)
             // A ring once full: dropping the oldest must not move 10,000 entries per request.
             if fields.entries.count < Self.capacity {
                 fields.entries.append(entry)
@@ -104,6 +108,19 @@ final class RequestJournal: @unchecked Sendable {
             next += 1
         }
         fields.bodiesKeptFrom = next
+    }
+
+    /// Adds `waiter` to the list every recorded entry is told to.
+    func register(_ waiter: JournalWaiter) {
+        fields.withLock { $0.waiting.append(waiter) }
+    }
+
+    /// `true` when no test waits for entries.
+    var hasNoWaiters: Bool { fields.withLock { $0.waiting.isEmpty } }
+
+    /// Removes `waiter` from that list.
+    func unregister(_ waiter: JournalWaiter) {
+        fields.withLock { fields in fields.waiting.removeAll { $0 === waiter } }
     }
 
     /// Changes the entry numbered `sequence`, if still in the ring (an exchange that ended says

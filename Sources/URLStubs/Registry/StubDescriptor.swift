@@ -34,6 +34,9 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     let scenarioStepper: ScenarioStepper?
     /// How the stub builds its response.
     let answer: StubAnswer
+    /// The plan of a constant answer, made once, when the stub is added (without the stub's
+    /// own gate, which may be set later: ``reserveActivation()`` gives it).
+    let constantPlan: ExchangePlan?
 
     private let fields = Locked(Fields())
 
@@ -46,7 +49,7 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         var reportsWhenUnused = false
         var responseProblems: [String] = []
         /// The last head built for this stub's responses (``head(_:)``).
-        var lastHead: (key: ResponseHead.Key, response: HTTPURLResponse)?
+        var lastHead: KeptHead?
     }
 
     init(
@@ -65,6 +68,11 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         // Priorities above 2^20 rank as 2^20; 2^44 sequence numbers outlast any process.
         let band = UInt64(1 << 20) - UInt64(min(max(priority, 1), 1 << 20))
         precedence = band << 44 | (sequence & ((1 << 44) - 1))
+        if case .constant(let response) = answer {
+            constantPlan = ExchangePlan(response, gate: response.gate, stubName: Self.describe(name, matcher, location))
+        } else {
+            constantPlan = nil
+        }
     }
 
     /// The response for `request`, the stub's `activation`-th (0-based) answer.
@@ -147,13 +155,37 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
         return activationCount >= maxActivations
     }
 
+    /// One use of the stub, with what answering it needs of the stub's changing state, read
+    /// in the same lock take.
+    struct Activation {
+        /// 0-based: how many requests the stub answered before this one.
+        let index: Int
+        /// The stub's gate (``held(by:)``) at that moment.
+        let gate: ResponseGate?
+        /// The head built for the stub's previous response (``head(_:)``).
+        let keptHead: KeptHead?
+    }
+
+    /// A head built into an `HTTPURLResponse`, and what makes another head the same. A class:
+    /// handed along with a request's activation, it costs one retain.
+    final class KeptHead: @unchecked Sendable {
+        // @unchecked: both fields are immutable; an HTTPURLResponse never changes once made.
+        let key: ResponseHead.Key
+        let response: HTTPURLResponse
+
+        init(key: ResponseHead.Key, response: HTTPURLResponse) {
+            self.key = key
+            self.response = response
+        }
+    }
+
     /// Takes one use of the stub, atomically, so a `times(1)` stub answers only one of two
-    /// simultaneous requests. Returns the 0-based activation index, or `nil` when used up.
-    func reserveActivation() -> Int? {
+    /// simultaneous requests; `nil` when used up.
+    func reserveActivation() -> Activation? {
         fields.withLock { fields in
             if let maxActivations, fields.activations >= maxActivations { return nil }
             fields.activations += 1
-            return fields.activations - 1
+            return Activation(index: fields.activations - 1, gate: fields.heldBy, keptHead: fields.lastHead)
         }
     }
 
@@ -170,22 +202,26 @@ public final class StubDescriptor: @unchecked Sendable, CustomStringConvertible 
     /// one, kept for the next. Building one costs Foundation about 18,000 instructions (it
     /// capitalizes every field name), most of what a stubbed request costs; an
     /// `HTTPURLResponse` cannot change once made, so a client cannot tell a shared one from a
-    /// new one but by identity. `nil` when `HTTPURLResponse` refuses the status.
-    func head(_ head: ResponseHead) -> HTTPURLResponse? {
+    /// new one but by identity. `nil` when `HTTPURLResponse` refuses the status. `kept` is the
+    /// head read with the request's activation: when it fits, no lock is taken.
+    func head(_ head: ResponseHead, kept: KeptHead?) -> HTTPURLResponse? {
         let key = head.key
-        let kept = fields.withLock { fields -> HTTPURLResponse? in
+        if let kept, kept.key == key { return kept.response }
+        let stored = fields.withLock { fields -> HTTPURLResponse? in
             guard let lastHead = fields.lastHead, lastHead.key == key else { return nil }
             return lastHead.response
         }
-        if let kept { return kept }
+        if let stored { return stored }
         guard let made = head.response.head(for: head.url, bodyLength: head.bodyLength) else { return nil }
-        fields.withLock { $0.lastHead = (key, made) }
+        fields.withLock { $0.lastHead = KeptHead(key: key, response: made) }
         return made
     }
 
     /// `"users list" (MyAppTests/UsersTests.swift:12)`, or, when the stub has no name, its matcher:
     /// `stub where path is "/me" (MyAppTests/ProfileTests.swift:9)`.
-    public var description: String {
+    public var description: String { Self.describe(name, matcher, location) }
+
+    private static func describe(_ name: String?, _ matcher: RequestMatcher, _ location: StubLocation) -> String {
         if let name { return "\"\(name)\" (\(location))" }
         return "stub where \(matcher.description) (\(location))"
     }

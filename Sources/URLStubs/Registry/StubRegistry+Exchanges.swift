@@ -11,10 +11,14 @@ extension StubRegistry {
         UserCodeRunner.shared.run(in: userCode, work)
     }
 
+    /// ``answer(_:state:)`` with the registry's state now.
+    func answer(_ request: StubRequest) -> ExchangeAnswer { answer(request, state: snapshot()) }
+
     /// Matches on the loading context as long as no matcher met is user code, and answers at
-    /// once when the stub's answer is a value; the rest is handed back to run off it.
-    func answer(_ request: StubRequest) -> ExchangeAnswer {
-        let state = snapshot()
+    /// once when the stub's answer is a value; the rest is handed back to run off it. `state` is
+    /// the registry's state read when the request was claimed: every later step of the request
+    /// reads that one (the exchange carries it), not the registry again.
+    func answer(_ request: StubRequest, state: State) -> ExchangeAnswer {
         guard state.enabled else {
             // A redirect hop of a registry disabled meanwhile goes where unclaimed requests go.
             return .exchange(networkExchange(for: request, entry: 0, state: state))
@@ -24,7 +28,7 @@ extension StubRegistry {
         case .deferred, .unmatched:
             // A closure matcher, an unmatched request's report and a split request run every
             // matcher: off the loading context.
-            return .needsUserCode { [self] in answer(for: resolve(request), of: request, state: snapshot()) }
+            return .needsUserCode { [self] in answer(for: Self.resolve(request, in: state.table), of: request, state: state) }
         case .stub(let descriptor, let matched, let activation) where descriptor.answer.runsUserCode:
             return .needsUserCode { [self] in respond(with: descriptor, to: matched, activation: activation, state: state) }
         case .stub, .invalid, .bodyUnknown:
@@ -35,23 +39,31 @@ extension StubRegistry {
     /// Builds `descriptor`'s response for `matched` and calls `onActivation`. The journal
     /// records the request now when its answer takes time (a test waiting for it sees it
     /// arrive); a response played at once is recorded whole when it ends, a few calls later.
-    private func respond(with descriptor: StubDescriptor, to matched: StubRequest, activation: Int, state: State) -> ExchangeAnswer {
+    private func respond(
+        with descriptor: StubDescriptor, to matched: StubRequest, activation: StubDescriptor.Activation, state: State
+    ) -> ExchangeAnswer {
         let arrival = Date()
         do {
-            let response = try descriptor.response(to: matched, activation: activation)
-            if let hook = state.hooks.activation { hooks.run { hook(matched, descriptor, response) } }
-            let gate = response.gate ?? descriptor.gate
+            let plan: ExchangePlan
+            if let constant = descriptor.constantPlan {
+                // Planned when the stub was added; only the stub's own gate may have come since.
+                if constant.gate == nil, let gate = activation.gate { plan = constant.held(by: gate) } else { plan = constant }
+            } else {
+                let response = try descriptor.response(to: matched, activation: activation.index)
+                plan = ExchangePlan(response, gate: response.gate ?? activation.gate, stubName: descriptor.description)
+            }
+            if let hook = state.hooks.activation { hooks.run { [response = plan.response] in hook(matched, descriptor, response) } }
             var sequence: UInt64 = 0
-            if gate != nil || !response.playsAtOnce {
+            if plan.recordsOnArrival {
                 var entry = JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: nil, date: arrival)
-                entry.wentToNetwork = response.action.passesThrough
+                entry.wentToNetwork = plan.response.action.passesThrough
                 entry.isInFlight = true
                 sequence = record(entry, scrubbing: state.scrubbing)
             }
             return .exchange(
                 Exchange(
-                    request: matched, stub: descriptor, response: response, gate: gate, journalSequence: sequence, arrival: arrival,
-                    scrubbing: state.scrubbing))
+                    request: matched, stub: descriptor, plan: plan, journalSequence: sequence, arrival: arrival, claim: state,
+                    keptHead: activation.keptHead))
         } catch {
             record(
                 JournalEntry(request: matched, stub: descriptor, statusCode: nil, errorDescription: describeError(error), date: arrival),
@@ -92,9 +104,7 @@ extension StubRegistry {
 
     /// An exchange with the real network, for a request no stub answers.
     private func networkExchange(for request: StubRequest, entry: UInt64, state: State) -> Exchange {
-        Exchange(
-            request: request, stub: .network, response: .passthrough(), gate: nil, journalSequence: entry, arrival: Date(),
-            scrubbing: state.scrubbing)
+        Exchange(request: request, stub: .network, plan: .network, journalSequence: entry, arrival: Date(), claim: state)
     }
 
     /// Records an unmatched request and calls the `onMissing` hook; returns the journal entry.
@@ -111,7 +121,9 @@ extension StubRegistry {
     func exchange(
         _ exchange: Exchange?, reached event: ExchangeEvent, on scheduler: any DeliveryScheduler, then: (@Sendable () -> Void)?
     ) {
-        let state = snapshot()
+        // The state the request was claimed with; a request that failed before any exchange
+        // (rare: no stub, a closure that threw) reads the registry's.
+        let state = exchange?.claim ?? snapshot()
         if let exchange {
             switch event {
             case .redirecting(let next):
@@ -146,7 +158,7 @@ extension StubRegistry {
                 request: exchange.request, stub: exchange.stub, statusCode: status, errorDescription: errorText, date: exchange.arrival)
             entry.bodyBytesDelivered = bytes
             entry.wentToNetwork = exchange.wentToNetwork
-            exchange.recordedSequence = record(entry, scrubbing: state.scrubbing)
+            exchange.journaled(as: record(entry, scrubbing: state.scrubbing))
         }
         if let stubError = error as? StubError, stubError.isInvalidResponse {
             exchange.stub.noteInvalidResponse(Self.withoutPrefix(stubError))
@@ -184,10 +196,19 @@ final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
     weak var registry: StubRegistry?
 
     func answer(_ request: StubRequest) -> ExchangeAnswer {
+        answer(request, claim: nil)
+    }
+
+    func answer(_ request: StubRequest, claim: RegistryClaim?) -> ExchangeAnswer {
         guard let registry else {
             return .failure(SendableError(error: StubError.registryReleased(url: request.url?.absoluteString ?? "<no URL>")))
         }
-        return registry.answer(request)
+        return registry.answer(request, state: claim?.state ?? registry.snapshot())
+    }
+
+    func endWaitsForHooks(_ exchange: Exchange) -> Bool {
+        // The state the exchange was claimed with is the one its end reads.
+        !exchange.claim.hooks.isEmpty
     }
 
     func runUserCode(_ work: @escaping @Sendable () -> Void) {

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Which stub answers a request: newest first, through the stub table's index.
 extension StubRegistry {
     enum Resolution {
-        case stub(StubDescriptor, StubRequest, activation: Int)
+        case stub(StubDescriptor, StubRequest, activation: StubDescriptor.Activation)
         case invalid(StubDescriptor)
         /// The newest candidate matches only if the body (which cannot be read) does.
         case bodyUnknown(StubDescriptor)
@@ -16,16 +16,16 @@ extension StubRegistry {
         case deferred
     }
 
-    /// Whether the registry takes `request` (no side effects: `canInit` may ask repeatedly).
-    func claims(_ request: StubRequest) -> Bool {
-        let state = snapshot()
+    /// Whether the registry, in `state`, takes `request` (no side effects: `canInit` may ask
+    /// repeatedly).
+    static func claims(_ request: StubRequest, in state: State) -> Bool {
         guard state.enabled else { return false }
         if state.policy == .fail { return true }
         let table = state.table
-        if Self.hasCandidate(for: request, in: table) { return true }
+        if hasCandidate(for: request, in: table) { return true }
         // A request a strategy splits (a batch) is answered part by part.
-        guard let split = Self.split(request) else { return false }
-        return split.parts.allSatisfy { Self.hasCandidate(for: $0.request, in: table) }
+        guard let split = split(request) else { return false }
+        return split.parts.allSatisfy { hasCandidate(for: $0.request, in: table) }
     }
 
     /// The first registered strategy's split of `request`, if any strategy splits it.
@@ -46,12 +46,11 @@ extension StubRegistry {
         return found
     }
 
-    /// Finds the stub that answers `request` and takes one of its activations.
-    func resolve(_ request: StubRequest) -> Resolution {
-        let table = snapshot().table
+    /// Finds the stub of `table` that answers `request` and takes one of its activations.
+    static func resolve(_ request: StubRequest, in table: StubTable) -> Resolution {
         let resolution = Self.firstMatch(for: request, in: table)
-        if case .unmatched = resolution, let split = Self.split(request) {
-            return Self.resolve(split, of: request, in: table)
+        if case .unmatched = resolution, let split = split(request) {
+            return resolve(split, of: request, in: table)
         }
         return resolution
     }
@@ -65,7 +64,7 @@ extension StubRegistry {
         for part in split.parts {
             switch firstMatch(for: part.request, in: table) {
             case .stub(let descriptor, let matched, let activation):
-                answers.append(AnsweredPart(part: part, stub: descriptor, request: matched, activation: activation))
+                answers.append(AnsweredPart(part: part, stub: descriptor, request: matched, activation: activation.index))
             case .invalid(let descriptor):
                 giveBack()
                 return .invalid(descriptor)
@@ -85,7 +84,7 @@ extension StubRegistry {
             matcher: RequestMatcher(description: split.wholeName) { _ in .matched },
             location: first.stub.location, maxActivations: nil, sequence: 0,
             answer: .closure { _, _ in try join(found) })
-        return .stub(descriptor, request, activation: 0)
+        return .stub(descriptor, request, activation: StubDescriptor.Activation(index: 0, gate: nil, keptHead: nil))
     }
 
     /// The newest stub that accepts `request`, with one of its activations taken.

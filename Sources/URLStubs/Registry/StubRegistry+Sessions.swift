@@ -73,7 +73,11 @@ extension StubRegistry {
                 return ephemeral
             }()
         install(into: configuration)
-        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        // Recorded now, so its requests need not ask the session (or corelibs' private
+        // fields) for its configuration and delegate queue.
+        change { $0.madeSessions.add(session, configuration: session.configuration, hasDelegate: delegate != nil) }
+        return session
     }
 
     // MARK: Shared session

@@ -17,6 +17,11 @@ extension StubRegistry {
         var sharedCookies = false
         var showsDeclarations = false
         var installedConfiguration: URLSessionConfiguration?
+        /// The sessions ``makeSession(configuration:delegate:delegateQueue:)`` made.
+        var madeSessions = MadeSessions()
+        /// Tests only: the Linux edge treats corelibs' private layout as unrecognised, and takes
+        /// its safe fallback (``CorelibsTaskState``).
+        var refusesCorelibsLayouts = false
         var hooks = HookSet()
         /// Add-ons that check every finished exchange (``ExchangeChecker``).
         var checkers: [any ExchangeChecker] = []
@@ -32,10 +37,15 @@ extension StubRegistry {
             copy.sharedCookies = sharedCookies
             copy.showsDeclarations = showsDeclarations
             copy.installedConfiguration = installedConfiguration
+            copy.madeSessions = madeSessions
+            copy.refusesCorelibsLayouts = refusesCorelibsLayouts
             copy.hooks = hooks
             copy.checkers = checkers
             return copy
         }
+
+        /// Whether the registry takes every request without looking at it.
+        var claimsEverything: Bool { enabled && policy == .fail }
 
         /// Whether an unmatched request goes to the network.
         var unmatchedGoesToNetwork: Bool { enabled && policy == .passthrough }

@@ -91,7 +91,7 @@ public final class StubRegistry: @unchecked Sendable {
         self.protocolClass = protocolClass
         self.slotIndex = index
         exchanges.registry = self
-        ProtocolClassPool.bind(index, to: self)
+        ProtocolClassPool.bind(index, to: self, claimsEverything: unmatchedRequests == .fail)
     }
 
     private init(shared: ()) {
@@ -261,7 +261,13 @@ public final class StubRegistry: @unchecked Sendable {
     func change<Result>(_ body: (State) -> Result) -> Result {
         fields.withLock { fields in
             if !isKnownUniquelyReferenced(&fields.state) { fields.state = fields.state.copy() }
-            return body(fields.state)
+            let claimedEverything = fields.state.claimsEverything
+            let result = body(fields.state)
+            // What `canInit` reads without this lock, kept with the protocol class's slot.
+            if let slotIndex, fields.state.claimsEverything != claimedEverything {
+                ProtocolClassPool.setClaimsEverything(fields.state.claimsEverything, at: slotIndex)
+            }
+            return result
         }
     }
 

@@ -3,11 +3,14 @@ import Dispatch
 
 /// The tests waiting on a registry's journal (``StubRegistry/waitForRequests(matching:count:timeout:)``).
 ///
-/// The journal tells this list about every entry it records. With nobody waiting that costs one
-/// lock; otherwise each entry is judged in order on a serial lane of the ``UserCodeRunner``,
-/// since matchers are user code and entries are recorded on the loading context.
+/// The journal keeps the list of waiters under its own lock and tells them about every entry
+/// it records. With nobody waiting that costs nothing more; otherwise each entry is judged in
+/// order on a serial lane of the ``UserCodeRunner``, since matchers are user code and entries
+/// are recorded on the loading context.
 final class JournalWaiters: @unchecked Sendable {
-    private let waiters = Locked<[JournalWaiter]>([])
+    // @unchecked: `journal` is set once, by the journal's initializer, before any use.
+    /// The journal whose lock guards the list.
+    weak var journal: RequestJournal?
     /// Serial: entries are judged one after the other, in the order they were recorded.
     private let lane: UserCodeRunner.Lane
 
@@ -20,9 +23,8 @@ final class JournalWaiters: @unchecked Sendable {
         UserCodeRunner.shared.run(in: lane, work)
     }
 
-    /// Called by the journal for each entry it records.
-    func recorded(_ entry: JournalEntry) {
-        let current = waiters.withLock { $0 }
+    /// Called by the journal, under its lock, for each entry it records, with the waiters then.
+    func recorded(_ entry: JournalEntry, to current: [JournalWaiter]) {
         guard !current.isEmpty else { return }
         onLane {
             for waiter in current { waiter.consider(entry) }
@@ -31,23 +33,19 @@ final class JournalWaiters: @unchecked Sendable {
 
     /// Starts `waiter`: it is registered first, then judges the journal as it is, on the queue,
     /// so an entry recorded in between is seen once (entries are told apart by sequence number).
-    func add(_ waiter: JournalWaiter, journal: @escaping @Sendable () -> [JournalEntry]) {
+    func add(_ waiter: JournalWaiter, journal entries: @escaping @Sendable () -> [JournalEntry]) {
         onLane { [self] in
-            waiters.withLock { $0.append(waiter) }
-            for entry in journal() { waiter.consider(entry) }
+            journal?.register(waiter)
+            for entry in entries() { waiter.consider(entry) }
         }
     }
 
     /// `true` when no test is waiting.
-    var isEmpty: Bool {
-        waiters.withLock { $0.isEmpty }
-    }
+    var isEmpty: Bool { journal?.hasNoWaiters ?? true }
 
     /// Stops `waiter`, after its start (both run on the queue, in order).
     func remove(_ waiter: JournalWaiter) {
-        onLane { [self] in
-            waiters.withLock { waiters in waiters.removeAll { $0 === waiter } }
-        }
+        onLane { [self] in journal?.unregister(waiter) }
     }
 }
 
