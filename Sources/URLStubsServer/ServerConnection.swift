@@ -265,15 +265,20 @@ final class ServerConnection: @unchecked Sendable {
             }
             switch next {
             case .request(let request):
-                let exchange = WireExchange(request: request, connection: self)
-                current = exchange
-                exchange.start()
+                answer(request)
             case .rejection(let rejection):
                 send(WireAnswer.rejection(rejection))
                 close(.afterAnswers)
             }
         }
         updateReading()
+    }
+
+    /// Starts answering `request`: it becomes the current exchange until its last byte.
+    private func answer(_ request: ParsedHTTPRequest) {
+        let exchange = WireExchange(request: request, connection: self)
+        current = exchange
+        exchange.start()
     }
 
     /// The current exchange wrote its last byte: close as it says, or answer the next.
