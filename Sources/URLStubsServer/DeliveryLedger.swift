@@ -10,8 +10,10 @@ struct DeliveryLedger {
     /// Body bytes sent so far.
     private(set) var bodyBytes = 0
     /// Each run of body bytes: where it starts in the output, the body bytes before it, and
-    /// its length. Runs that follow each other in the output are one run.
-    private var runs: [(start: Int, before: Int, count: Int)] = []
+    /// its length. Runs that follow each other in the output are one run. The first is kept
+    /// apart: an answer written at once has one run, and then no array to allocate.
+    private var firstRun: (start: Int, before: Int, count: Int)?
+    private var laterRuns: [(start: Int, before: Int, count: Int)] = []
     /// Where the answer's last byte ends in the output; `Int.max` while it goes on.
     var end = Int.max
 
@@ -22,18 +24,27 @@ struct DeliveryLedger {
 
     mutating func bodySent(_ count: Int, at start: Int) {
         guard count > 0 else { return }
-        if let last = runs.last, last.start + last.count == start {
-            runs[runs.count - 1].count += count
-        } else {
-            runs.append((start, bodyBytes, count))
+        defer { bodyBytes += count }
+        guard let first = firstRun else {
+            firstRun = (start, bodyBytes, count)
+            return
         }
-        bodyBytes += count
+        if let last = laterRuns.last {
+            if last.start + last.count == start {
+                laterRuns[laterRuns.count - 1].count += count
+                return
+            }
+        } else if first.start + first.count == start {
+            firstRun?.count += count
+            return
+        }
+        laterRuns.append((start, bodyBytes, count))
     }
 
     /// What the client took when it took the output's first `offset` bytes.
     func taken(upTo offset: Int) -> (status: Int?, bodyBytes: Int) {
         guard status != nil, offset >= headEnd else { return (nil, 0) }
-        for run in runs.reversed() where run.start < offset {
+        for run in laterRuns.reversed() + (firstRun.map { [$0] } ?? []) where run.start < offset {
             return (status, run.before + min(run.count, offset - run.start))
         }
         return (status, 0)

@@ -17,6 +17,15 @@ extension HTTPRequestParser {
             start += buffer[start] == 13 ? 2 : 1
         }
         scanned = max(scanned, start)
+        if let last = lastHead, buffer.count - start >= last.bytes.count, Self.bytes(buffer[start..<start + last.bytes.count], equal: last.bytes) {
+            // The same head as the last one (a keep-alive client asking again), its blank line
+            // in the same place: read already.
+            start += last.bytes.count
+            scanned = start
+            guard last.hasNoBody else { return framing(of: last.head) }
+            state = .fixedBody(last.head, remaining: 0)
+            return .success(nil)
+        }
         // The limit counts the whole head, line ends and blank line included. Without its end
         // in the buffer, a head is already too large once it holds the limit's bytes (its end
         // will add one more), so bytes arriving whole or one by one are judged alike.
@@ -24,15 +33,31 @@ extension HTTPRequestParser {
             return buffer.count - start >= maximumHeaderBytes ? .failure(oversizedHead()) : nil
         }
         guard end.consumed <= maximumHeaderBytes else { return .failure(oversizedHead()) }
-        let lines = splitLines(buffer[start..<start + end.headLength])
-        start += end.consumed
-        scanned = start
         let head: Head
-        switch parseHead(lines) {
+        switch parseHead(splitLines(buffer[start..<start + end.headLength])) {
         case .failure(let rejection): return .failure(rejection)
         case .success(let parsed): head = parsed
         }
-        return framing(of: head)
+        let bytes = end.consumed <= Self.largestRememberedHead ? Array(buffer[start..<start + end.consumed]) : nil
+        start += end.consumed
+        scanned = start
+        let framed = framing(of: head)
+        lastHead = nil
+        if let bytes, case .success = framed {
+            var hasNoBody = false
+            if case .fixedBody(let framedHead, remaining: 0) = state, !framedHead.announcedBody { hasNoBody = true }
+            lastHead = RememberedHead(bytes: bytes, head: head, hasNoBody: hasNoBody)
+        }
+        return framed
+    }
+
+    /// The longest head kept for comparing the next one with.
+    static let largestRememberedHead = 4096
+
+    /// `true` when `slice` holds exactly `bytes` (one `memcmp`).
+    static func bytes(_ slice: ArraySlice<UInt8>, equal bytes: [UInt8]) -> Bool {
+        guard slice.count == bytes.count else { return false }
+        return slice.withUnsafeBytes { left in bytes.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0 } }
     }
 
     /// 414 when the request line alone passes the limit, else 431.

@@ -55,6 +55,24 @@ struct HTTPRequestParser {
     var body = Data()
     /// Trailer bytes read so far (bounded by the header limit).
     var trailerBytes = 0
+    /// The last head read whole (see ``RememberedHead``).
+    var lastHead: RememberedHead?
+
+    /// A head's bytes (its blank line included) and what they said: a keep-alive client often
+    /// sends the same head again, which is then not read anew. A class: reading it costs one
+    /// retain, not a copy of every field.
+    final class RememberedHead: Sendable {
+        let bytes: [UInt8]
+        let head: Head
+        /// `true` when the head announces no body and expects nothing (its framing is none).
+        let hasNoBody: Bool
+
+        init(bytes: [UInt8], head: Head, hasNoBody: Bool) {
+            self.bytes = bytes
+            self.head = head
+            self.hasNoBody = hasNoBody
+        }
+    }
 
     init(maximumHeaderBytes: Int, maximumBodyBytes: Int) {
         self.maximumHeaderBytes = maximumHeaderBytes

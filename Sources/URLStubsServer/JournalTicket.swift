@@ -6,12 +6,15 @@ import URLStubs
 /// in the journal: the ``URLStubs/ExchangeHost`` its player talks to, passing everything on to
 /// the registry's own host and noting the exchange it was given and the moment it was
 /// journaled. The server's core holds every ticket not journaled yet, so ``ServerCore/stop()``
-/// can wait for them (a response closure still running when the server stops is journaled,
-/// as cancelled, when it returns) and journal as cancelled those still open at its deadline.
+/// can wait for them and journal as cancelled those still open at its deadline: an exchange
+/// being played, and a response closure still running (``URLStubs/ClosureServing``), whose
+/// late response is then dropped.
 final class JournalTicket: ExchangeHost, @unchecked Sendable {
     // @unchecked: `exchange`, `isJournaled` and `status` are guarded by `lock`.
 
     private let host: any ExchangeHost
+    /// The response closure that answers this request, when the server claimed one for it.
+    private let closure: ClosureServing?
     private weak var core: ServerCore?
     private let lock = NSLock()
     private var exchangeValue: Exchange?
@@ -19,8 +22,9 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
     private var statusSent: Int?
     private var bodySent = 0
 
-    init(host: any ExchangeHost, core: ServerCore) {
+    init(host: any ExchangeHost, closure: ClosureServing?, core: ServerCore) {
         self.host = host
+        self.closure = closure
         self.core = core
     }
 
@@ -55,15 +59,23 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
     }
 
     /// The server stops and this request is still open past the deadline: its exchange, if the
-    /// registry gave one, is journaled as cancelled now. Returns `false` when there was none
-    /// (a response closure still running: its exchange is journaled when it returns).
+    /// registry gave one, is journaled as cancelled now, and so is a response closure still
+    /// running (its late response is dropped). Returns `false` when neither was there (a
+    /// closure matcher still running: its request is journaled when it returns).
     func journalAsCancelled() -> Bool {
         lock.lock()
         let exchange = exchangeValue, status = statusSent, bytes = bodySent
-        let first = !journaled && exchange != nil
+        let open = !journaled
+        let first = open && exchange != nil
         if first { journaled = true }
         lock.unlock()
-        guard first, let exchange, let registry = core?.registry else { return false }
+        guard first, let exchange, let registry = core?.registry else {
+            guard open, exchange == nil, let closure, closure.abandon() else { return false }
+            lock.lock()
+            journaled = true
+            lock.unlock()
+            return true
+        }
         registry.correctJournal(entry: exchange.journalNumber, status: status, bodyBytes: bytes, error: URLError(.cancelled))
         return true
     }
@@ -71,7 +83,9 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
     // MARK: ExchangeHost
 
     func answer(_ request: StubRequest) -> ExchangeAnswer {
-        noting(host.answer(request))
+        // A claimed closure answers the request the claim matched (this one, built alike).
+        if let closure { return .needsUserCode { [self] in noting(closure.respond()) } }
+        return noting(host.answer(request))
     }
 
     /// `answer`, noting the exchange or the failure it brings (the registry journals a failure

@@ -23,7 +23,8 @@ struct OutputBuffer {
     }
 
     mutating func append(_ data: Data) {
-        bytes.append(contentsOf: data)
+        // Through a typed buffer: one copy, not Data's element-by-element iteration.
+        data.withUnsafeBytes { raw in bytes.append(contentsOf: raw.bindMemory(to: UInt8.self)) }
     }
 
     /// Writes what `descriptor` takes now: `nil` once every byte is written, else why it

@@ -11,20 +11,22 @@ import URLStubs
 extension ServerConnection {
     /// Answers ended this many output bytes ago are taken: no socket holds more unacknowledged.
     static let settledDistance = 16 * 1024 * 1024
-    /// The most answers kept waiting to be settled (a record is a few words: no request).
+    /// The most answers kept waiting to be settled, past twice as many (a record is a few
+    /// words: no request).
     static let maximumUnsettled = 64
 
     /// `exchange` wrote its last byte: it stays outstanding until the client took it.
     func noteEnded(_ exchange: WireExchange) {
-        guard let entry = exchange.ticket?.exchange?.journalNumber, entry != 0, exchange.ledger.status != nil else { return }
+        guard let entry = exchange.journalNumber, entry != 0, exchange.ledger.status != nil else { return }
         var ledger = exchange.ledger
         ledger.end = output.appendedTotal
         unsettled.append((ledger, entry))
+        // Trimmed once twice the most are kept, not at every answer: a keep-alive client's
+        // answers then cost one append each.
+        guard unsettled.count > 2 * Self.maximumUnsettled else { return }
         let settled = output.written - Self.settledDistance
-        if unsettled.count > Self.maximumUnsettled || unsettled[0].ledger.end <= settled {
-            unsettled.removeAll { $0.ledger.end <= settled }
-            if unsettled.count > Self.maximumUnsettled { unsettled.removeFirst(unsettled.count - Self.maximumUnsettled) }
-        }
+        unsettled.removeAll { $0.ledger.end <= settled }
+        if unsettled.count > Self.maximumUnsettled { unsettled.removeFirst(unsettled.count - Self.maximumUnsettled) }
     }
 
     /// The connection closes at once (`closing` is `.clientGone` or `.serverStopped`): the
@@ -35,7 +37,7 @@ extension ServerConnection {
     func settle(_ current: WireExchange?, _ closing: Closing) {
         var outstanding = unsettled
         unsettled = []
-        if let current, current.ledger.status != nil, let entry = current.ticket?.exchange?.journalNumber {
+        if let current, current.ledger.status != nil, let entry = current.journalNumber {
             outstanding.append((current.ledger, entry))
         }
         guard !outstanding.isEmpty else { return }

@@ -1,5 +1,8 @@
 import Foundation
 import Dispatch
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import URLStubs
 
 /// One client connection: reads requests, answers them one at a time and in order (pipelined
@@ -102,9 +105,13 @@ final class ServerConnection: @unchecked Sendable {
     /// Player steps kept while the client is behind (see ``runStep(_:)``).
     var parkedSteps: [@Sendable () -> Void] = []
 
-    /// The URL last made from a request's Host and target: a client on a keep-alive
-    /// connection often asks for the same one again.
+    /// The URL last made from a request's Host and target, and the last request passed on to
+    /// the stubs: a client on a keep-alive connection often asks the same again (see
+    /// `ServerConnection+Reuse.swift`).
     var lastURL: (host: String?, target: String, url: URL)?
+    var lastRequest: RepeatedRequest?
+    /// The head last sent for a stub's constant answer.
+    var lastConstantHead: WireExchange.SentHead?
 
     init(descriptor: Int32, core: ServerCore) {
         self.descriptor = descriptor
@@ -258,15 +265,20 @@ final class ServerConnection: @unchecked Sendable {
             }
             switch next {
             case .request(let request):
-                let exchange = WireExchange(request: request, connection: self)
-                current = exchange
-                exchange.start()
+                answer(request)
             case .rejection(let rejection):
                 send(WireAnswer.rejection(rejection))
                 close(.afterAnswers)
             }
         }
         updateReading()
+    }
+
+    /// Starts answering `request`: it becomes the current exchange until its last byte.
+    private func answer(_ request: ParsedHTTPRequest) {
+        let exchange = WireExchange(request: request, connection: self)
+        current = exchange
+        exchange.start()
     }
 
     /// The current exchange wrote its last byte: close as it says, or answer the next.
@@ -282,14 +294,4 @@ final class ServerConnection: @unchecked Sendable {
         pump()
         closeIfNothingIsLeft()
     }
-
-    /// The URL `request` asks for (see ``ParsedHTTPRequest/url(defaultHost:)``).
-    func url(of request: ParsedHTTPRequest) -> URL? {
-        let host = request.value(of: "Host")
-        if let lastURL, lastURL.target == request.target, lastURL.host == host { return lastURL.url }
-        let url = request.url(defaultHost: core.defaultHost)
-        if let url { lastURL = (host, request.target, url) }
-        return url
-    }
-
 }

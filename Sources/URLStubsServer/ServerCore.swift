@@ -214,8 +214,8 @@ final class ServerCore: @unchecked Sendable {
     private let ticketsChanged = NSCondition()
 
     /// A ticket for a request about to reach the registry: held until it is journaled.
-    func makeTicket() -> JournalTicket {
-        let ticket = JournalTicket(host: registry.exchangeHost, core: self)
+    func makeTicket(closure: ClosureServing?) -> JournalTicket {
+        let ticket = JournalTicket(host: registry.exchangeHost, closure: closure, core: self)
         ticketsChanged.lock()
         openTickets[ObjectIdentifier(ticket)] = ticket
         ticketsChanged.unlock()
@@ -232,7 +232,7 @@ final class ServerCore: @unchecked Sendable {
     /// Waits until every request handed to the registry is journaled (the connections are
     /// closed: a cancelled exchange is journaled as its player ends, a running response
     /// closure's as soon as it returns), or until `deadline`; then journals the exchanges
-    /// still open as cancelled.
+    /// still open as cancelled, a response closure still running among them.
     private func waitForJournal(until deadline: Date) {
         ticketsChanged.lock()
         while !openTickets.isEmpty, ticketsChanged.wait(until: deadline) {}

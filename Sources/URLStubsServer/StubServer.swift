@@ -56,9 +56,10 @@ public final class StubServer: @unchecked Sendable {
     /// in the journal). Returns once the port is free, every connection is closed and every
     /// request it handed to the registry is journaled (a response closure still running is
     /// waited for), so a `verify()` after it sees every request. After 5 seconds it returns
-    /// anyway, having journaled the exchanges still open as cancelled (a closure still running
-    /// then is journaled, as cancelled, when it returns). Calling it again does nothing. A
-    /// released server stops by itself.
+    /// anyway, having journaled the exchanges still open as cancelled (`URLError(-999)`), a
+    /// response closure still running among them: what it returns later is dropped, neither
+    /// sent nor journaled again. Calling it again does nothing. A released server stops by
+    /// itself.
     public func stop() { core.stop() }
 
     /// The number of client connections open now.

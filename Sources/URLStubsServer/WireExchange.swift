@@ -27,7 +27,7 @@ import URLStubs
 final class WireExchange: ExchangeTransport, @unchecked Sendable {
     // @unchecked: touched on the connection's queue only.
 
-    private enum Framing {
+    enum Framing {
         /// No body bytes (HEAD, 1xx, 204, 304).
         case none
         /// `Content-Length` bytes; `sent` so far.
@@ -39,24 +39,35 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
 
     let request: ParsedHTTPRequest
     private weak var connection: ServerConnection?
-    private var player: ExchangePlayer?
-    private var framing = Framing.none
-    private var headSent = false
-    private var closesAfter = false
+    var player: ExchangePlayer?
+    var framing = Framing.none
+    var headSent = false
+    var closesAfter = false
     /// The allowed web origin the request came from: its answers carry CORS fields.
-    private var sharedWith: String?
+    var sharedWith: String?
     /// The request as stubs saw it, for scrubbing what the server says about it.
-    private var seenRequest: URLRequest?
+    var seenRequest: URLRequest?
     /// The registry's side of this request, once it reached the registry: its exchange and
     /// whether it is journaled.
-    private(set) var ticket: JournalTicket?
+    var ticket: JournalTicket?
+    /// A constant answer the registry handed over whole, instead of a player.
+    var constant: ConstantServing?
+    /// `true` while ``play(_:on:)`` ends its exchange: a finish made then needs no check.
+    var endsWithinStart = false
+    /// The journal entry of this request's exchange, once it has one (0 before).
+    var journalNumber: UInt64? { constant?.journalNumber ?? ticket?.exchange?.journalNumber }
     /// What went on the wire, for what the client took (``DeliveryLedger``).
     var ledger = DeliveryLedger()
+
+    /// The connection's last request, when this one repeats its head (see
+    /// ``ServerConnection/RepeatedRequest``).
+    private let repeated: ServerConnection.RepeatedRequest?
 
     init(request: ParsedHTTPRequest, connection: ServerConnection) {
         self.request = request
         self.connection = connection
-        closesAfter = !request.keepsAlive
+        repeated = connection.repeating(request)
+        closesAfter = repeated?.closes ?? !request.keepsAlive
     }
 
     /// Builds the `URLRequest` a stub sees and starts the player (on the connection's queue);
@@ -64,6 +75,11 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     /// never reaches the registry.
     func start() {
         guard let connection else { return }
+        if let repeated {
+            // The head of the last request answered through the stubs: it passed the same checks.
+            sharedWith = repeated.sharedWith
+            return answer(repeated.urlRequest, repeated.stubRequest, on: connection)
+        }
         let access = connection.core.access
         if let refusal = access.refusal(of: request) {
             connection.send(
@@ -111,22 +127,9 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
             return
         }
         let urlRequest = request.urlRequest(url: url)
-        seenRequest = urlRequest
-        var traits = TransportTraits(
-            scheduler: connection.scheduler, deliversChunks: true, redirects: .deliveredAsFinal,
-            consumerQueue: connection.consumerQueue, cookies: nil, timeout: .infinity)
-        let registry = connection.core.registry
-        let upstream = access.upstream
-        traits.passthroughTarget = { [weak registry] stubRequest, outgoing in
-            guard let registry else { throw StubError.registryReleased(url: outgoing.url?.absoluteString ?? "") }
-            return try ServerUpstream.request(for: stubRequest, outgoing, upstream: upstream, registry: registry)
-        }
-        traits.proxyTargetCheck = { [port = connection.core.port] outgoing in try ServerAccess.refuseProxyToItself(outgoing, port: port) }
-        let ticket = connection.core.makeTicket()
-        self.ticket = ticket
-        let player = ExchangePlayer(url: urlRequest.url, traits: traits, transport: self, host: ticket)
-        self.player = player
-        player.start(urlRequest, uploadBody: nil, hidesUploadBody: false)
+        let stubRequest = StubRequest(urlRequest)
+        connection.remember(request, closes: closesAfter, sharedWith: sharedWith, urlRequest: urlRequest, stubRequest: stubRequest)
+        answer(urlRequest, stubRequest, on: connection)
     }
 
     /// The client left (or the server stops): the player stops, and the exchange ends
@@ -142,8 +145,17 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
     // MARK: ExchangeTransport
 
     func deliver(head: ResponseHead) {
-        guard let connection else { return }
-        if let fault = WireFault(head: head) { return play(fault, on: connection, status: head.statusCode) }
+        _ = sendHead(head)
+    }
+
+    /// Sends `head`; returns its bytes, `nil` when none went out (a fault played instead, or
+    /// the client is gone).
+    func sendHead(_ head: ResponseHead) -> [UInt8]? {
+        guard let connection else { return nil }
+        if let fault = WireFault(head: head) {
+            play(fault, on: connection, status: head.statusCode)
+            return nil
+        }
         headSent = true
         let status = head.statusCode
         let isHEAD = request.method == "HEAD"
@@ -174,9 +186,11 @@ final class WireExchange: ExchangeTransport, @unchecked Sendable {
         }
         closesAfter = closes
         if let sharedWith { fields += CrossOriginFields.forAnswer(origin: sharedWith, responseFields: fields) }
-        connection.send(WireAnswer.head(status: status, fields: fields))
+        let bytes = WireAnswer.head(status: status, fields: fields)
+        connection.send(bytes)
         ledger.headSent(status: status, endingAt: connection.output.appendedTotal)
         ticket?.noteSent(status: status, bodyBytes: 0)
+        return bytes
     }
 
     func deliver(body: Data) {

@@ -24,7 +24,8 @@ private func costServer() throws -> (StubRegistry, StubServer) {
 /// python3 client in another process sends keep-alive requests (the fields a browser or
 /// URLSession sends), so nothing of the client is counted. The process holds only the two
 /// servers; the one not driven is idle (blocked in `accept`/`recv`, or a quiet dispatch
-/// source). The median of per-round ratios, the two alternating which goes first.
+/// source). The median of per-round ratios, the two alternating which goes first; beside it,
+/// the kernel's part of each server's CPU (system time: syscalls and thread wake-ups).
 func runLoopbackServerCost(quick: Bool) throws -> [Figure] {
     let (registry, server) = try costServer()
     defer { server.stop() }
@@ -44,9 +45,14 @@ func runLoopbackServerCost(quick: Bool) throws -> [Figure] {
     var serverCPU: [Double] = []
     var floorCPU: [Double] = []
     var ratios: [Double] = []
-    func measure(_ client: KeepAliveClientProcess) throws -> Double {
+    var serverSystem: [Double] = []
+    var floorSystem: [Double] = []
+    /// CPU per request, and the kernel's part of it (system time: syscalls, wake-ups).
+    func measure(_ client: KeepAliveClientProcess, system: inout [Double]) throws -> Double {
         let start = processCPUTime()
+        let systemStart = processSystemTime()
         try client.run(requests)
+        system.append((processSystemTime() - systemStart) / Double(requests) * 1e6)
         return (processCPUTime() - start) / Double(requests) * 1e6
     }
     for round in 0..<rounds {
@@ -55,11 +61,11 @@ func runLoopbackServerCost(quick: Bool) throws -> [Figure] {
         registry.resetJournal()
         let (viaServer, viaFloor): (Double, Double)
         if round % 2 == 0 {
-            viaServer = try measure(serverClient)
-            viaFloor = try measure(floorClient)
+            viaServer = try measure(serverClient, system: &serverSystem)
+            viaFloor = try measure(floorClient, system: &floorSystem)
         } else {
-            viaFloor = try measure(floorClient)
-            viaServer = try measure(serverClient)
+            viaFloor = try measure(floorClient, system: &floorSystem)
+            viaServer = try measure(serverClient, system: &serverSystem)
         }
         serverCPU.append(viaServer)
         floorCPU.append(viaFloor)
@@ -68,6 +74,8 @@ func runLoopbackServerCost(quick: Bool) throws -> [Figure] {
     return [
         Figure(name: "loopbackServer.serverCPUUs", value: median(serverCPU), unit: "µs server CPU/request"),
         Figure(name: "posixFloor.serverCPUUs", value: median(floorCPU), unit: "µs server CPU/request"),
+        Figure(name: "loopbackServer.serverSystemUs", value: median(serverSystem), unit: "µs kernel CPU/request"),
+        Figure(name: "posixFloor.serverSystemUs", value: median(floorSystem), unit: "µs kernel CPU/request"),
         Figure(
             name: "loopbackServer.serverCPU/posixFloor.serverCPU", value: median(ratios), unit: "ratio",
             target: target("≤ 2.5") { $0 <= 2.5 }),
@@ -86,6 +94,17 @@ func runLoopbackServerProfile(requests: Int) throws {
     try client.run(requests)
     print("loopbackServer: \(requests) keep-alive requests from another process")
     withExtendedLifetime(registry) {}
+}
+
+/// This process's system CPU time (the kernel's work for it), in seconds.
+private func processSystemTime() -> Double {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #endif
+    return Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
 #endif

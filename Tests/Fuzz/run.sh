@@ -15,13 +15,14 @@ for target in "${targets[@]}"; do
     echo "== building $target"
     # A target that tests an add-on names its sources on a "// fuzz-also-compiles:" line: they
     # are compiled into the same module, copied without their imports of this package's
-    # modules (`import URLStubs` would be ignored; `import URLStubsRecording` would not be found).
+    # modules and LoopbackSockets (`import URLStubs` would be ignored; `import URLStubsRecording`
+    # would not be found).
     extra=$(sed -n 's|^// fuzz-also-compiles: ||p' "Tests/Fuzz/$target.swift")
     staged="$out/sources"
     rm -rf "$staged" && mkdir -p "$staged"
     # shellcheck disable=SC2086
     for file in $( [ -n "$extra" ] && find $extra -name '*.swift' ); do
-        sed -E '/^(@_spi\([A-Za-z]+\) )*(@_exported )?import URLStubs[A-Za-z]*$/d' "$file" >"$staged/$(echo "$file" | tr / _)"
+        sed -E '/^(@_spi\([A-Za-z]+\) )*(@_exported )?import (URLStubs[A-Za-z]*|LoopbackSockets)$/d' "$file" >"$staged/$(echo "$file" | tr / _)"
     done
     # shellcheck disable=SC2046
     rm -f "$out/fuzzer"

@@ -1,5 +1,6 @@
-// Fuzz target: the stub server's head deadline and Host check. Any bytes are what a client sent.
-// fuzz-also-compiles: Sources/URLStubsServer/HTTPRequestParser.swift Sources/URLStubsServer/HTTPRequestParser+Head.swift Sources/URLStubsServer/ParsedHTTPRequest.swift Sources/URLStubsServer/ParsedHTTPRequest+URLRequest.swift Sources/URLStubsServer/ServerAccess.swift
+// Fuzz target: the stub server's head deadline, Host check and remembered head. Any bytes are
+// what a client sent.
+// fuzz-also-compiles: Sources/URLStubsServer Sources/LoopbackSockets
 import Foundation
 
 /// The names a request may reach: the server's own and the one allowed below.
@@ -41,6 +42,29 @@ private func checkDeadline(_ bytes: UnsafeRawBufferPointer) {
     }
 }
 
+/// What a request says, for comparing two readings.
+private func described(_ request: ParsedHTTPRequest) -> String {
+    "\(request.method) \(request.target) 1.\(request.minorVersion) \(request.headers.map { "\($0.name):\($0.value)" }) \(request.body.count) \(request.keepsAlive)"
+}
+
+/// The same bytes sent twice on one connection (a keep-alive client asking again): the second
+/// reading, which may take a head from the parser's memory of the last one, gives the same
+/// requests as the first.
+private func checkRepeat(_ bytes: UnsafeRawBufferPointer) {
+    var parser = HTTPRequestParser(maximumHeaderBytes: 2048, maximumBodyBytes: 4096)
+    func read() -> [String]? {
+        parser.append(bytes)
+        var found: [String] = []
+        while let event = parser.next() {
+            guard case .request(let request) = event else { return nil }
+            found.append(described(request))
+        }
+        return parser.isBetweenRequests ? found : nil
+    }
+    guard let first = read(), !first.isEmpty, let second = read() else { return }
+    precondition(first == second, "read again: \(second), first: \(first)")
+}
+
 /// libFuzzer's entry point: called once per generated input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServerHead(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
@@ -51,5 +75,6 @@ public func fuzzServerHead(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt 
         if case .request(let request) = event { checkAccess(request) }
     }
     checkDeadline(input)
+    checkRepeat(input)
     return 0
 }
