@@ -35,7 +35,7 @@ extension WireMockAdmin {
             for entry in try byMetadata(body) { registry.remove(entry.descriptor) }
             return Reply(status: 200)
         case (_, let id?) where route.count == 1:
-            guard let entry = listed().first(where: { $0.id == id.lowercased() }) else {
+            guard let entry = entry(withID: id) else {
                 return Self.error(404, "Not found", "no stub mapping with id \(id)")
             }
             switch verb {
@@ -71,6 +71,28 @@ extension WireMockAdmin {
             entries.append((Listed(descriptor: descriptor, mapping: mapping), declaration.priority ?? StubDeclaration.defaultPriority, order))
         }
         return entries.sorted { $0.priority != $1.priority ? $0.priority < $1.priority : $0.order > $1.order }.map(\.0)
+    }
+
+    /// The stub whose mapping has the id `id` (its declaration's, or the one the listing gave
+    /// it), found without writing every stub as a mapping: a `POST` checks it before each
+    /// registration, and writing hundreds of mappings would cost milliseconds.
+    func descriptor(withID id: String) -> StubDescriptor? {
+        let id = id.lowercased()
+        return registry.stubs.first { descriptor in
+            guard let declaration = descriptor.declaration else { return false }
+            // An id that is not a UUID is not a mapping's: the listing assigned it one.
+            if let declared = declaration.id, UUID(uuidString: declared) != nil { return declared.lowercased() == id }
+            return assignedIDs[ObjectIdentifier(descriptor)] == id
+        }
+    }
+
+    /// The listed stub with the id `id`, or `nil`.
+    func entry(withID id: String) -> Listed? {
+        guard let descriptor = descriptor(withID: id), let declaration = descriptor.declaration,
+            var mapping = try? WireMockMapping(declaration: withoutGlobalDelay(declaration))
+        else { return nil }
+        if mapping.id == nil { mapping.id = assignedIDs[ObjectIdentifier(descriptor)].flatMap(UUID.init(uuidString:)) }
+        return mapping.id == nil ? nil : Listed(descriptor: descriptor, mapping: mapping)
     }
 
     func json(_ entry: Listed) throws -> JSONValue { try json(entry.mapping) }
@@ -110,7 +132,7 @@ extension WireMockAdmin {
     func register(_ mapping: WireMockMapping) throws -> WireMockMapping {
         var mapping = mapping
         if mapping.id == nil { mapping.id = UUID() }
-        if let id = mapping.id, let existing = listed().first(where: { $0.mapping.id == id }) { registry.remove(existing.descriptor) }
+        if let id = mapping.id, let existing = descriptor(withID: id.uuidString) { registry.remove(existing) }
         var prepared: [PreparedResponse] = []
         let declaration = try declaration(for: mapping, keeping: &prepared)
         try withExtendedLifetime(prepared) { _ = try registry.stub(declaration) }
