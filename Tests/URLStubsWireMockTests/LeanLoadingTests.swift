@@ -139,4 +139,22 @@ struct LeanLoadingTests {
                 == "/v1/users/a%20b?tag=x&tag=y|/v1/users/a%20b|users|a b|a b|y|t0k|s1|POST|https://api.test:8443|api.test|8443|https|/v1/users/a%20b|hello"
         )
     }
+
+    // WireMock's --global-response-templating: every response is a template, a jsonBody's
+    // text too; without it, the same braces are sent as written.
+    @Test func globalTemplatingRendersEveryResponse() async throws {
+        let root = try FolderTests.folder([
+            "mappings/a.json":
+                #"{"request": {"urlPath": "/a"}, "response": {"jsonBody": {"path": "{{request.path}}"}, "headers": {"X-M": "{{request.method}}"}}}"#
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let global = StubRegistry()
+        try global.stubs(fromWireMock: root, globalTemplating: true)
+        let rendered = await fetch(request("https://api.test/a"), from: global)
+        #expect(rendered.body == #"{"path":"/a"}"#)
+        #expect(rendered.response?.value(forHTTPHeaderField: "X-M") == "GET")
+        let plain = StubRegistry()
+        try plain.stubs(fromWireMock: root)
+        #expect(await fetch(request("https://api.test/a"), from: plain).body == #"{"path":"{{request.path}}"}"#)
+    }
 }
