@@ -76,6 +76,10 @@ struct LeanLoadingTests {
         "{}", "[]", "[1,[2,{\"a\":[]}]]", " \"x\" ", "-0.5e-3", "true", "null", "{\"a\":1,\"a\":2}", "\"\\u00e9\"",
         "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[+1]", "{a:1}", "['x']", "[\"\t\"]", "[\"\\x\"]", "[\"\\u12\"]", "[1 2]", "[",
         "{\"a\"}", "tru", "nulls", "[1]]", "", "[NaN]", "[-]", "[1e]",
+        // Long strings, whose bytes are read eight at a time: what ends, escapes or spoils
+        // one at each place of a word.
+        "[\"abcdefgh\\\"ijklmnopqrstu\"]", "[\"abcdefghijklmnopqrs\\u0041tuvwxyz\"]", "[\"0123456\u{01}89abcdef\"]",
+        "[\"ünïcødé strings, long enough\"]", "[\"abcdefghijklmnopq", "[\"abcdefghijklmno\\q\"]", "[\"abcdefg\u{7f}hijklmnop\"]",
     ])
     func theCheckerAgreesWithTheEngine(_ text: String) {
         let data = Data(text.utf8)

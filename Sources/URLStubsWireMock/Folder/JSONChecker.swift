@@ -93,18 +93,25 @@ struct JSONChecker {
 
     private mutating func string() -> Bool {
         index += 1
-        // Eight bytes at a time while none ends the string, escapes, is a control character
-        // or is above ASCII.
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs = ones &* 0x80
-        func hasZero(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-            let special = hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C)) || (word &- (ones &* 0x20)) & ~word & highs != 0
-            if special || word & highs != 0 { break }
-            index += 8
-        }
-        while index < bytes.count {
+        while true {
+            // Eight bytes at a time (loaded little-endian, as on every platform URLStubs runs
+            // on): each test flags its bytes' high bits, the lowest flag exactly (a borrow only
+            // carries upward), so the first quote, backslash, control character or byte above
+            // ASCII is found without a loop over the bytes before it.
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let flags = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- (ones &* 0x20)) & ~word | word) & highs
+                if flags != 0 {
+                    index += flags.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
+            guard index < bytes.count else { return false }
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -131,11 +138,11 @@ struct JSONChecker {
                 }
             case 0..<0x20: return false
             default:
+                // Above ASCII, or a plain byte of the last seven.
                 if byte >= 0x80 { sawNonASCII = true }
                 index += 1
             }
         }
-        return false
     }
 
     private mutating func literal(_ word: StaticString) -> Bool {
