@@ -19,7 +19,7 @@ import URLStubsWireMock
 /// `wireMock.adminPostThenRequestMs.p50` and `.p90`: the wall time from sending the POST of a
 /// new mapping to reading the last byte of the answer to a request it matches, over a
 /// registry already holding the 160 mappings of the load figure (`folder`).
-func runWireMockAdmin(folder: URL, quick: Bool) throws -> [Figure] {
+func runWireMockAdmin(folder: URL, quick: Bool, rounds: Int? = nil) throws -> [Figure] {
     progress("wireMock: admin POST then a request it answers, over loopback…")
     let registry = StubRegistry()
     try registry.stubs(fromWireMock: folder)
@@ -28,7 +28,7 @@ func runWireMockAdmin(folder: URL, quick: Bool) throws -> [Figure] {
     let client = try AdminBenchClient(port: server.port)
     defer { client.close() }
     var samples: [Double] = []
-    let rounds = quick ? 100 : 500
+    let rounds = rounds ?? (quick ? 100 : 500)
     for round in 0..<(rounds + 50) {
         // The journal keeps every request; emptied outside the measurement.
         if round % 100 == 0 { registry.resetJournal() }

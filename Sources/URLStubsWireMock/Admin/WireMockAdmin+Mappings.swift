@@ -78,11 +78,31 @@ extension WireMockAdmin {
     /// registration, and writing hundreds of mappings would cost milliseconds.
     func descriptor(withID id: String) -> StubDescriptor? {
         let id = id.lowercased()
-        return registry.stubs.first { descriptor in
-            guard let declaration = descriptor.declaration else { return false }
-            // An id that is not a UUID is not a mapping's: the listing assigned it one.
-            if let declared = declaration.id, UUID(uuidString: declared) != nil { return declared.lowercased() == id }
+        let stubs = registry.stubs
+        if declaredIDs.count > 2 * stubs.count + 64 { declaredIDs = declaredIDs.filter { $0.value.descriptor != nil } }
+        return stubs.first { descriptor in
+            // A declared id that is not a UUID is not a mapping's (the listing assigned the
+            // stub one), and never equals one: only the text is compared, without parsing.
+            if let declared = declaredID(of: descriptor), Self.equalIgnoringASCIICase(declared, id) { return true }
             return assignedIDs[ObjectIdentifier(descriptor)] == id
+        }
+    }
+
+    /// The id `descriptor`'s declaration carries, from ``declaredIDs`` (checked to be this
+    /// descriptor's, not a freed one's whose address it took).
+    private func declaredID(of descriptor: StubDescriptor) -> String? {
+        let key = ObjectIdentifier(descriptor)
+        if let known = declaredIDs[key], known.descriptor === descriptor { return known.id }
+        let id = descriptor.declaration?.id
+        declaredIDs[key] = DeclaredID(descriptor: descriptor, id: id)
+        return id
+    }
+
+    /// Whether `text` is `lowercase` but for the case of ASCII letters.
+    private static func equalIgnoringASCIICase(_ text: String, _ lowercase: String) -> Bool {
+        guard text.utf8.count == lowercase.utf8.count else { return false }
+        return zip(text.utf8, lowercase.utf8).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
         }
     }
 
@@ -199,5 +219,16 @@ extension WireMockAdmin {
             guard let metadata = entry.mapping.metadata else { return false }
             return pattern.evaluate(String(decoding: JSONValue.object(metadata).serialized(), as: UTF8.self))
         }
+    }
+}
+
+/// A stub's declared id, with the stub it belongs to (weakly: a removed stub is freed).
+final class DeclaredID {
+    weak var descriptor: StubDescriptor?
+    let id: String?
+
+    init(descriptor: StubDescriptor, id: String?) {
+        self.descriptor = descriptor
+        self.id = id
     }
 }
