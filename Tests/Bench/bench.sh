@@ -5,7 +5,7 @@
 #   Tests/Bench/bench.sh profile [mode]     callgrind instruction counts per request for one loop
 #                                       (mode: stubbed (default), stubbedConstant, baseline, hopFloor, stubbed10k, stubbed10kSharedPath,
 #                                       declared, declared1k, wireMock1, wireMock1000, wireMockStatic,
-#                                       wireMockTemplated, loopbackServer)
+#                                       wireMockTemplated, wireMockAdmin, loopbackServer)
 #
 # The profile runs the loop twice (200 and 1,200 requests after the same warm-up) and
 # subtracts, so start-up and one-time costs cancel: what is left is the cost of 1,000

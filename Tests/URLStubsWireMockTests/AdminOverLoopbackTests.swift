@@ -56,4 +56,25 @@ struct AdminOverLoopbackTests {
             "GET", server.url("/__admin/mappings"), headers: ["Host": "rebind.attacker.example:\(server.baseURL.port ?? 0)"])
         #expect(status == 421)
     }
+
+    // Bad input over the wire gets WireMock's statuses (422 for a body that is not JSON, 413
+    // for one past the limit), and the server goes on serving the admin API and the stubs.
+    @Test func badAdminRequestsAreAnsweredAndTheServerKeepsServing() async throws {
+        let registry = StubRegistry()
+        var limits = StubServer.Limits()
+        limits.maximumBodyBytes = 1024
+        let server = try registry.serveWireMock(limits: limits)
+        defer { server.stop() }
+        let (notJSON, error) = try await Self.send("POST", server.url("/__admin/mappings"), body: "{not json")
+        #expect(notJSON == 422)
+        #expect(error.contains("Error parsing JSON"), "\(error)")
+        let (tooLarge, _) = try await Self.send("POST", server.url("/__admin/mappings"), body: String(repeating: " ", count: 4096))
+        #expect(tooLarge == 413)
+        let mapping = #"{"request": {"urlPath": "/still"}, "response": {"body": "serving"}}"#
+        let (created, _) = try await Self.send("POST", server.url("/__admin/mappings"), body: mapping)
+        #expect(created == 201)
+        let (status, body) = try await Self.send("GET", server.url("/still"))
+        #expect(status == 200)
+        #expect(body == "serving")
+    }
 }

@@ -143,4 +143,30 @@ struct AdminTests {
         #expect(
             Self.member(Self.call(admin, "GET", "/__admin/mappings").json, "mappings", "0", "response", "fixedDelayMilliseconds") == .integer(100))
     }
+
+    // WireMock replaces a mapping posted again with the same id; a stub made in code without a
+    // UUID id gets one when listed, and that id reads, replaces and deletes it.
+    @Test func idsFindMappingsPostedAgainAndStubsMadeInCode() async throws {
+        let registry = StubRegistry()
+        try registry.stub(StubDeclaration(id: "users", request: .init(method: "GET", path: .equalTo("/users")), response: .init(body: .text("code"))))
+        let admin = WireMockAdmin(registry: registry)
+        let id = "8c5db8b0-2db4-4ad7-a2b6-7e5e3e3c2f6a"
+        for body in ["one", "two"] {
+            let created = Self.call(
+                admin, "POST", "/__admin/mappings", #"{"id": "\#(id)", "request": {"urlPath": "/a"}, "response": {"body": "\#(body)"}}"#)
+            #expect(created.status == 201)
+        }
+        #expect(Self.member(Self.call(admin, "GET", "/__admin/mappings").json, "meta", "total") == .integer(2))
+        #expect(await fetch(request("https://api.test/a"), from: registry).body == "two")
+        #expect(Self.member(Self.call(admin, "GET", "/__admin/mappings/\(id.uppercased())").json, "response", "body") == .string("two"))
+        let listed = Self.call(admin, "GET", "/__admin/mappings").json
+        guard case .string(let assigned)? = Self.member(listed, "mappings", "1", "id") else {
+            Issue.record("no id listed for the stub made in code: \(String(describing: listed))")
+            return
+        }
+        #expect(assigned != id)
+        #expect(Self.member(Self.call(admin, "GET", "/__admin/mappings/\(assigned)").json, "response", "body") == .string("code"))
+        #expect(Self.call(admin, "DELETE", "/__admin/mappings/\(assigned)").status == 200)
+        #expect(await fetch(request("https://api.test/users"), from: registry).stubError != nil)
+    }
 }

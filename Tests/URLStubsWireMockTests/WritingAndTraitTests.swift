@@ -7,6 +7,7 @@ import Testing
 import URLStubs
 import URLStubsTesting
 @testable import URLStubsWireMock
+import XCTest
 
 /// A registry's declarations written back as a WireMock folder, the `.wireMock` trait, and the
 /// launch switch.
@@ -73,5 +74,15 @@ struct WritingAndTraitTests {
         let stubs = try WireMockLauncher.activate(
             arguments: [], environment: ["URLSTUBS_WIREMOCK": Self.fixture.path], bundle: .main, globalTemplating: false, into: registry)
         #expect(stubs.count == 1)
+    }
+}
+
+/// The XCTest spelling of the trait: `makeStubRegistry(wireMock:)` gives the test a registry
+/// holding the folder, verified when the test ends.
+final class WireMockXCTestHelperTests: XCTestCase {
+    func testMakeStubRegistryServesAFolder() async throws {
+        let registry = try makeStubRegistry(wireMock: WritingAndTraitTests.fixture)
+        let result = await fetch(request("https://api.test/hello"), from: registry)
+        XCTAssertEqual(result.body, "hello from WireMock")
     }
 }

@@ -35,7 +35,7 @@ extension WireMockAdmin {
             for entry in try byMetadata(body) { registry.remove(entry.descriptor) }
             return Reply(status: 200)
         case (_, let id?) where route.count == 1:
-            guard let entry = listed().first(where: { $0.id == id.lowercased() }) else {
+            guard let entry = entry(withID: id) else {
                 return Self.error(404, "Not found", "no stub mapping with id \(id)")
             }
             switch verb {
@@ -71,6 +71,48 @@ extension WireMockAdmin {
             entries.append((Listed(descriptor: descriptor, mapping: mapping), declaration.priority ?? StubDeclaration.defaultPriority, order))
         }
         return entries.sorted { $0.priority != $1.priority ? $0.priority < $1.priority : $0.order > $1.order }.map(\.0)
+    }
+
+    /// The stub whose mapping has the id `id` (its declaration's, or the one the listing gave
+    /// it), found without writing every stub as a mapping: a `POST` checks it before each
+    /// registration, and writing hundreds of mappings would cost milliseconds.
+    func descriptor(withID id: String) -> StubDescriptor? {
+        let id = id.lowercased()
+        let stubs = registry.stubs
+        if declaredIDs.count > 2 * stubs.count + 64 { declaredIDs = declaredIDs.filter { $0.value.descriptor != nil } }
+        return stubs.first { descriptor in
+            // A declared id that is not a UUID is not a mapping's (the listing assigned the
+            // stub one), and never equals one: only the text is compared, without parsing.
+            if let declared = declaredID(of: descriptor), Self.equalIgnoringASCIICase(declared, id) { return true }
+            return assignedIDs[ObjectIdentifier(descriptor)] == id
+        }
+    }
+
+    /// The id `descriptor`'s declaration carries, from ``declaredIDs`` (checked to be this
+    /// descriptor's, not a freed one's whose address it took).
+    private func declaredID(of descriptor: StubDescriptor) -> String? {
+        let key = ObjectIdentifier(descriptor)
+        if let known = declaredIDs[key], known.descriptor === descriptor { return known.id }
+        let id = descriptor.declaration?.id
+        declaredIDs[key] = DeclaredID(descriptor: descriptor, id: id)
+        return id
+    }
+
+    /// Whether `text` is `lowercase` but for the case of ASCII letters.
+    private static func equalIgnoringASCIICase(_ text: String, _ lowercase: String) -> Bool {
+        guard text.utf8.count == lowercase.utf8.count else { return false }
+        return zip(text.utf8, lowercase.utf8).allSatisfy { byte, expected in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == expected
+        }
+    }
+
+    /// The listed stub with the id `id`, or `nil`.
+    func entry(withID id: String) -> Listed? {
+        guard let descriptor = descriptor(withID: id), let declaration = descriptor.declaration,
+            var mapping = try? WireMockMapping(declaration: withoutGlobalDelay(declaration))
+        else { return nil }
+        if mapping.id == nil { mapping.id = assignedIDs[ObjectIdentifier(descriptor)].flatMap(UUID.init(uuidString:)) }
+        return mapping.id == nil ? nil : Listed(descriptor: descriptor, mapping: mapping)
     }
 
     func json(_ entry: Listed) throws -> JSONValue { try json(entry.mapping) }
@@ -110,7 +152,7 @@ extension WireMockAdmin {
     func register(_ mapping: WireMockMapping) throws -> WireMockMapping {
         var mapping = mapping
         if mapping.id == nil { mapping.id = UUID() }
-        if let id = mapping.id, let existing = listed().first(where: { $0.mapping.id == id }) { registry.remove(existing.descriptor) }
+        if let id = mapping.id, let existing = descriptor(withID: id.uuidString) { registry.remove(existing) }
         var prepared: [PreparedResponse] = []
         let declaration = try declaration(for: mapping, keeping: &prepared)
         try withExtendedLifetime(prepared) { _ = try registry.stub(declaration) }
@@ -177,5 +219,16 @@ extension WireMockAdmin {
             guard let metadata = entry.mapping.metadata else { return false }
             return pattern.evaluate(String(decoding: JSONValue.object(metadata).serialized(), as: UTF8.self))
         }
+    }
+}
+
+/// A stub's declared id, with the stub it belongs to (weakly: a removed stub is freed).
+final class DeclaredID {
+    weak var descriptor: StubDescriptor?
+    let id: String?
+
+    init(descriptor: StubDescriptor, id: String?) {
+        self.descriptor = descriptor
+        self.id = id
     }
 }

@@ -64,7 +64,7 @@ extension WireMockAdmin {
 
     /// A request as WireMock logs it.
     static func loggedRequest(_ request: StubRequest, date: Date) -> JSONValue {
-        let view = WireMockRequestView(request).template
+        let view = WireMockRequestView(request)
         var headers: [String: JSONValue] = [:]
         for (name, value) in request.headers { headers[name] = .string(value) }
         var query: [String: JSONValue] = [:]

@@ -49,6 +49,8 @@ public final class WireMockAdmin: @unchecked Sendable {
     let lock = NSLock()
     /// The ids WireMock shows for stubs whose declarations carry none, made once per stub.
     var assignedIDs: [ObjectIdentifier: String] = [:]
+    /// Each stub's declared id, read once: a `POST` looks every stub's up.
+    var declaredIDs: [ObjectIdentifier: DeclaredID] = [:]
     /// `fixedDelay` of `/__admin/settings`, in milliseconds.
     var fixedDelay: Int?
 
@@ -107,8 +109,10 @@ public final class WireMockAdmin: @unchecked Sendable {
 
     // MARK: Replies
 
+    /// A JSON reply, written compactly with members sorted (`JSONSerialization`, which
+    /// `serialized()` goes through, costs more than the rest of a `POST /__admin/mappings`).
     static func json(_ value: JSONValue, status: Int = 200) -> Reply {
-        Reply(status: status, headers: ["Content-Type": "application/json"], body: value.serialized())
+        Reply(status: status, headers: ["Content-Type": "application/json"], body: Data(value.compactJSON.utf8))
     }
 
     /// WireMock's error body: `{"errors": [{"code": …, "title": …, "detail": …}]}`.

@@ -23,8 +23,10 @@ extension StubRegistry {
     ///   nothing is registered then.
     @discardableResult
     public func stubs(fromWireMock folder: URL, globalTemplating: Bool = false, seed: UInt64? = nil) throws -> [StubDescriptor] {
+        // Registering needs a `jsonBody`'s text only: its value is not built.
         try stubs(
-            fromWireMock: WireMockFolder(contentsOf: folder, globalTemplating: globalTemplating), globalTemplating: globalTemplating, seed: seed)
+            fromWireMock: WireMockFolder(contentsOf: folder, globalTemplating: globalTemplating, keepsJSONBodyValues: false),
+            globalTemplating: globalTemplating, seed: seed)
     }
 
     /// Registers the mappings of a folder already read; see ``stubs(fromWireMock:globalTemplating:seed:)-(URL,_,_)``.

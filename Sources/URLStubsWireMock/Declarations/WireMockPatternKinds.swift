@@ -88,10 +88,10 @@ enum WireMockPatternKinds {
                 let view = WireMockRequestView(stub)
                 let values: [String]
                 switch kind {
-                case header: values = view.template.headerValues(name)
-                case queryParameter: values = view.template.queryValues(name)
+                case header: values = view.headerValues(name)
+                case queryParameter: values = view.queryValues(name)
                 case formParameter: values = view.formValues(name)
-                default: values = view.template.cookieValues(name)
+                default: values = view.cookieValues(name)
                 }
                 return pattern.evaluate(values) ? nil : "expected \(description), got \(values.isEmpty ? "none" : values.description)"
             })
@@ -112,7 +112,7 @@ enum WireMockPatternKinds {
         return RequestMatcher(
             "port \(port)",
             explaining: { stub in
-                let actual = WireMockRequestView(stub).template.port
+                let actual = WireMockRequestView(stub).port
                 return actual == port ? nil : "expected port \(port), got \(actual)"
             })
     }

@@ -48,30 +48,44 @@ struct WireMockResponseTransformer: ResponseTransformer {
             return fixed
         }()
         let parameters = response.transformerParameters
+        let headerTemplates = (templates?.headers ?? [:]).sorted { $0.key < $1.key }
+        // The response made once; per request only its delay, headers and body change. A
+        // failure or a download speed shapes the body it is made with: those are made per request.
+        let made = fixed.failure == nil && fixed.downloadSpeed == nil ? fixed.makeResponse() : nil
         return { request in
             var answer = fixed
-            if let delay { answer.requestTime = (answer.requestTime ?? 0) + delay.next() / 1000 }
-            if let templates {
-                let pathAndQuery = WireMockRequestView(request).template.url
-                let view = WireMockRequestView(request, pathParameters: template?.pathParameters(in: pathAndQuery) ?? [:])
-                let environment = WireMockTemplate.Environment(parameters: parameters)
-                var headers = HeaderFields()
-                for name in templates.headers.keys.sorted() {
-                    for value in templates.headers[name]! { headers.append(name: name, value: value.render(view.template, environment: environment)) }
-                }
-                answer.headers = headers
-                if let body = templates.body {
-                    answer.body = .text(body.render(view.template, environment: environment))
-                } else if let name = templates.bodyFileName, let folder {
-                    let file = name.render(view.template, environment: environment)
-                    do {
-                        answer.body = .file(try folder.resolve(file).path)
-                    } catch {
-                        throw FixtureError.unreadable(folder.folder.path + "/" + file, expected: (error as? BodyFiles.Problem)?.text ?? "\(error)")
-                    }
-                }
+            var response = made
+            if let delay {
+                let time = (fixed.requestTime ?? 0) + delay.next() / 1000
+                answer.requestTime = time
+                response?.pacing.requestTime = max(0, time)
             }
-            return answer.makeResponse()
+            guard let templates else { return response ?? answer.makeResponse() }
+            // One view per request, read lazily: only the parts the templates name are cut.
+            let view = WireMockRequestView(request, pathTemplate: template)
+            let environment = WireMockTemplate.Environment(parameters: parameters)
+            var headers = HeaderFields()
+            for (name, values) in headerTemplates {
+                for value in values { headers.append(name: name, value: value.render(model: view, environment: environment)) }
+            }
+            answer.headers = headers
+            response?.headers = headers
+            if let body = templates.body {
+                let text = body.render(model: view, environment: environment)
+                answer.body = .text(text)
+                response?.body = StubResponse(data: Data(text.utf8)).body
+            } else if let name = templates.bodyFileName, let folder {
+                let file = name.render(model: view, environment: environment)
+                let url: URL
+                do {
+                    url = try folder.resolve(file)
+                } catch {
+                    throw FixtureError.unreadable(folder.folder.path + "/" + file, expected: (error as? BodyFiles.Problem)?.text ?? "\(error)")
+                }
+                answer.body = .file(url.path)
+                response?.body = StubResponse(bodyFileAt: url).body
+            }
+            return response ?? answer.makeResponse()
         }
     }
 }

@@ -46,7 +46,7 @@ enum RawJSONText {
         return String(decoding: output, as: UTF8.self)
     }
 
-    private struct Scanner {
+    struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 

@@ -65,6 +65,14 @@ public struct WireMockFolder: Sendable {
     ///   column; a mapping WireMock or URLStubs refuses, with its JSON path; a `bodyFileName`
     ///   that leaves `__files/` or names no file), each naming its file.
     public init(contentsOf root: URL, globalTemplating: Bool = false) throws {
+        try self.init(contentsOf: root, globalTemplating: globalTemplating, keepsJSONBodyValues: true)
+    }
+
+    /// Reads the folder; with `keepsJSONBodyValues` false, a `jsonBody` is kept only as its
+    /// text (``Entry/jsonBodyText``) and its mapping holds `.json(.null)` in its place, unless
+    /// the response is templated or has a `delayDistribution` (their JSON travels in the
+    /// declaration): for registering, which needs nothing else (see ``JSONBodyCut``).
+    init(contentsOf root: URL, globalTemplating: Bool, keepsJSONBodyValues: Bool) throws {
         let root = root.standardizedFileURL
         self.root = root
         let manager = FileManager.default
@@ -89,15 +97,25 @@ public struct WireMockFolder: Sendable {
                 problems.append("\(relative): could not be read (\(error.localizedDescription))")
                 continue
             }
-            let mappings: [WireMockMapping]
-            let listed: Bool
-            do {
-                (mappings, listed) = try WireMockMapping.read(data, source: relative)
-            } catch {
-                problems.append(String(describing: error))
-                continue
+            var mappings: [WireMockMapping] = []
+            var listed = false
+            var cutBodies: [Int: String] = [:]
+            if !keepsJSONBodyValues, let cut = JSONBodyCut(data), let read = try? WireMockMapping.read(cut.skeleton, source: relative),
+                read.mappings.indices.allSatisfy({ cut.bodies[$0] == nil || read.mappings[$0].response.body == .json(.null) })
+            {
+                (mappings, listed) = read
+                cutBodies = cut.bodies
+            } else {
+                // The whole file, for its values or for the error that names the line and column.
+                do {
+                    (mappings, listed) = try WireMockMapping.read(data, source: relative)
+                } catch {
+                    problems.append(String(describing: error))
+                    continue
+                }
             }
-            for (index, mapping) in mappings.enumerated() {
+            for (index, read) in mappings.enumerated() {
+                var mapping = read
                 var bodyFile: URL?
                 if case .file(let name)? = mapping.response.body,
                     !(mapping.response.isTemplated(globalTemplating: globalTemplating) && name.contains("{{"))
@@ -112,7 +130,13 @@ public struct WireMockFolder: Sendable {
                     }
                 }
                 var jsonBodyText: String?
-                if case .json? = mapping.response.body {
+                if let cut = cutBodies[index] {
+                    jsonBodyText = cut
+                    if mapping.response.isTemplated(globalTemplating: globalTemplating) || mapping.response.delayDistribution != nil {
+                        // Checked as JSON when cut: the engine's reader reads it (a surrogate pair aside).
+                        mapping.response.body = .json((try? JSONValue.parsing(Data(cut.utf8))) ?? .null)
+                    }
+                } else if case .json? = mapping.response.body {
                     let place: [RawJSONText.Step] = listed ? [.member("mappings"), .index(index)] : []
                     jsonBodyText = RawJSONText.compactValue(in: data, at: place + [.member("response"), .member("jsonBody")])
                 }

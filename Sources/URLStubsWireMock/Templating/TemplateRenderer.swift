@@ -4,9 +4,10 @@ import URLStubs
 /// One render of a template: the request, the environment, the contexts of the blocks it is
 /// in, the variables helpers assigned, and a random generator. Made per render, never shared.
 struct TemplateRenderer {
-    let request: WireMockTemplateRequest
+    let request: any TemplateRequestModel
     let environment: WireMockTemplate.Environment
-    var random: SplitMix64
+    /// Seeded on first use: most templates draw nothing, and a seed from the system costs a call.
+    private var generator: SplitMix64?
     /// `this` of each enclosing `each`/`with`, innermost last, with the `each`'s data.
     var contexts: [(value: TemplateValue, data: [String: TemplateValue])] = []
     /// Variables assigned by `regexExtract … 'name'`.
@@ -14,10 +15,20 @@ struct TemplateRenderer {
     /// The request body read as JSON once per render, for `jsonPath`.
     var bodyJSON: JSONValue??
 
-    init(request: WireMockTemplateRequest, environment: WireMockTemplate.Environment) {
+    init(request: any TemplateRequestModel, environment: WireMockTemplate.Environment) {
         self.request = request
         self.environment = environment
-        random = SplitMix64(seed: environment.randomSeed ?? UInt64.random(in: 0...UInt64.max))
+    }
+
+    /// The render's random generator, seeded with the environment's seed, else a fresh one.
+    var random: SplitMix64 {
+        mutating get {
+            if let generator { return generator }
+            let seeded = SplitMix64(seed: environment.randomSeed ?? UInt64.random(in: 0...UInt64.max))
+            generator = seeded
+            return seeded
+        }
+        set { generator = newValue }
     }
 
     mutating func render(_ nodes: [TemplateNode], into output: inout String) {
@@ -131,7 +142,7 @@ struct TemplateRenderer {
         return Self.member(Array(rest), of: start, request: request).resolvedText(request)
     }
 
-    static func member(_ segments: [TemplatePath.Segment], of value: TemplateValue, request: WireMockTemplateRequest) -> TemplateValue {
+    static func member(_ segments: [TemplatePath.Segment], of value: TemplateValue, request: any TemplateRequestModel) -> TemplateValue {
         var current = value
         for segment in segments {
             current = step(segment, of: current, request: request)
@@ -142,7 +153,7 @@ struct TemplateRenderer {
 
     /// One step into a value: a member, an index (a negative one counts as WireMock's
     /// `ListOrSingle` does: `-1` is the second to last), `first`, `last`.
-    static func step(_ segment: TemplatePath.Segment, of value: TemplateValue, request: WireMockTemplateRequest) -> TemplateValue {
+    static func step(_ segment: TemplatePath.Segment, of value: TemplateValue, request: any TemplateRequestModel) -> TemplateValue {
         switch (value, segment) {
         case (.request(let part), _): return requestMember(part, segment, request: request)
         case (.multiple(let values), .index(let index)):
@@ -164,7 +175,7 @@ struct TemplateRenderer {
         }
     }
 
-    private static func requestMember(_ part: TemplateValue.RequestPart, _ segment: TemplatePath.Segment, request: WireMockTemplateRequest)
+    private static func requestMember(_ part: TemplateValue.RequestPart, _ segment: TemplatePath.Segment, request: any TemplateRequestModel)
         -> TemplateValue
     {
         switch (part, segment) {
@@ -180,7 +191,7 @@ struct TemplateRenderer {
             case "scheme": return .string(request.scheme)
             case "host": return .string(request.host)
             case "port": return .integer(request.port)
-            case "baseUrl": return .string(request.baseURL)
+            case "baseUrl": return .string(request.baseURLText)
             case "body": return part == .root ? .string(String(decoding: request.body ?? Data(), as: UTF8.self)) : .null
             case "bodyAsBase64": return part == .root ? .string((request.body ?? Data()).base64EncodedString()) : .null
             case "requestLine": return part == .root ? .request(.requestLine) : .null
@@ -209,7 +220,7 @@ struct TemplateRenderer {
 extension TemplateValue {
     /// A request part as the value a template uses: `request.path` is the path's text,
     /// `request.pathSegments` the list of segments; the others stay parts (for `lookup`).
-    func resolvedText(_ request: WireMockTemplateRequest) -> TemplateValue {
+    func resolvedText(_ request: any TemplateRequestModel) -> TemplateValue {
         switch self {
         case .request(.path): return .string(request.path)
         case .request(.pathSegments): return .list(request.pathSegments.map(TemplateValue.string))

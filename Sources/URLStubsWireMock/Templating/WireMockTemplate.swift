@@ -90,6 +90,11 @@ public struct WireMockTemplate: Sendable, CustomStringConvertible {
 
     /// The template rendered for `request`.
     public func render(_ request: WireMockTemplateRequest, environment: Environment = Environment()) -> String {
+        render(model: request, environment: environment)
+    }
+
+    /// The template rendered for any model of a request (a stubbed request's lazy view).
+    func render(model request: any TemplateRequestModel, environment: Environment) -> String {
         if let staticText { return staticText }
         var renderer = TemplateRenderer(request: request, environment: environment)
         var output = ""

@@ -13,7 +13,7 @@ import Foundation
 /// ```
 ///
 /// Building one costs no parsing: the query and the cookies are read when a template asks for them.
-public struct WireMockTemplateRequest: Sendable {
+public struct WireMockTemplateRequest: Sendable, TemplateRequestModel {
     /// `request.method`.
     public var method: String
     /// `request.scheme`: `http` or `https`.
@@ -55,60 +55,10 @@ public struct WireMockTemplateRequest: Sendable {
 
     /// `request.baseUrl`: the URL up to its path (`https://my.example.com:8080`; the port only
     /// when it is not the scheme's).
-    public var baseURL: String {
-        let defaultPort = (scheme == "https" && port == 443) || (scheme == "http" && port == 80)
-        return "\(scheme)://\(host)" + (defaultPort ? "" : ":\(port)")
-    }
-
-    /// `request.pathSegments`: the path's segments, percent-decoded.
-    var pathSegments: [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncoding ?? String($0) }
-    }
-
-    /// Every value of the query parameter `name`, decoded (`+` is a space), in order.
-    func queryValues(_ name: String) -> [String] {
-        guard let query else { return [] }
-        var values: [String] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = Self.decode(parts[0])
-            if key == name { values.append(parts.count > 1 ? Self.decode(parts[1]) : "") }
-        }
-        return values
-    }
-
-    /// The query parameters' names, in the order they first occur.
-    func queryNames() -> [String] {
-        guard let query else { return [] }
-        var names: [String] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let key = Self.decode(pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0])
-            if !names.contains(key) { names.append(key) }
-        }
-        return names
-    }
+    public var baseURL: String { baseURLText }
 
     /// Every value of the header `name`, whatever its case.
     func headerValues(_ name: String) -> [String] {
         headers.compactMap { $0.name.caseInsensitiveCompare(name) == .orderedSame ? $0.value : nil }
-    }
-
-    /// Every value of the cookie `name`, from the `Cookie` headers.
-    func cookieValues(_ name: String) -> [String] {
-        var values: [String] = []
-        for header in headerValues("Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                if parts[0].trimmingCharacters(in: .whitespaces) == name {
-                    values.append(parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : "")
-                }
-            }
-        }
-        return values
-    }
-
-    private static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
     }
 }
