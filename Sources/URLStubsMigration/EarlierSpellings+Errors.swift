@@ -1,5 +1,6 @@
 import Foundation
 import URLStubs
+import URLStubsScenarios
 
 // The error types 0.2 folded into one type per domain (a stub, a file, the traffic a test
 // expected), each name kept as a deprecated alias of the type that now holds its problems.
@@ -33,10 +34,11 @@ public typealias CassetteWriteError = FixtureError
 
 /// Problems with scenarios: a folder's problems are a `FixtureError` of kind
 /// `FixtureError/Kind/invalidFolder` (its `found` lists them, one a line); unknown names are
-/// `StubError.unknownScenarios(_:known:)`.
+/// `ScenarioFailure.unknownScenarios(_:known:)` (as `StubError.library`).
 @available(
     *, deprecated, renamed: "FixtureError",
-    message: "a scenario folder's problems are a FixtureError (kind .invalidFolder); unknown names are StubError.unknownScenarios"
+    message:
+        "a scenario folder's problems are a FixtureError (kind .invalidFolder); unknown names are StubError.library(ScenarioFailure.unknownScenarios)"
 )
 public typealias ScenarioError = FixtureError
 
@@ -52,10 +54,10 @@ extension FixtureError {
         invalidFolder(path, readAs: "scenario folder", problems: problems)
     }
 
-    /// Scenario names no scenario has: `StubError.unknownScenarios(_:known:)`.
-    @available(*, deprecated, message: "an unknown scenario name is StubError.unknownScenarios(_:known:)")
+    /// Scenario names no scenario has: `ScenarioFailure.unknownScenarios(_:known:)` (as `StubError.library`).
+    @available(*, deprecated, message: "an unknown scenario name is StubError.library(ScenarioFailure.unknownScenarios(_:known:))")
     public static func unknownScenarios(_ names: [String], known: [String]) -> StubError {
-        .unknownScenarios(names, known: known)
+        .library(ScenarioFailure.unknownScenarios(names, known: known))
     }
 }
 

@@ -234,10 +234,10 @@ extension StubDescriptor {
     public func held() -> ResponseGate { makeGate() }
 }
 
-/// A live stream misused: `StubError`, which now holds its cases (`writeAfterEnd`,
-/// `endedTwice`, `invalidEvent`, `invalidJSONLine`, `bufferFull`, `notConnected`) under the same
-/// names, so `catch LiveStreamError.bufferFull(…)` still matches; a `catch` by this name catches
-/// every `StubError`.
+/// A live stream misused: `StubError`, whose `library` case holds the streaming library's
+/// `StreamFailure` (`writeAfterEnd`, `endedTwice`, `invalidEvent`, `invalidJSONLine`,
+/// `bufferFull`, `notConnected`), so `catch LiveStreamError.library(StreamFailure.bufferFull)`
+/// matches; a `catch` by this name catches every `StubError`.
 @available(*, deprecated, renamed: "StubError", message: "one error for a stub, a response or a live stream misused")
 public typealias LiveStreamError = StubError
 

@@ -17,7 +17,7 @@ public enum HAR {
     ///   throws a `FixtureError` (`FixtureError.Kind.unreadable`) naming the full path and
     ///   what to do (a FIFO is never opened: a read would wait for a writer).
     public static func read(contentsOf url: URL) throws -> [HAREntry] {
-        let data = try CassetteFileCheck.contents(of: url)
+        let data = try ArchiveFileCheck.contents(of: url)
         return try read(data, source: url.lastPathComponent)
     }
 

@@ -25,8 +25,8 @@ extension StubRegistry {
     ///   - fileID: Where the recording is declared, for reports; filled in by default.
     ///   - filePath: The same file's full path, for test frameworks; filled in by default.
     ///   - line: The declaration's line; filled in by default.
-    /// - Throws: `StubError.recordingMissing(path:reason:command:)` when the mode in force is
-    ///   `none` and `file` does not exist; `StubError.invalidRecordMode(value:)` for an
+    /// - Throws: `StubError.library(RecordingFailure.recordingMissing(path:reason:command:))` when the mode in force is
+    ///   `none` and `file` does not exist; `StubError.library(RecordingFailure.invalidRecordMode(value:))` for an
     ///   unknown `URLSTUBS_RECORD`.
     public func record(
         to file: URL, mode: RecordMode = .once, scrubbing: Scrubbing = .default, volatileFields: VolatileFields = VolatileFields(),

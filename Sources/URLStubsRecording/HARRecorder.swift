@@ -18,10 +18,10 @@ import URLStubs
 /// Secrets are scrubbed (`Scrubbing.default`) before anything is written. Recording never
 /// delays a response for the disk, costs the same for the thousandth exchange as for the first,
 /// and a crash or a kill never leaves a broken cassette (see ``save()``). A second recorder of
-/// a cassette a live recorder holds throws `StubError.cassetteInUse(path:heldBy:requestedBy:)`.
+/// a cassette a live recorder holds throws `StubError.library(RecordingFailure.cassetteInUse(path:heldBy:requestedBy:))`.
 /// A recording in which an exchange failed at the network (the server down) never replaces the
 /// cassette: ``save()`` throws
-/// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`.
+/// `StubError.library(RecordingFailure.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:))`.
 ///
 /// The recorder is a stub that passes every request through and records it, added when the
 /// recording starts. The newest matching stub answers a request, so a stub added after
@@ -91,7 +91,7 @@ public final class HARRecorder: @unchecked Sendable {
         writer = DispatchQueue(label: "URLStubs.HARRecorder.\(file.lastPathComponent)")
         let fileManager = FileManager.default
         // A folder or a FIFO at the path: said now, as a FixtureError, not by a failed save.
-        try CassetteFileCheck.checkWritable(file)
+        try ArchiveFileCheck.checkWritable(file)
         // The cassette's lock: needed to record, and to fold in what a dead run left.
         let wouldRecord = mode == .all || mode == .newEpisodes || (mode == .once && !fileManager.fileExists(atPath: file.path))
         var partial: PartialCassette?
@@ -99,9 +99,9 @@ public final class HARRecorder: @unchecked Sendable {
         if wouldRecord || leftBehind.contains(where: { fileManager.fileExists(atPath: $0.path) }) {
             do {
                 partial = try PartialCassette(cassette: file, recordedBy: owner, mode: mode)
-            } catch StubError.cassetteInUse(let path, let holder, let requester) {
+            } catch StubError.library(RecordingFailure.cassetteInUse(let path, let holder, let requester)) {
                 // Replaying a cassette another recorder records is only reading it.
-                if wouldRecord { throw StubError.cassetteInUse(path: path, heldBy: holder, requestedBy: requester) }
+                if wouldRecord { throw StubError.library(RecordingFailure.cassetteInUse(path: path, heldBy: holder, requestedBy: requester)) }
             }
             if let partial {
                 // A save killed while it wrote; no save runs now, as this recorder holds the lock.
@@ -114,9 +114,10 @@ public final class HARRecorder: @unchecked Sendable {
         switch mode {
         case .none:
             guard exists else {
-                throw StubError.recordingMissing(
-                    path: file.path, reason: reason,
-                    command: RecordMode.recordingCommand(testName: testName))
+                throw StubError.library(
+                    RecordingFailure.recordingMissing(
+                        path: file.path, reason: reason,
+                        command: RecordMode.recordingCommand(testName: testName)))
             }
             isRecording = false
         case .once:
@@ -143,7 +144,7 @@ public final class HARRecorder: @unchecked Sendable {
         replayed = (exists && mode != .all) ? try HAR.read(contentsOf: file) : []
         if mode == .none { registry.unmatchedRequestPolicy = .fail }
         if !isRecording {
-            registry.replayedCassetteNote = RecorderNotes.notInCassette(file, entries: replayed.count, testName: testName)
+            registry.setReportNote(RecorderNotes.notInCassette(file, entries: replayed.count, testName: testName), for: "URLStubsRecording")
         }
         if isRecording {
             let shadowed = registry.stubs
@@ -215,8 +216,9 @@ public final class HARRecorder: @unchecked Sendable {
                 let retaken = try PartialCassette(cassette: cassette, recordedBy: owner, mode: mode)
                 if let savedFileNumber, Self.fileNumber(of: cassette) != savedFileNumber {
                     retaken.close()
-                    throw StubError.cassetteInUse(
-                        path: cassette.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner)
+                    throw StubError.library(
+                        RecordingFailure.cassetteInUse(
+                            path: cassette.path, heldBy: "another recorder, which saved it after this one did", requestedBy: owner))
                 }
                 try retaken.begin()
                 partial = retaken
@@ -255,7 +257,7 @@ public final class HARRecorder: @unchecked Sendable {
     /// When an exchange of this run failed at the network (the server was down, the VPN off),
     /// the recording lacks it, and a cassette without it would fail every later run: the save
     /// writes nothing, keeps the cassette as it was (and drops the partial file), and throws
-    /// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`,
+    /// `StubError.library(RecordingFailure.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:))`,
     /// whose message is the command that records the cassette again. Stub the requests meant to
     /// fail (`StubResponse.init(error:)`) so that they never reach the recorder.
     ///
@@ -269,9 +271,9 @@ public final class HARRecorder: @unchecked Sendable {
     /// folded in, so a full disk never replaces a good cassette with part of a run.
     ///
     /// - Throws: `FixtureError` (of kind `unwritable`) for a cassette that cannot be written,
-    ///   `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`
+    ///   `StubError.library(RecordingFailure.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:))`
     ///   when an exchange failed at the network, and
-    ///   `StubError.cassetteInUse(path:heldBy:requestedBy:)` when another recorder held or
+    ///   `StubError.library(RecordingFailure.cassetteInUse(path:heldBy:requestedBy:))` when another recorder held or
     ///   saved the cassette before an exchange this one recorded after a save (that exchange is
     ///   still in `recordedEntries`, never written over the other's).
     public func save() throws {
@@ -283,10 +285,11 @@ public final class HARRecorder: @unchecked Sendable {
                 try? partial?.markSaved()
                 partial?.close()
                 partial = nil
-                throw StubError.recordingFailed(
-                    path: cassette.path, failedExchanges: networkFailures, firstFailure: firstNetworkFailure ?? "",
-                    previousKept: FileManager.default.fileExists(atPath: cassette.path),
-                    command: RecordMode.recordingCommand(testName: testName, mode: mode))
+                throw StubError.library(
+                    RecordingFailure.recordingFailed(
+                        path: cassette.path, failedExchanges: networkFailures, firstFailure: firstNetworkFailure ?? "",
+                        previousKept: FileManager.default.fileExists(atPath: cassette.path),
+                        command: RecordMode.recordingCommand(testName: testName, mode: mode)))
             }
             // Without the cassette's lock, this recorder saved and recorded nothing since.
             guard let partial else { return }

@@ -14,7 +14,7 @@ import URLStubs
 ///
 /// The file is also the cassette's lock: a recorder holds it (`LockedFile`) while it records,
 /// so a second recorder of the same cassette, in this process or another, is refused with
-/// `StubError.cassetteInUse(path:heldBy:requestedBy:)` instead of the two overwriting each
+/// `StubError.library(RecordingFailure.cassetteInUse(path:heldBy:requestedBy:))` instead of the two overwriting each
 /// other's exchanges. A file left by a run that died before saving (its lock died with it) is
 /// folded into the cassette by the next recorder of that cassette, so nothing recorded is lost;
 /// unless one of its exchanges failed at the network, which its save would have refused too.
@@ -77,7 +77,7 @@ final class PartialCassette {
 
     /// Takes the cassette's lock and reads what a dead run left. Call `begin()` once that is
     /// folded into the cassette.
-    /// - Throws: `StubError.cassetteInUse(path:heldBy:requestedBy:)` when a live recorder
+    /// - Throws: `StubError.library(RecordingFailure.cassetteInUse(path:heldBy:requestedBy:))` when a live recorder
     ///   holds the cassette.
     init(cassette: URL, recordedBy owner: String, mode: RecordMode) throws {
         url = Self.url(of: cassette)
@@ -95,7 +95,7 @@ final class PartialCassette {
         } catch LockedFile.Failure.held {
             // The holder writes its name first; a holder that has not yet is "another recorder".
             let holder = Self.contents(of: url).flatMap { Self.readHeader(of: $0)?.owner } ?? "another recorder (its name not yet written)"
-            throw StubError.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner)
+            throw StubError.library(RecordingFailure.cassetteInUse(path: cassette.path, heldBy: holder, requestedBy: owner))
         } catch LockedFile.Failure.failed(let code) {
             throw FixtureError.cassetteNotWritten(
                 cassette, headline: "cannot record into the cassette \(cassette.path)",

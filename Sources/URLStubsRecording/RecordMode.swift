@@ -12,7 +12,7 @@ import URLStubs
 ///
 /// When the variable `CI` is set (to anything) and `URLSTUBS_RECORD` is not, every recorder is
 /// in `none` mode: a CI run never reaches the network by accident, and a missing recording
-/// fails with `StubError.recordingMissing(path:reason:command:)`, whose message is the
+/// fails with `StubError.library(RecordingFailure.recordingMissing(path:reason:command:))`, whose message is the
 /// command that records it (`URLSTUBS_RECORD=once swift test --filter fetchUser`).
 public enum RecordMode: String, Sendable, CaseIterable {
     /// Record if the file does not exist yet, else replay it (unmatched requests follow the
@@ -39,7 +39,7 @@ public enum RecordMode: String, Sendable, CaseIterable {
     /// The mode in force and why, for the error a missing recording throws.
     static func inForce(inCode: RecordMode, environment: [String: String]) throws -> (mode: RecordMode, reason: String) {
         if let value = environment[environmentVariable] {
-            guard let mode = RecordMode(rawValue: value) else { throw StubError.invalidRecordMode(value: value) }
+            guard let mode = RecordMode(rawValue: value) else { throw StubError.library(RecordingFailure.invalidRecordMode(value: value)) }
             return (mode, "\(environmentVariable)=\(value)")
         }
         if environment["CI"] != nil {

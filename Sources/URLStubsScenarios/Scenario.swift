@@ -131,7 +131,7 @@ extension StubRegistry {
                 descriptors.append(add(Self.spec(declaration, of: scenario) { _, _ in response }))
             }
         }
-        setScenarioStubs(descriptors, for: scenario.name)
+        replaceStubGroup(named: scenario.name, with: descriptors)
     }
 
     /// A stub of code for `declaration`, declared at its source.
@@ -154,10 +154,13 @@ extension StubRegistry {
         }
     }
 
+    /// Names of the active scenarios, the one with precedence last.
+    public var activeScenarios: [String] { stubGroupNames }
+
     /// Removes the stubs of the scenario named `name`; `false` when it was not active.
     @discardableResult
     public func deactivate(_ name: String) -> Bool {
-        guard let descriptors = setScenarioStubs(nil, for: name) else { return false }
+        guard let descriptors = replaceStubGroup(named: name, with: nil) else { return false }
         descriptors.forEach { remove($0) }
         return true
     }

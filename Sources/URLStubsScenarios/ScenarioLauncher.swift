@@ -39,7 +39,8 @@ public enum ScenarioLauncher {
     /// Activates the scenarios the launch asked for, in the order given (later ones take
     /// precedence), and returns them. For `URLSession.shared` on Linux, call this before
     /// anything uses the shared session.
-    /// - Throws: `StubError.unknownScenarios(_:known:)` listing the known names.
+    /// - Throws: ``ScenarioFailure/unknownScenarios(_:known:)`` (as `StubError.library`), listing the known
+    ///   names.
     @discardableResult
     public static func activate(
         from processInfo: ProcessInfo = .processInfo, available: [Scenario],
@@ -52,14 +53,15 @@ public enum ScenarioLauncher {
 
     /// Activates scenarios by name, in order (for apps that read the names from their own
     /// settings); `seed` replaces the profiles' seeds.
-    /// - Throws: `StubError.unknownScenarios(_:known:)` listing the known names.
+    /// - Throws: ``ScenarioFailure/unknownScenarios(_:known:)`` (as `StubError.library`), listing the known
+    ///   names.
     @discardableResult
     public static func activate(
         names: [String], seed: UInt64? = nil, available: [Scenario],
         into registry: StubRegistry = .shared
     ) throws -> [Scenario] {
         let unknown = names.filter { name in !available.contains { $0.name == name } }
-        guard unknown.isEmpty else { throw StubError.unknownScenarios(unknown, known: available.map(\.name).sorted()) }
+        guard unknown.isEmpty else { throw StubError.library(ScenarioFailure.unknownScenarios(unknown, known: available.map(\.name).sorted())) }
         let chosen = names.compactMap { name in available.first { $0.name == name } }
         for var scenario in chosen {
             if let seed, scenario.profile != nil { scenario.profile?.seed = seed }

@@ -5,22 +5,22 @@ import URLStubs
 extension LiveStream {
 
     /// Sends `data` as it is.
-    /// - Throws: `StubError.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
-    ///   `StubError.bufferFull` past the stream's `bufferLimit`;
-    ///   `StubError.notConnected` after the connected request went away.
+    /// - Throws: `StreamFailure.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``;
+    ///   `StreamFailure.bufferFull` past the stream's `bufferLimit`;
+    ///   `StreamFailure.notConnected` after the connected request went away.
     public func send(_ data: Data) throws {
         try write(.data(data), ending: nil)
     }
 
     /// Sends `text` as UTF-8.
-    /// - Throws: `StubError.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
+    /// - Throws: `StreamFailure.writeAfterEnd` after ``finish(fileID:line:)`` or ``fail(_:fileID:line:)``.
     public func send(_ text: String) throws {
         try send(Data(text.utf8))
     }
 
     /// Sends one server-sent event, framed for `text/event-stream` (see ``ServerSentEvent``).
-    /// - Throws: `StubError.invalidEvent` for a field that cannot be framed;
-    ///   `StubError.writeAfterEnd` after the end.
+    /// - Throws: `StreamFailure.invalidEvent` for a field that cannot be framed;
+    ///   `StreamFailure.writeAfterEnd` after the end.
     public func send(event: ServerSentEvent) throws {
         try send(try event.encoded())
     }
@@ -36,9 +36,9 @@ extension LiveStream {
     /// try lines.sendJSONLine(Price(teapot: 12))          // what JSONEncoder() writes
     /// try lines.sendJSONLine(Price(teapot: 12), encoder: snakeCase)
     /// ```
-    /// - Throws: `StubError.invalidJSONLine` when `value` is neither,
+    /// - Throws: `StreamFailure.invalidJSONLine` when `value` is neither,
     ///   or the encoder writes several lines (`.prettyPrinted`); the encoder's error;
-    ///   `StubError.writeAfterEnd` after the end.
+    ///   `StreamFailure.writeAfterEnd` after the end.
     public func sendJSONLine(_ value: Any, encoder: JSONEncoder? = nil) throws {
         let json: Data
         if let encoder, let encodable = value as? any Encodable {
@@ -48,7 +48,7 @@ extension LiveStream {
         } else if let encodable = value as? any Encodable {
             json = try encodedLine(encodable, encoder: JSONEncoder())
         } else {
-            throw StubError.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value")
+            throw StubError.library(StreamFailure.invalidJSONLine(stream: description, reason: "\(type(of: value)) is not a JSON value"))
         }
         try send(json + Data("\n".utf8))
     }
@@ -57,7 +57,8 @@ extension LiveStream {
     private func encodedLine(_ value: any Encodable, encoder: JSONEncoder) throws -> Data {
         let json = try encoder.encode(value)
         if json.contains(UInt8(ascii: "\n")) || json.contains(UInt8(ascii: "\r")) {
-            throw StubError.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)")
+            throw StubError.library(
+                StreamFailure.invalidJSONLine(stream: description, reason: "the encoder wrote several lines (drop .prettyPrinted)"))
         }
         return json
     }
@@ -66,7 +67,7 @@ extension LiveStream {
     /// - Parameters:
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: `StubError.endedTwice` when the stream already ended.
+    /// - Throws: `StreamFailure.endedTwice` when the stream already ended.
     public func finish(fileID: String = #fileID, line: Int = #line) throws {
         try write(.finish, ending: "finished at \(fileID):\(line)")
     }
@@ -77,7 +78,7 @@ extension LiveStream {
     ///   - error: What the request fails with.
     ///   - fileID: Where the stream ends, for a later error; leave the default.
     ///   - line: The line where the stream ends; leave the default.
-    /// - Throws: `StubError.endedTwice` when the stream already ended.
+    /// - Throws: `StreamFailure.endedTwice` when the stream already ended.
     public func fail(_ error: any Error, fileID: String = #fileID, line: Int = #line) throws {
         try write(.failure(error), ending: "failed at \(fileID):\(line)")
     }

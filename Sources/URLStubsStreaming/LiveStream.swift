@@ -23,13 +23,13 @@ import URLStubs
 /// waits for them), one `didReceive data` each. A write made before any request connected is
 /// kept for the first one to connect, so a test may write before the app connects. Once a
 /// connected request has gone away without the stream's end (the app cancelled it, it timed
-/// out), a write throws `StubError.notConnected` until another request
+/// out), a write throws `StreamFailure.notConnected` until another request
 /// connects, and what the departed request had not received is dropped: nothing meant for one
 /// request is ever sent to another (``finish(fileID:line:)`` then simply ends the stream). A
 /// stream serves one request at a time: a second request
 /// while one is connected fails with
-/// `StubError.liveStreamBusy`, and a stream whose end a request has received
-/// cannot serve another (`StubError.liveStreamEnded`): make one per
+/// `StreamFailure.liveStreamBusy`, and a stream whose end a request has received
+/// cannot serve another (`StreamFailure.liveStreamEnded`): make one per
 /// connection, for example `registry.stub(isPath("/events"), responses: [.stream(first), .stream(second)])`.
 ///
 /// **Linux:** corelibs gives completion handlers and `async` `data(for:)` one body only, so those
@@ -47,7 +47,7 @@ import URLStubs
 /// **Memory:** at most `bufferLimit` bytes (an argument of ``init(name:bufferLimit:fileID:filePath:line:)``, 16 MiB by default) are written and not yet taken
 /// by the app: on Linux a delegate has taken a write once its `didReceive data` has run; a
 /// consumer that gets the body whole holds every write until the end. A write past the limit
-/// throws `StubError.bufferFull`; a test that streams more than
+/// throws `StreamFailure.bufferFull`; a test that streams more than
 /// the limit to a slow reader waits for room first:
 ///
 /// ```swift
@@ -117,7 +117,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// `true` once ``finish(fileID:line:)`` or ``fail(_:fileID:line:)`` was called: the test's
-    /// own call, which a later write reports (`StubError.writeAfterEnd`).
+    /// own call, which a later write reports (`StreamFailure.writeAfterEnd`).
     var isEnded: Bool {
         lock.lock(); defer { lock.unlock() }
         return ending != nil
@@ -145,7 +145,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
     /// Returns at once when there is room.
     /// - Parameter timeout: Seconds to wait before throwing.
     /// - Throws: `VerificationReport` when the app reads too slowly;
-    ///   `StubError.notConnected` when the connected request goes away
+    ///   `StreamFailure.notConnected` when the connected request goes away
     ///   meanwhile; `CancellationError` when the waiting task is cancelled.
     public func waitForRoom(timeout: TimeInterval = 30) async throws {
         let stream = description
@@ -173,7 +173,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// What a wait for room comes to now: room, a departed request, or `nil` (wait on).
     private func roomOutcomeLocked() -> Result<Void, any Error>? {
-        if let departure, connection == nil { return .failure(StubError.notConnected(stream: description, reason: departure)) }
+        if let departure, connection == nil { return .failure(StubError.library(StreamFailure.notConnected(stream: description, reason: departure))) }
         return unsent <= bufferLimit / 2 ? .success(()) : nil
     }
 
@@ -194,14 +194,14 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
         lock.lock()
         if let ending {
             lock.unlock()
-            if newEnding == nil { throw StubError.writeAfterEnd(stream: description, ended: ending) }
-            throw StubError.endedTwice(stream: description, ended: ending)
+            if newEnding == nil { throw StubError.library(StreamFailure.writeAfterEnd(stream: description, ended: ending)) }
+            throw StubError.library(StreamFailure.endedTwice(stream: description, ended: ending))
         }
         if departure != nil, connection == nil {
             guard let newEnding else {
                 let reason = departure ?? ""
                 lock.unlock()
-                throw StubError.notConnected(stream: description, reason: reason)
+                throw StubError.library(StreamFailure.notConnected(stream: description, reason: reason))
             }
             // The end of a stream no one reads: it is over, and no later request gets it.
             ending = newEnding
@@ -213,7 +213,7 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
             guard unsent + data.count <= bufferLimit else {
                 let current = unsent
                 lock.unlock()
-                throw StubError.bufferFull(stream: description, limit: bufferLimit, unsent: current)
+                throw StubError.library(StreamFailure.bufferFull(stream: description, limit: bufferLimit, unsent: current))
             }
             unsent += data.count
             peakUnsent = max(peakUnsent, unsent)
@@ -229,17 +229,17 @@ public final class LiveStream: @unchecked Sendable, CustomStringConvertible {
 
     /// Connects a request of the stub described by `stub`; `wake` is called (from any thread)
     /// when writes wait to be taken with ``take(for:)``, once until they are taken.
-    /// - Throws: `StubError.liveStreamBusy` while another request is connected;
-    ///   `StubError.liveStreamEnded` once a request received the stream's end.
+    /// - Throws: `StreamFailure.liveStreamBusy` while another request is connected;
+    ///   `StreamFailure.liveStreamEnded` once a request received the stream's end.
     func connect(_ request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void) throws -> LiveConnection {
         lock.lock()
         if connection != nil {
             lock.unlock()
-            throw StubError.liveStreamBusy(stream: description, stub: stub)
+            throw StubError.library(StreamFailure.liveStreamBusy(stream: description, stub: stub))
         }
         if endDelivered {
             lock.unlock()
-            throw StubError.liveStreamEnded(stream: description, stub: stub)
+            throw StubError.library(StreamFailure.liveStreamEnded(stream: description, stub: stub))
         }
         let made = LiveConnection(stream: self, request: request, wake: wake)
         connection = made

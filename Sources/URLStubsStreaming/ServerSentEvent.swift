@@ -38,7 +38,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     /// The message as it goes over the wire, ending with the blank line that dispatches it:
     /// what ``LiveStream/send(event:)`` and ``StreamStep/event(_:)`` send (``description`` shows
     /// it), and what the UI-test link and the benchmark write themselves.
-    /// - Throws: `StubError.invalidEvent` when a field cannot be framed: a
+    /// - Throws: `StreamFailure.invalidEvent` when a field cannot be framed: a
     ///   line break in ``event`` or ``id``, a NUL in ``id`` (clients ignore such ids), a
     ///   negative ``retry``.
     package func encoded() throws -> Data {
@@ -69,7 +69,7 @@ public struct ServerSentEvent: Sendable, Equatable, CustomStringConvertible {
     }
 
     private func framedText() throws -> String {
-        if let problem { throw StubError.invalidEvent(spelled, reason: problem) }
+        if let problem { throw StubError.library(StreamFailure.invalidEvent(spelled, reason: problem)) }
         var text = ""
         if let comment {
             for line in comment.eventStreamLines { text += ":" + (line.isEmpty ? "" : " " + line) + "\n" }

@@ -59,7 +59,7 @@ public struct StreamStep: Sendable {
                 do {
                     write = .data(try event.encoded())
                 } catch {
-                    throw StubError.invalidStreamStep(stub: stub, reason: "\(error)")
+                    throw StubError.library(StreamFailure.invalidStreamStep(stub: stub, reason: "\(error)"))
                 }
             case .failure(let error):
                 write = .failure(error)

@@ -21,7 +21,7 @@ import URLStubs
 /// ```
 ///
 /// A name the test asks for that is not one of the names fails its call with
-/// `StubError.unknownScenarios(_:known:)`, listing them. Deactivating removes the stubs the
+/// a `StubError` that lists them. Deactivating removes the stubs the
 /// registry keeps under the scenario's name, as `StubRegistry.deactivate(_:)` does.
 public struct LinkScenarios: Sendable {
     /// The names the test may activate and deactivate.
@@ -37,14 +37,14 @@ public struct LinkScenarios: Sendable {
 
     /// Activates `name` in `registry`.
     func activate(_ name: String, in registry: StubRegistry) throws {
-        guard names.contains(name) else { throw StubError.unknownScenarios([name], known: names.sorted()) }
+        guard names.contains(name) else { throw StubError.library(LinkFailure.unknownScenario(name, known: names.sorted())) }
         try activate(name, registry)
     }
 
     /// Removes the stubs of the active scenario `name`; `false` when it was not active.
     func deactivate(_ name: String, in registry: StubRegistry) throws -> Bool {
-        guard names.contains(name) else { throw StubError.unknownScenarios([name], known: names.sorted()) }
-        guard let stubs = registry.setScenarioStubs(nil, for: name) else { return false }
+        guard names.contains(name) else { throw StubError.library(LinkFailure.unknownScenario(name, known: names.sorted())) }
+        guard let stubs = registry.replaceStubGroup(named: name, with: nil) else { return false }
         stubs.forEach { registry.remove($0) }
         return true
     }

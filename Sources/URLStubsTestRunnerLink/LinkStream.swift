@@ -35,11 +35,11 @@ final class LinkStream: @unchecked Sendable, CustomStringConvertible {
             lock.lock()
             if connection != nil {
                 lock.unlock()
-                throw StubError.liveStreamBusy(stream: description, stub: stub)
+                throw StubError.library(LinkFailure.streamBusy(stream: description, stub: stub))
             }
             if ending != nil, pending.isEmpty {
                 lock.unlock()
-                throw StubError.liveStreamEnded(stream: description, stub: stub)
+                throw StubError.library(LinkFailure.streamEnded(stream: description, stub: stub))
             }
             departure = nil
             let connected = Connection(stream: self, wake: wake)
@@ -57,11 +57,11 @@ final class LinkStream: @unchecked Sendable, CustomStringConvertible {
         lock.lock()
         if let ending {
             lock.unlock()
-            throw StubError.writeAfterEnd(stream: description, ended: ending)
+            throw StubError.library(LinkFailure.writeAfterEnd(stream: description, ended: ending))
         }
         if let departure {
             lock.unlock()
-            throw StubError.notConnected(stream: description, reason: departure)
+            throw StubError.library(LinkFailure.notConnected(stream: description, reason: departure))
         }
         pending.append(write)
         if case .data = write {} else { ending = "by the test" }

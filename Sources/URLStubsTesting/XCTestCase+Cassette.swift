@@ -28,7 +28,7 @@ extension XCTestCase {
     /// The mode in code is a default, as with the Swift Testing trait `.replaying`:
     /// `URLSTUBS_RECORD=once|none|newEpisodes|all` overrides it for the whole run, and when `CI`
     /// is set and `URLSTUBS_RECORD` is not, the mode is `RecordMode.none`. A missing
-    /// cassette then throws `StubError.recordingMissing(path:reason:command:)`, whose
+    /// cassette then throws `StubError.library(RecordingFailure.recordingMissing(path:reason:command:))`, whose
     /// message is the command that records it, in XCTest's filter syntax
     /// (`URLSTUBS_RECORD=once swift test --filter UserTests/testFetchesUser`).
     ///
@@ -36,7 +36,7 @@ extension XCTestCase {
     /// call (a recording that rots; `reportsUnusedEntries: false` turns that off), as are an
     /// unexpected request, a cassette that cannot be written, and a recording in which an
     /// exchange failed at the network (the cassette is then kept as it was:
-    /// `StubError.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:)`). Every secret of `scrubbing`
+    /// `StubError.library(RecordingFailure.recordingFailed(path:failedExchanges:firstFailure:previousKept:command:))`). Every secret of `scrubbing`
     /// is kept out of the file and out of those messages. <doc:RecordingAndReplaying> tells the
     /// whole story.
     ///
@@ -53,8 +53,8 @@ extension XCTestCase {
     ///   - fileID: The calling file, for reports; filled in by default.
     ///   - file: The calling file's path: where the cassette folder is found; filled in by default.
     ///   - line: The calling line, where registry-wide failures are recorded; filled in by default.
-    /// - Throws: `StubError.recordingMissing(path:reason:command:)` in `none` mode
-    ///   without the file, `StubError.invalidRecordMode(value:)` for an unknown
+    /// - Throws: `StubError.library(RecordingFailure.recordingMissing(path:reason:command:))` in `none` mode
+    ///   without the file, `StubError.library(RecordingFailure.invalidRecordMode(value:))` for an unknown
     ///   `URLSTUBS_RECORD`, and the error of a cassette that cannot be read.
     ///
     /// - Important: Two test classes in one folder with a test method of the same name

@@ -23,7 +23,7 @@ any `open` declaration (no class of the library is meant to be subclassed by use
 public error types (types conforming to Swift's `Error`, directly or through a protocol that
 refines it such as `LocalizedError`, every module, deprecated names not counted): one type per
 domain, so that a `catch` never has to guess which of two types a problem comes as; and past
-250 declarations of the engine or 531 for the library modules together (a capability added
+252 declarations of the engine or 553 for the library modules together (a capability added
 later, such as URLStubsServer, is counted apart in its own reviewed baseline). The symbol
 graphs are the Linux ones: Apple platforms see the same declarations.
 """
@@ -49,10 +49,16 @@ MAX_ERROR_TYPES = 6
 # A small engine: at most this many non-deprecated declarations in URLStubs (enum cases not
 # counted), and the library modules together no more than the one module and its test and
 # OpenAPI libraries had before the split into wings.
-MAX_ENGINE_DECLARATIONS = 250
+# 250, plus 3 for issue 44's one mechanism by which libraries extend `StubError`
+# (`LibraryFailure`, its `code`, and `StubError.==`, which the compiler wrote, uncounted, while
+# every case's values were Equatable), less `activeScenarios`, now URLStubsScenarios', reviewed.
+MAX_ENGINE_DECLARATIONS = 252
 # 531, plus 10 for URLStubsOpenAPI's check of declarations before they run (issue 41, item 5:
 # `check(_:relativeTo:)`, `check(declarationsOf:relativeTo:)` and their result), reviewed.
-MAX_TOTAL_DECLARATIONS = 541
+# 541, plus 12 for issue 44's libraries' failures leaving `StubError` (whose cases are not
+# counted) for a type per library (`StreamFailure`, `RecordingFailure`, `ScenarioFailure`: each
+# type, `code` and `description` counted) and the engine's 3 above (`activeScenarios` only moved), reviewed.
+MAX_TOTAL_DECLARATIONS = 553
 # Capabilities that came after that total was set, each reviewed in its own baseline instead.
 # The declarative stub's vocabulary (Sources/URLStubs/Declaration/: patterns, responses, their
 # JSON form, the pattern-kind extension point) came after the engine's cap was set; it is

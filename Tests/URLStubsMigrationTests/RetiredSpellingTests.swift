@@ -90,7 +90,7 @@ struct RetiredSpellingTests {
         do {
             try stream.send("late")
             Issue.record("a write after finish throws")
-        } catch LiveStreamError.writeAfterEnd(let name, let ended) {
+        } catch LiveStreamError.library(StreamFailure.writeAfterEnd(let name, let ended)) {
             #expect(name.contains("ticks") && ended.contains("finished"), "\(name), \(ended)")
         }
         do {

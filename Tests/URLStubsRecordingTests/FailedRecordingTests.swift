@@ -42,7 +42,7 @@ struct FailedRecordingTests {
         let result = await fetch(request, from: registry, using: .asyncData)
         #expect(result.urlError?.code == .cannotConnectToHost, "\(String(describing: result.error))")
         let error = try #require(throws: StubError.self) { try recorder.save() }
-        guard case .recordingFailed(let path, let failed, let first, let previousKept, let command) = error else {
+        guard case .library(RecordingFailure.recordingFailed(let path, let failed, let first, let previousKept, let command)) = error else {
             Issue.record("\(error)")
             return
         }

@@ -216,9 +216,10 @@ struct PassthroughTests {
     @Test func noneReplaysOnlyAndFailsUnknownRequests() async throws {
         let file = temporaryHAR()
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let missing = StubError.recordingMissing(
-            path: file.path, reason: "as the test says",
-            command: "URLSTUBS_RECORD=once swift test --filter noneReplaysOnlyAndFailsUnknownRequests")
+        let missing = StubError.library(
+            RecordingFailure.recordingMissing(
+                path: file.path, reason: "as the test says",
+                command: "URLSTUBS_RECORD=once swift test --filter noneReplaysOnlyAndFailsUnknownRequests"))
         #expect(throws: missing) { try StubRegistry().record(to: file, mode: .none, environment: [:]) }
         let recording = StubRegistry()
         let recorder = try recording.record(to: file, mode: .all, environment: [:])
@@ -318,7 +319,7 @@ struct PassthroughTests {
         while attempt == nil {
             do {
                 attempt = try next.record(to: file, mode: .once, environment: [:])
-            } catch StubError.cassetteInUse where Date() < deadline {
+            } catch StubError.library(RecordingFailure.cassetteInUse) where Date() < deadline {
                 try await Task.sleep(nanoseconds: 20_000_000)
             }
         }

@@ -31,7 +31,7 @@ struct RecordSwitchTests {
         let replayed = await fetch(URLRequest(url: server.url("/json?tag=\(tag)")), from: replaying)
         #expect(replayed.statusCode == 200)
         #expect(try await server.count("/json", tag: tag) == 1, "the CI run never reached the server")
-        #expect(throws: StubError.invalidRecordMode(value: "sometimes")) {
+        #expect(throws: StubError.library(RecordingFailure.invalidRecordMode(value: "sometimes"))) {
             try StubRegistry().record(to: file, environment: ["URLSTUBS_RECORD": "sometimes"])
         }
     }

@@ -70,7 +70,7 @@ final class XCTestCassetteTests: FailureCapturingTestCase {
         let cassette = folder.appendingPathComponent("testAMissingCassetteInNoneModeThrowsTheCommandThatRecordsIt.har")
         XCTAssertThrowsError(try makeReplayingRegistry(in: folder.path, environment: ["CI": "true"])) { error in
             let message = String(describing: error)
-            guard case .recordingMissing(let path, let reason, _)? = error as? StubError else { return XCTFail("\(error)") }
+            guard case .library(RecordingFailure.recordingMissing(let path, let reason, _))? = error as? StubError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, cassette.path)
             XCTAssertEqual(reason, "CI is set and URLSTUBS_RECORD is not")
             XCTAssertTrue(

@@ -28,7 +28,7 @@ struct ScenarioErrorDomainTests {
             try ScenarioLauncher.activate(names: ["emtpy-cart"], available: [Scenario("empty-cart") { _ in }], into: StubRegistry())
         } catch { thrown = error }
         let error = try #require(thrown as? StubError, "\(String(describing: thrown))")
-        #expect(error == .unknownScenarios(["emtpy-cart"], known: ["empty-cart"]))
+        #expect(error == .library(ScenarioFailure.unknownScenarios(["emtpy-cart"], known: ["empty-cart"])))
         #expect(error.description == "URLStubs: unknown scenario \"emtpy-cart\". Known scenarios: \"empty-cart\".")
     }
 }

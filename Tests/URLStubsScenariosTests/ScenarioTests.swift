@@ -103,7 +103,7 @@ struct ScenarioTests {
             try ScenarioLauncher.activate(names: ["happy", "nope", "missing"], available: scenarios, into: StubRegistry())
         } throws: { error in
             // An unknown name is a StubError (stubs asked for that do not exist).
-            (error as? StubError) == .unknownScenarios(["nope", "missing"], known: ["empty-cart", "happy", "slow-network"])
+            (error as? StubError) == .library(ScenarioFailure.unknownScenarios(["nope", "missing"], known: ["empty-cart", "happy", "slow-network"]))
                 && "\(error)".contains(#"Known scenarios: "empty-cart", "happy", "slow-network"."#)
         }
     }

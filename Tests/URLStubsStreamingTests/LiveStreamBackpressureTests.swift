@@ -39,10 +39,10 @@ struct LiveStreamBackpressureTests {
     @Test func aWritePastTheLimitThrowsAndSaysWhatToDo() throws {
         let stream = LiveStream(name: "small", bufferLimit: 1_000)
         try stream.send(Data(count: 600))
-        #expect(throws: StubError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600)) {
+        #expect(throws: StubError.library(StreamFailure.bufferFull(stream: stream.description, limit: 1_000, unsent: 600))) {
             try stream.send(Data(count: 600))
         }
-        let message = StubError.bufferFull(stream: stream.description, limit: 1_000, unsent: 600).description
+        let message = StubError.library(StreamFailure.bufferFull(stream: stream.description, limit: 1_000, unsent: 600)).description
         #expect(message.contains("waitForRoom()"))
         #expect(message.contains("bufferLimit is 1000"))
     }

@@ -112,7 +112,7 @@ struct LiveStreamTests {
             try stream.send("b")
             Issue.record("a write after finish() must throw")
         } catch let error as StubError {
-            guard case .writeAfterEnd(let name, let ended) = error else { throw error }
+            guard case .library(StreamFailure.writeAfterEnd(let name, let ended)) = error else { throw error }
             #expect(name.contains("live stream \"feed\" (URLStubsStreamingTests/LiveStreamTests.swift:"))
             #expect(ended == "finished at URLStubsStreamingTests/LiveStreamTests.swift:\(finishLine)")
             #expect("\(error)".contains("cannot write to the live stream \"feed\""))
@@ -123,7 +123,7 @@ struct LiveStreamTests {
             try stream.finish()
             Issue.record("finishing twice must throw")
         } catch let error as StubError {
-            guard case .endedTwice = error else { throw error }
+            guard case .library(StreamFailure.endedTwice) = error else { throw error }
             #expect("\(error)".contains("was already finished at"))
         }
         #expect(throws: StubError.self) { try stream.fail(URLError(.networkConnectionLost)) }
@@ -240,7 +240,7 @@ struct LiveStreamTests {
             last = Date()
             do {
                 try stream.send(event: ServerSentEvent(data: "tick"))
-            } catch StubError.notConnected {
+            } catch StubError.library(StreamFailure.notConnected) {
                 // This task was kept waiting past the timeout (the gap below says so), and the
                 // request timed out: a write then throws rather than waiting for another request.
                 #expect(longestGap >= 1.5, "the request left only after a gap as long as its timeout")
@@ -347,7 +347,7 @@ struct LiveStreamTests {
         let first = Task { outcome.set(await fetch(request("https://api.test/solo"), from: registry, using: .delegate)) }
         try await stream.waitForConnection(timeout: patientWait)
         let second = await fetch("https://api.test/solo", from: registry, using: .delegate)
-        guard case .liveStreamBusy(let name, let stub)? = second.stubError else {
+        guard case .library(StreamFailure.liveStreamBusy(let name, let stub))? = second.stubError else {
             Issue.record("expected liveStreamBusy, got \(String(describing: second.error))")
             return
         }
@@ -359,7 +359,7 @@ struct LiveStreamTests {
         #expect(outcome.result?.error == nil)
         // Its end was delivered: the stream cannot serve again.
         let third = await fetch("https://api.test/solo", from: registry, using: .completionHandler)
-        guard case .liveStreamEnded? = third.stubError else {
+        guard case .library(StreamFailure.liveStreamEnded)? = third.stubError else {
             Issue.record("expected liveStreamEnded, got \(String(describing: third.error))")
             return
         }

@@ -93,7 +93,7 @@ struct StreamStepTests {
             .stream(script: [.event(ServerSentEvent(event: "a\nb", data: "x"))], headers: ["Content-Type": "text/event-stream"])
         }
         let result = await fetch("https://api.test/bad", from: registry, using: .delegate)
-        guard case .invalidStreamStep(let stub, let reason)? = result.stubError else {
+        guard case .library(StreamFailure.invalidStreamStep(let stub, let reason))? = result.stubError else {
             Issue.record("expected invalidStreamStep, got \(String(describing: result.error))")
             return
         }

@@ -43,12 +43,14 @@ struct StreamingThroughTheEngineTests {
     @Test func anInvalidEventNamesItselfAsSwiftSpellsIt() {
         let stream = LiveStream()
         #expect(
-            throws: StubError.invalidEvent(#"ServerSentEvent(event: "a\nb", data: "x")"#, reason: #"the event name "a\nb" holds a line break"#)
+            throws: StubError.library(
+                StreamFailure.invalidEvent(#"ServerSentEvent(event: "a\nb", data: "x")"#, reason: #"the event name "a\nb" holds a line break"#))
         ) {
             try stream.send(event: ServerSentEvent(event: "a\nb", data: "x"))
         }
         #expect(
-            throws: StubError.invalidEvent("ServerSentEvent(id: \"1\\0\", retry: 5)", reason: "the id \"1\\0\" holds a NUL, which clients ignore")
+            throws: StubError.library(
+                StreamFailure.invalidEvent("ServerSentEvent(id: \"1\\0\", retry: 5)", reason: "the id \"1\\0\" holds a NUL, which clients ignore"))
         ) {
             try stream.send(event: ServerSentEvent(id: "1\0", retry: 5))
         }

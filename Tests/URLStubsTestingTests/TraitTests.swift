@@ -88,7 +88,7 @@ struct TraitTests {
         do {
             try await StubsTrait.run(
                 { throw AppFailure() }, with: registry, for: Test.current!,
-                afterTest: { throw StubError.invalidRecordMode(value: "after") },
+                afterTest: { throw StubError.library(RecordingFailure.invalidRecordMode(value: "after")) },
                 recordProblem: { problem, location, threw in recorded.trait().recordProblem(problem, location, threw) },
                 recordError: { error, _ in errors.append("\(error)") })
         } catch {
@@ -100,10 +100,11 @@ struct TraitTests {
         // Alone, the failure after the test is what the test throws.
         let alone = await #expect(throws: StubError.self) {
             try await StubsTrait.run(
-                {}, with: StubRegistry(), for: Test.current!, afterTest: { throw StubError.invalidRecordMode(value: "alone") },
+                {}, with: StubRegistry(), for: Test.current!,
+                afterTest: { throw StubError.library(RecordingFailure.invalidRecordMode(value: "alone")) },
                 recordError: { error, _ in errors.append("\(error)") })
         }
-        #expect(alone == .invalidRecordMode(value: "alone"))
+        #expect(alone == .library(RecordingFailure.invalidRecordMode(value: "alone")))
         #expect(errors.events.count == 1)
     }
 

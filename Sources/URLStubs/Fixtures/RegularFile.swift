@@ -90,8 +90,9 @@ package enum RegularFile {
     }
 }
 
-/// A cassette path that is not a readable regular file, as a ``FixtureError`` naming the full path.
-package enum CassetteFileCheck {
+/// An archive path (a HAR file) that is not a readable regular file, as a ``FixtureError`` naming
+/// the full path.
+package enum ArchiveFileCheck {
     /// The bytes of the cassette at `url`.
     /// - Throws: ``FixtureError``: ``FixtureError/Kind/notFound`` with the closest names in its
     ///   folder when nothing is there, ``FixtureError/Kind/unreadable`` when the path is a

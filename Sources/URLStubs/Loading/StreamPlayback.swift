@@ -59,7 +59,7 @@ final class StreamPlayback: @unchecked Sendable {
         of body: StubBody, for request: StubRequest, stub: String, wake: @escaping @Sendable () -> Void
     ) -> Result<StreamPlayback, any Error> {
         guard case .streamed(let play) = body.source else {
-            return .failure(StubError.invalidStreamStep(stub: stub, reason: "the body is not a stream"))
+            return .failure(StubError.invalidResponse(reason: "stream of \(StubError.theStub(stub)): its body is not a stream"))
         }
         do {
             switch try play(request, stub, wake) {

@@ -128,13 +128,15 @@ extension StubRegistry {
         let state = snapshot()
         var report = UnmatchedReport(request: request, stubs: state.table.all, scrubbing: state.scrubbing)
         report.showsDeclarations = state.showsDeclarations
-        return addingCassetteNote(to: report.text)
+        return addingReportNotes(to: report.text)
     }
 
-    /// `report` with the note of the cassette this registry replays (``replayedCassetteNote``)
-    /// under its headline: a request the cassette lacks is fixed by recording, not by a stub.
-    func addingCassetteNote(to report: String) -> String {
-        guard let note = replayedCassetteNote else { return report }
+    /// `report` with the libraries' notes (``setReportNote(_:for:)``) under its headline: a
+    /// request a replayed cassette lacks, say, is fixed by recording, not by a stub.
+    func addingReportNotes(to report: String) -> String {
+        let notes = reportNotes
+        guard !notes.isEmpty else { return report }
+        let note = notes.joined(separator: "\n")
         guard let headlineEnd = report.firstIndex(of: "\n") else { return report + "\n" + note }
         return report[..<headlineEnd] + "\n" + note + report[headlineEnd...]
     }

@@ -55,10 +55,12 @@ public final class StubRegistry: @unchecked Sendable {
     private struct Fields {
         /// What answering a request reads, as one snapshot (``snapshot()``).
         var state: State
-        var scenarios: [(name: String, stubs: [StubDescriptor])] = []
+        /// Named groups of stubs a library switches as one (a scenario), the newest last.
+        var stubGroups: [(name: String, stubs: [StubDescriptor])] = []
         var unmatchedExpectations: [ExpectedUnmatchedRequest] = []
         var refusedInstallations: [StubError] = []
-        var cassetteNote: String?
+        /// Notes a library shows under a near-miss report's headline, by the library's key.
+        var reportNotes: [String: String] = [:]
     }
 
     /// Every request this registry saw (``journal``).
@@ -233,18 +235,21 @@ public final class StubRegistry: @unchecked Sendable {
         set { change { $0.sharedCookies = newValue } }
     }
 
-    /// Names of the active scenarios, the one with precedence last.
-    public var activeScenarios: [String] {
-        fields.withLock { $0.scenarios.map(\.name) }
+    /// Names of the stub groups this registry holds, the newest last (a library's seam: a
+    /// scenario is such a group).
+    package var stubGroupNames: [String] {
+        fields.withLock { $0.stubGroups.map(\.name) }
     }
 
-    /// Replaces the stubs recorded for a scenario; returns the previous ones.
+    /// Replaces the stubs of the group `name` (`nil`: forgets the group) and returns the group's
+    /// previous stubs; a replaced group becomes the newest. The stubs themselves are registered
+    /// and removed by the caller.
     @discardableResult
-    package func setScenarioStubs(_ stubs: [StubDescriptor]?, for name: String) -> [StubDescriptor]? {
+    package func replaceStubGroup(named name: String, with stubs: [StubDescriptor]?) -> [StubDescriptor]? {
         fields.withLock { fields in
-            let previous = fields.scenarios.first { $0.name == name }?.stubs
-            fields.scenarios.removeAll { $0.name == name }
-            if let stubs { fields.scenarios.append((name, stubs)) }
+            let previous = fields.stubGroups.first { $0.name == name }?.stubs
+            fields.stubGroups.removeAll { $0.name == name }
+            if let stubs { fields.stubGroups.append((name, stubs)) }
             return previous
         }
     }
@@ -271,11 +276,16 @@ public final class StubRegistry: @unchecked Sendable {
         }
     }
 
-    /// What a near-miss report says of the cassette this registry replays: which one, and
-    /// how to record what it lacks (set by a `HARRecorder` that replays).
-    package var replayedCassetteNote: String? {
-        get { fields.withLock { $0.cassetteNote } }
-        set { fields.withLock { $0.cassetteNote = newValue } }
+    /// Sets (or, with `nil`, removes) the note that near-miss reports and `verify()` show under
+    /// their headline for the library `key` (a library's seam: a replayed cassette says which
+    /// one, and how to record what it lacks). Notes show in the order of their keys.
+    package func setReportNote(_ note: String?, for key: String) {
+        fields.withLock { $0.reportNotes[key] = note }
+    }
+
+    /// The notes of ``setReportNote(_:for:)``, in the order of their keys.
+    var reportNotes: [String] {
+        fields.withLock { fields in fields.reportNotes.sorted { $0.key < $1.key }.map(\.value) }
     }
 
     /// The configuration this registry was last installed into.

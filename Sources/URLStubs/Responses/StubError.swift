@@ -23,16 +23,17 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(fileID):\(line)" }
 }
 
-/// A stub defined wrongly, or an answer it cannot give: a response, a live stream, a JSON value
-/// or a selection of stubs (a record mode, a scenario name) that is not what the app can
-/// receive. Delivered as the failing task's error, or thrown by the call that made it (a
-/// `LiveStream` write, ``JSONValue/init(any:)``).
+/// A stub defined wrongly, or an answer it cannot give: a response or a JSON value that is not
+/// what the app can receive, or a failure of a library built on the engine (``library(_:)``: a
+/// live stream misused, a record mode, a scenario name). Delivered as the failing task's error,
+/// or thrown by the call that made it (a `LiveStream` write, ``JSONValue/init(any:)``).
 ///
 /// Each case says what was wrong, where, and what to do; `description` is the full sentence.
 ///
 /// How it reaches a task:
 /// - A stub's own mistake (a status, header, length or body the app cannot receive, a live
-///   stream misused) fails the task with this value itself: `error as? StubError` reads it.
+///   stream that already serves a request) fails the task with this value itself:
+///   `error as? StubError` reads it.
 /// - A request that no stub matched (``StubError/unmatchedRequest(report:)``) fails with the `URLError`
 ///   app code already handles, `URLError(.resourceUnavailable)`: its `localizedDescription` is
 ///   the near-miss report, and this value is under `NSUnderlyingErrorKey`. `error as?
@@ -44,7 +45,7 @@ public struct StubLocation: Sendable, Hashable, CustomStringConvertible {
 ///   delivered as given. A file that could not be found or read (a body file, a fixture, a HAR
 ///   file) is a ``FixtureError``, itself. An app driven by a UI test whose link to the test is
 ///   gone fails its requests with `URLError(.cannotConnectToHost)` carrying the link's own error.
-public enum StubError: Error, Sendable, Equatable {
+public enum StubError: Error, Sendable {
     /// A stub answered with a status code outside 100...599.
     case invalidStatusCode(Int, stub: String)
     /// A header name or value cannot be sent (a newline, an empty name).
@@ -79,32 +80,8 @@ public enum StubError: Error, Sendable, Equatable {
     /// and says what is wrong (values the format cannot encode, or one part of a joined
     /// response that is not what the whole needs).
     case invalidResponse(reason: String)
-    /// A second request reached a `LiveStream` (URLStubsStreaming) while another was connected to it.
-    case liveStreamBusy(stream: String, stub: String)
-    /// A request reached a `LiveStream` whose end an earlier request already received.
-    case liveStreamEnded(stream: String, stub: String)
-    /// A scripted stream (`StreamStep`s) holds a step that cannot be sent.
-    case invalidStreamStep(stub: String, reason: String)
-    /// The record mode in force is `RecordMode.none` and the recording does not exist;
-    /// `command` records it.
-    case recordingMissing(path: String, reason: String, command: String)
-    /// `URLSTUBS_RECORD` holds something other than `once`, `none`, `newEpisodes` or `all`.
-    case invalidRecordMode(value: String)
-    /// Scenarios were asked for by names no scenario has (`URLSTUBS_SCENARIO`, a launcher, a
-    /// UI test's `activate`); `known` lists the names there are.
-    case unknownScenarios([String], known: [String])
-    /// A recorder was asked to record into the cassette at `path` while another live recorder
-    /// (in this process or another) records it: `heldBy` and `requestedBy` name the two tests
-    /// and the lines that made the recorders. Two recorders of one file would each write over
-    /// the other's exchanges.
-    case cassetteInUse(path: String, heldBy: String, requestedBy: String)
     /// A stub's ``DownloadSpeed`` is not a positive, finite number of KB/s.
     case invalidDownloadSpeed(kilobytesPerSecond: Double, stub: String)
-    /// A recording into the cassette at `path` was not saved: `failedExchanges` of its
-    /// exchanges failed at the network (`firstFailure` is the first, scrubbed), and a cassette
-    /// without them would fail every later run. `previousKept` says a cassette was there and
-    /// was left as it was; `command` records it again.
-    case recordingFailed(path: String, failedExchanges: Int, firstFailure: String, previousKept: Bool, command: String)
     /// A stub's response has a body although its status (`1xx`, 204, 304) never carries one
     /// in HTTP: no client would receive it.
     case bodyNotAllowed(statusCode: Int, bodyLength: Int?, stub: String)
@@ -112,6 +89,10 @@ public enum StubError: Error, Sendable, Equatable {
     /// or read: `source` names the file (or the stub), `path` the JSON path of the part
     /// (`$.request.path.matches`), `problem` what was wrong and what was expected.
     case invalidDeclaration(source: String, path: String, problem: String)
+    /// A failure of a library built on the engine (a live stream misused, a recording that
+    /// cannot be made, an unknown scenario): the library's own value, which a pattern matches
+    /// by its type's case, `StubError.library(StreamFailure.bufferFull(_, _, _))`.
+    case library(any LibraryFailure)
 
     // JSON that is not: thrown by the call given it, or failing the request it was for.
 
@@ -123,23 +104,6 @@ public enum StubError: Error, Sendable, Equatable {
     case bodyIsNotJSON(url: String, contentType: String?, preview: String)
     /// A passthrough's JSON patch is itself not a JSON value.
     case patchIsNotJSON(String)
-
-    // A `LiveStream` misused, thrown by the call that made it.
-
-    /// A write after `LiveStream.finish()` or `LiveStream.fail(_:)`; `ended` says which, and
-    /// where.
-    case writeAfterEnd(stream: String, ended: String)
-    /// `LiveStream.finish()` or `LiveStream.fail(_:)` on a stream that had already ended.
-    case endedTwice(stream: String, ended: String)
-    /// A server-sent event with a field that cannot be framed: the event as Swift spells it
-    /// (`ServerSentEvent(event: "a\nb", data: "x")`), and what is wrong.
-    case invalidEvent(String, reason: String)
-    /// An NDJSON line that is not one line of JSON.
-    case invalidJSONLine(stream: String, reason: String)
-    /// A write that would leave more than the stream's `bufferLimit` bytes unsent.
-    case bufferFull(stream: String, limit: Int, unsent: Int)
-    /// A write after the connected request went away (`reason`), before another connected.
-    case notConnected(stream: String, reason: String)
 
     /// `true` for a mistake in the stub's response itself (a status, header, length or speed
     /// no client can receive): ``StubRegistry/verify(includePassedThrough:)`` reports its stub.
@@ -194,48 +158,17 @@ public enum StubError: Error, Sendable, Equatable {
         case .invalidContentLength(let value, let stub):
             return "URLStubs: \(Self.theStub(stub)) has Content-Length \(value.debugDescription), which is not a whole number of bytes. "
                 + "Remove the header (URLStubs sets it from the body) or give the body's size."
-        case .liveStreamBusy(let stream, let stub):
-            return "URLStubs: \(Self.theStub(stub)) answered with the \(stream), but another request is connected to it; "
-                + "a live stream serves one request at a time. Give each connection its own LiveStream "
-                + "(registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
-        case .liveStreamEnded(let stream, let stub):
-            return "URLStubs: \(Self.theStub(stub)) answered with the \(stream), which has ended and was already played to a request. "
-                + "Give each connection its own LiveStream (registry.stub(matcher, responses: [.stream(first), .stream(second)]))."
-        case .invalidStreamStep(let stub, let reason):
-            return "URLStubs: the scripted stream of \(Self.theStub(stub)) cannot be sent: \(reason)."
         case .backgroundSessionUnsupported(let identifier):
             return "URLStubs: cannot install into the background configuration \(identifier.debugDescription): "
                 + "background sessions never consult custom URL protocols, so every request would reach the network. "
                 + "Install into a .default or .ephemeral configuration in tests."
         case .invalidResponse(let reason):
             return "URLStubs: invalid \(reason)."
-        case .recordingMissing(let path, let reason, let command):
-            return "URLStubs: the recording \(path) does not exist, and the record mode is none (\(reason)), "
-                + "so the test would have to reach the network. Record it with:\n    \(command)\nand commit the file."
-        case .invalidRecordMode(let value):
-            return "URLStubs: URLSTUBS_RECORD=\(value) is not a record mode; use once, none, newEpisodes or all."
-        case .unknownScenarios(let names, let known):
-            return "URLStubs: unknown scenario\(names.count == 1 ? "" : "s") "
-                + names.map { "\"\($0)\"" }.joined(separator: ", ")
-                + ". Known scenarios: " + (known.isEmpty ? "none" : known.map { "\"\($0)\"" }.joined(separator: ", ")) + "."
-        case .cassetteInUse(let path, let holder, let requester):
-            return "URLStubs: \(requester) cannot record into the cassette \(path): \(holder) is recording it right now, "
-                + "and two recorders of one file would each write over the other's exchanges. "
-                + "Give each test its own cassette (pass a name or a folder), or record them one after the other."
         case .invalidDownloadSpeed(let speed, let stub):
             return "URLStubs: \(Self.theStub(stub)) has a download speed of \(speed) KB/s; a speed must be a positive number of KB/s. "
                 + "Use .downloadSpeed(.threeG) (400 KB/s; .gprs 7, .edge 16, .threeGPlus 900, .wifi 1500) or "
                 + ".downloadSpeed(.kilobytesPerSecond(400)); OHHTTPStubs' .responseTime(-400) is .downloadSpeed(.threeG). "
                 + "A response that never comes is .neverResponding()."
-        case .recordingFailed(let path, let count, let first, let previousKept, let command):
-            let exchanges = count == 1 ? "1 exchange" : "\(count) exchanges"
-            let kept =
-                previousKept
-                ? "The previous cassette was kept as it was; nothing of this run was written."
-                : "No cassette was written."
-            return "URLStubs: the recording \(path) was not saved: \(exchanges) failed at the network, "
-                + "and a cassette without \(count == 1 ? "it" : "them") would fail later runs. The first: \(first). \(kept) "
-                + "Once the server can be reached, record again with:\n    \(command)"
         case .notJSON(let type):
             return "a value of type \(type) cannot be represented as JSON"
         case .invalidDeclaration(let source, let path, let problem):
@@ -245,21 +178,8 @@ public enum StubError: Error, Sendable, Equatable {
                 + "(Content-Type: \(contentType ?? "none"); starts with \(preview))."
         case .patchIsNotJSON(let detail):
             return "URLStubs: the patch is not a JSON value: \(detail)"
-        case .writeAfterEnd(let stream, let ended):
-            return "URLStubs: cannot write to the \(stream): it was \(ended), and nothing more reaches the app. "
-                + "Write everything before finish(), or answer with a new LiveStream for a new connection."
-        case .endedTwice(let stream, let ended):
-            return "URLStubs: the \(stream) was already \(ended); a stream ends once (finish() or fail(_:))."
-        case .invalidEvent(_, let reason):
-            return "URLStubs: this server-sent event cannot be framed for text/event-stream: \(reason)."
-        case .invalidJSONLine(let stream, let reason):
-            return "URLStubs: cannot send an NDJSON line to the \(stream): \(reason)."
-        case .bufferFull(let stream, let limit, let unsent):
-            return "URLStubs: the \(stream) already holds \(unsent) bytes the app has not read (its bufferLimit is \(limit)). "
-                + "Call `try await stream.waitForRoom()` before writing more, or make the stream with a larger bufferLimit."
-        case .notConnected(let stream, let reason):
-            return "URLStubs: nothing reads the \(stream) now: \(reason), and what it had not received was dropped. "
-                + "Wait for the next request with `try await stream.waitForConnection()` before writing again."
+        case .library(let failure):
+            return failure.description
         }
     }
 }
@@ -273,7 +193,8 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
     /// `URLStubs.StubError`, when bridged to `NSError`.
     public static var errorDomain: String { "URLStubs.StubError" }
     /// A stable number per case, when bridged to `NSError`; a number is never given to
-    /// another case (1, 2 and 19 are retired).
+    /// another case (1, 2 and 19 are retired; 16-18, 20-22, 24 and 26-31 are the libraries'
+    /// streaming and recording failures, 35 the scenarios', each keeping its number).
     public var errorCode: Int {
         switch self {
         case .invalidStatusCode: return 3
@@ -289,26 +210,13 @@ extension StubError: CustomStringConvertible, LocalizedError, CustomNSError {
         case .bodyLengthMismatch: return 13
         case .invalidContentLength: return 14
         case .invalidResponse: return 15
-        case .liveStreamBusy: return 16
-        case .liveStreamEnded: return 17
-        case .invalidStreamStep: return 18
-        case .recordingMissing: return 20
-        case .invalidRecordMode: return 21
-        case .cassetteInUse: return 22
         case .invalidDownloadSpeed: return 23
-        case .recordingFailed: return 24
         case .bodyNotAllowed: return 25
-        case .writeAfterEnd: return 26
-        case .endedTwice: return 27
-        case .invalidEvent: return 28
-        case .invalidJSONLine: return 29
-        case .bufferFull: return 30
-        case .notConnected: return 31
         case .notJSON: return 32
         case .bodyIsNotJSON: return 33
         case .patchIsNotJSON: return 34
-        case .unknownScenarios: return 35
         case .invalidDeclaration: return 36
+        case .library(let failure): return failure.code
         }
     }
     /// The description under `NSLocalizedDescriptionKey`.

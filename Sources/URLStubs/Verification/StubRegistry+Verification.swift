@@ -79,7 +79,7 @@ extension StubRegistry {
             guard analyses.count < Self.explainedUnexpectedRequests else { break }
             var report = UnmatchedReport(request: entry.request, stubs: stubs, scrubbing: entry.scrubbing)
             report.showsDeclarations = showsDeclarationsInReports
-            var lines = addingCassetteNote(to: report.text).split(separator: "\n", omittingEmptySubsequences: false)
+            var lines = addingReportNotes(to: report.text).split(separator: "\n", omittingEmptySubsequences: false)
             if lines.first?.hasPrefix("URLStubs: no stub matches") == true { lines.removeFirst() }
             analyses[key] = lines.joined(separator: "\n")
         }

@@ -58,10 +58,10 @@ struct StreamedBodyTests {
     func aSourceThatRefusesFailsTheRequestBeforeAnyHead(api: FetchAPI) async {
         let registry = StubRegistry()
         registry.stub(.any, name: "refusing") { _ in
-            StubResponse(streamedBody: { _, stub, _ in throw StubError.invalidStreamStep(stub: stub, reason: "refused") })
+            StubResponse(streamedBody: { _, stub, _ in throw StubError.library(RefusingSource.refused(stub: stub, reason: "refused")) })
         }
         let result = await fetch("https://api.test/refused", from: registry, using: api)
-        guard case .invalidStreamStep(let stub, let reason)? = result.stubError else {
+        guard case .library(RefusingSource.refused(let stub, let reason))? = result.stubError else {
             Issue.record("expected the source's error, got \(String(describing: result.error))")
             return
         }
@@ -145,4 +145,16 @@ private final class PushedConnection: StreamedBodyConnection, @unchecked Sendabl
 
     func consumed(_ bytes: Int) { lock.lock(); consumed += bytes; lock.unlock() }
     func disconnect(reason: String) { lock.lock(); left = reason; lock.unlock() }
+}
+
+/// A library's failure as a streamed source throws it: the engine carries it to the request
+/// as `StubError.library`, and a pattern reaches its case.
+private enum RefusingSource: LibraryFailure {
+    case refused(stub: String, reason: String)
+    var code: Int { 1_000 }
+    var description: String {
+        switch self {
+        case .refused(let stub, let reason): return "the source of \(stub) refused: \(reason)"
+        }
+    }
 }
