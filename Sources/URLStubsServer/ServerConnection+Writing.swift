@@ -69,6 +69,7 @@ extension ServerConnection {
         source.setEventHandler { [unowned self] in flush() }
         source.setCancelHandler { [self] in sourceCancelled() }
         openSources += 1
+        core.connectionSources.enter()
         writeSource = source
         source.activate()
     }
@@ -160,6 +161,7 @@ extension ServerConnection {
     }
 
     func sourceCancelled() {
+        defer { core.connectionSources.leave() }
         openSources -= 1
         guard openSources == 0, !descriptorClosed else { return }
         descriptorClosed = true

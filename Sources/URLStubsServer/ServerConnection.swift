@@ -136,6 +136,7 @@ final class ServerConnection: @unchecked Sendable {
             source.setEventHandler { [unowned self] in readAvailable() }
             source.setCancelHandler { [self] in sourceCancelled() }
             openSources += 1
+            core.connectionSources.enter()
             readSource = source
             source.activate()
             let limits = core.limits

@@ -21,6 +21,9 @@ final class ServerCore: @unchecked Sendable {
     private var isStopped = false
     /// Left when every listening descriptor is closed.
     private let listenersClosed = DispatchGroup()
+    /// The connections' read and write sources whose cancel handler has not run: each holds its
+    /// connection, and through it the registry, until it runs.
+    let connectionSources = DispatchGroup()
 
     init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: StubServer.Limits) throws {
         self.registry = registry
@@ -201,6 +204,9 @@ final class ServerCore: @unchecked Sendable {
         let deadline = DispatchTime.now() + Self.stopDeadline
         _ = listenersClosed.wait(timeout: deadline)
         _ = closed.wait(timeout: deadline)
+        // Cancelled by the closes above, the sources' handlers run a moment later: once they have,
+        // nothing of this server but the server itself holds a connection or the registry.
+        _ = connectionSources.wait(timeout: deadline)
         waitForJournal(until: stopBy)
     }
 
