@@ -162,7 +162,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsWireMockTests", dependencies: ["URLStubs", "URLStubsWireMock", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
+            name: "URLStubsWireMockTests",
+            dependencies: ["URLStubs", "URLStubsWireMock", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],

@@ -136,6 +136,19 @@ struct HARRequestKind: RequestPatternKind {
             return .invalid(Self.name, problem: "\(error)")
         }
     }
+
+    /// The recorded body as a body pattern: JSON equal as JSON, text as text, other bytes as
+    /// bytes (a request without a body: no body pattern). Replay's own leniency (volatile
+    /// fields, a GraphQL operation's meaning, the scrubbed values) has no plain spelling.
+    func plainPattern(for value: JSONValue) -> RequestPattern? {
+        guard let entry = try? HAR.replayValue(value).entries.first else { return nil }
+        guard let body = entry.requestBody, !body.isEmpty else { return RequestPattern() }
+        if entry.requestMimeType?.lowercased().contains("json") == true, let json = try? JSONValue(data: body) {
+            return RequestPattern(body: [.json(json)])
+        }
+        if let text = String(data: body, encoding: .utf8) { return RequestPattern(body: [.equalTo(text)]) }
+        return RequestPattern(body: [.binaryEqualTo(body)])
+    }
 }
 
 /// `{"name": "harReplay", "value": {…}}`: the entries recorded for one request, answered as

@@ -23,6 +23,15 @@ public protocol RequestPatternKind: Sendable {
     /// The matcher for one value of the kind; a value it cannot use gives a matcher whose
     /// ``RequestMatcher/problems`` say why.
     func matcher(for value: JSONValue) -> RequestMatcher
+    /// The requests one value accepts, said with the built-in patterns as closely as they can
+    /// say them, for a writer of another tool's format (a WireMock mapping); `nil` when they
+    /// cannot. The declaration's other fields (method, path, query) still apply beside it.
+    func plainPattern(for value: JSONValue) -> RequestPattern?
+}
+
+extension RequestPatternKind {
+    /// `nil`: the kind's requests have no plain spelling.
+    public func plainPattern(for value: JSONValue) -> RequestPattern? { nil }
 }
 
 /// The pattern kinds registered in this process.
@@ -35,7 +44,7 @@ public enum RequestPatternKinds {
     }
 
     /// The kind named `name`, if registered.
-    static func kind(named name: String) -> (any RequestPatternKind)? {
+    package static func kind(named name: String) -> (any RequestPatternKind)? {
         kinds.withLock { $0[name] }
     }
 

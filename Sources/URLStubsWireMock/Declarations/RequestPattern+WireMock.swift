@@ -72,7 +72,13 @@ extension WireMockMapping.RequestPattern {
         return .init(username: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
     }
 
-    /// Puts a `wireMock.*` kind's WireMock JSON back where it came from.
+    private static func isKind(_ body: BodyPattern) -> Bool {
+        if case .kind = body { return true }
+        return false
+    }
+
+    /// Puts a `wireMock.*` kind's WireMock JSON back where it came from, or another library's
+    /// kind's plain spelling (``RequestPatternKind/plainPattern(for:)``).
     private mutating func absorb(kind name: String, _ json: JSONValue, refuse: (String) -> FixtureError) throws {
         switch name {
         case WireMockPatternKinds.url:
@@ -97,7 +103,12 @@ extension WireMockMapping.RequestPattern {
                 guard case .single(let single) = values else { throw refuse("several values of the cookie \(field)") }
                 cookies[field] = single
             }
-        default: throw refuse("the pattern kind \"\(name)\"")
+        default:
+            // Another library's kind, said with the built-in patterns when it can be.
+            guard let plain = RequestPatternKinds.kind(named: name)?.plainPattern(for: json),
+                plain == URLStubs.RequestPattern(body: plain.body), !plain.body.contains(where: Self.isKind)
+            else { throw refuse("the pattern kind \"\(name)\"") }
+            bodyPatterns += try Self(declared: URLStubs.RequestPattern(body: plain.body), refuse: refuse).bodyPatterns
         }
     }
 }
