@@ -278,7 +278,8 @@ func listenOnLoopback() throws -> (Int32, UInt16) {
     return (descriptor, UInt16(bigEndian: address.sin_port))
 }
 
-private func connectToLoopback(port: UInt16) throws -> Int32 {
+/// A keep-alive client's socket, connected to 127.0.0.1:`port`, with Nagle's delay off.
+func connectToLoopback(port: UInt16) throws -> Int32 {
     let descriptor = SystemSocket.makeTCP()
     var address = SystemSocket.loopbackAddress(port: port)
     let connected = withUnsafePointer(to: &address) {

@@ -60,14 +60,7 @@ private final class AdminBenchClient {
     private var buffer = [UInt8](repeating: 0, count: 65_536)
 
     init(port: UInt16) throws {
-        descriptor = SystemSocket.makeTCP()
-        var address = SystemSocket.loopbackAddress(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-        guard descriptor >= 0, connected else { throw BenchError("could not connect to 127.0.0.1:\(port): \(String(cString: strerror(errno)))") }
-        var on: Int32 = 1
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        descriptor = try connectToLoopback(port: port)
     }
 
     /// Sends `head` (its lines, without the blank line) and `body`, and reads the answer: its

@@ -36,12 +36,7 @@ struct PythonClientTests {
             after = len(Mappings.retrieve_all_mappings().mappings)
             print(json.dumps({"id": bool(created.id), "body": body, "count": count, "after": after}))
             """
-        // runChildProcess: corelibs' `Process.run` reads past its directory buffer (see
-        // `SpawnedProcess`), which the address sanitizer stops the whole run for.
-        let result = try await runChildProcess(
-            URL(fileURLWithPath: try #require(Self.python)),
-            arguments: ["-c", script, server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))],
-            environment: ProcessInfo.processInfo.environment, timeLimit: 120)
+        let result = try await Self.run(script, against: server)
         let text = result.output
         #expect(result.status == 0, "\(text)")
         #expect(text.contains(#""id": true"#), "\(text)")
@@ -110,10 +105,7 @@ struct PythonClientTests {
             out["scenarios"] = len(Scenarios.reset_all_scenarios().text) >= 0
             print(json.dumps(out))
             """
-        let result = try await runChildProcess(
-            URL(fileURLWithPath: try #require(Self.python)),
-            arguments: ["-c", script, server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))],
-            environment: ProcessInfo.processInfo.environment, timeLimit: 120)
+        let result = try await Self.run(script, against: server)
         let text = result.output
         #expect(result.status == 0, "\(text)")
         let line = text.split(separator: "\n").last.map(String.init) ?? ""
@@ -124,5 +116,15 @@ struct PythonClientTests {
                     "read": "one", "replaced": "two", "all": 2, "count": 1, "found": 1, "unmatched": ["/nowhere"], "near": true,
                     "afterReset": 0, "settings": 5, "afterMetadata": 404, "afterDelete": 404, "afterMappingsReset": 404, "scenarios": true,
                 ]), "\(text)")
+    }
+
+    /// Runs `script` with the client's Python, the server's base URL its one argument. A child
+    /// of `runChildProcess`: corelibs' `Process.run` reads past its directory buffer (see
+    /// `SpawnedProcess`), which the address sanitizer stops the whole run for.
+    static func run(_ script: String, against server: StubServer) async throws -> ChildProcessResult {
+        try await runChildProcess(
+            URL(fileURLWithPath: try #require(python)),
+            arguments: ["-c", script, server.baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))],
+            environment: ProcessInfo.processInfo.environment, timeLimit: 120)
     }
 }
