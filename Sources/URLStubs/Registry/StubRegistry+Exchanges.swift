@@ -130,7 +130,10 @@ extension StubRegistry {
                 // `onRedirect`, before the session's delegate is asked: the same moment on every
                 // platform (OHHTTPStubs' `onStubRedirect` moment).
                 if let hook = state.hooks.redirect {
-                    hooks.run { hook(exchange.request, next, exchange.stub, exchange.response) }
+                    // Read now, on the delivery context: the plan may change once the hook is
+                    // queued (a redirect the delegate declines is delivered as the final response).
+                    let (request, stub, response) = (exchange.request, exchange.stub, exchange.response)
+                    hooks.run { hook(request, next, stub, response) }
                 }
             case .ended:
                 ended(exchange, state: state)
