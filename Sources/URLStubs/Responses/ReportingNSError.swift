@@ -22,9 +22,11 @@ import FoundationNetworking
 /// info instead of returning this object, and that one prints Foundation's dump (the report is
 /// still its `localizedDescription`). On Apple platforms `as NSError` returns this object.
 package final class ReportingNSError: NSError, @unchecked Sendable {
-    /// The text `description` shows after the code's name.
-    private let report: String
-    private let codeName: String
+    /// The text `description` shows after the code's name, and the code's name. Written and
+    /// read under a lock: the error is made on a registry thread and read wherever the app
+    /// handles it, handed over by corelibs' callbacks, whose hand-off the thread sanitizer
+    /// does not see; the lock makes the hand-off plain.
+    private let text: Locked<(report: String, codeName: String)>
 
     /// A `URLError` of `code` (spelled `codeName` in its description) whose localized
     /// description is `report`, carrying `underlying` under `NSUnderlyingErrorKey`.
@@ -40,21 +42,21 @@ package final class ReportingNSError: NSError, @unchecked Sendable {
     }
 
     private init(domain: String, code: Int, userInfo: [String: Any], codeName: String, report: String) {
-        self.report = report
-        self.codeName = codeName
+        text = Locked((report: "", codeName: ""))
+        text.withLock { $0 = (report, codeName) }
         super.init(domain: domain, code: code, userInfo: userInfo)
     }
 
     required init?(coder: NSCoder) {
         // Archived copies (background sessions only) decode as a plain NSError's fields.
-        report = ""
-        codeName = ""
+        text = Locked((report: "", codeName: ""))
         super.init(coder: coder)
     }
 
     /// `URLError(.resourceUnavailable): ` (or the code it is) then the report, each line once.
     package override var description: String {
-        report.isEmpty ? super.description : "URLError(\(codeName)): \(report)"
+        let (report, codeName) = text.withLock { $0 }
+        return report.isEmpty ? super.description : "URLError(\(codeName)): \(report)"
     }
 
     package override var debugDescription: String { description }
