@@ -86,13 +86,15 @@ extension ServerConnection {
             } else if !wroteEnd {
                 wroteEnd = true
                 // The client reads everything sent, then the end; what it still sends is
-                // dropped until it closes too (or two seconds pass).
+                // dropped until it closes too (or two seconds pass). The wait holds the
+                // connection weakly: once closed, nothing of it (nor the registry) outlives the
+                // close by those two seconds.
                 ServerSocket.shutdownWrites(descriptor)
                 if isReadSuspended, let readSource {
                     readSource.resume()
                     isReadSuspended = false
                 }
-                queue.asyncAfter(deadline: .now() + 2) { [self] in finishClosing() }
+                queue.asyncAfter(deadline: .now() + 2) { [weak self] in self?.finishClosing() }
             }
         case .closed:
             break
