@@ -237,8 +237,8 @@ final class ServerCore: @unchecked Sendable {
 
     /// Waits until every request handed to the registry is journaled (the connections are
     /// closed: a cancelled exchange is journaled as its player ends, a running response
-    /// closure's as soon as it returns), or until `deadline`; then journals the exchanges
-    /// still open as cancelled, a response closure still running among them.
+    /// closure's or closure matcher's as soon as it returns), or until `deadline`; then
+    /// journals the exchanges still open as cancelled, user code still running among them.
     private func waitForJournal(until deadline: Date) {
         ticketsChanged.lock()
         while !openTickets.isEmpty, ticketsChanged.wait(until: deadline) {}
