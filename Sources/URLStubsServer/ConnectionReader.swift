@@ -18,14 +18,15 @@ protocol ConnectionReader: AnyObject {
 }
 
 enum ConnectionReaders {
-    /// A reader for `descriptor`: on Linux the process's ``ReadPoller`` (one epoll thread
-    /// answers every connection's bytes where they arrive: no queue hop, no re-arming per
+    /// A reader for `descriptor`: on Linux the server's ``ReadPoller`` (one epoll thread
+    /// answers its connections' bytes where they arrive: no queue hop, no re-arming per
     /// request); elsewhere a dispatch read source.
     static func make(
-        descriptor: Int32, queue: DispatchQueue, handler: @escaping @Sendable () -> Void, cancelHandler: @escaping @Sendable () -> Void
+        descriptor: Int32, core: ServerCore, queue: DispatchQueue, handler: @escaping @Sendable () -> Void,
+        cancelHandler: @escaping @Sendable () -> Void
     ) -> any ConnectionReader {
         #if os(Linux)
-        if let poller = ReadPoller.shared {
+        if let poller = core.poller {
             return PolledReader(poller: poller, descriptor: descriptor, queue: queue, handler: handler, cancelHandler: cancelHandler)
         }
         #endif

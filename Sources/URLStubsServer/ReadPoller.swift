@@ -5,33 +5,54 @@ import Glibc
 #endif
 
 #if os(Linux)
-/// One thread waiting in `epoll_wait` for the bytes of every served connection in the process
-/// (level-triggered: a socket still holding bytes is reported again), which runs the
+/// A server's thread waiting in `epoll_wait` for the bytes of its connections (level-triggered:
+/// a socket still holding bytes is reported again), which runs the
 /// connection's handler itself, inside `queue.sync`: on an idle connection queue that runs on
 /// this thread, so a request costs one wake-up, its `read` and its `write`. A dispatch read
 /// source costs a wake-up of the manager thread, two `epoll_ctl`, an `ioctl` and a wake-up of
 /// a worker besides. A connection's queue only ever runs short steps (user code runs on the
-/// registry's lanes), so a busy one holds this thread for a moment at most.
+/// registry's lanes), so a busy one holds this thread for a moment at most. One per server, not
+/// per process: servers of tests that run in parallel never wait for each other's connections.
 final class ReadPoller: @unchecked Sendable {
-    // @unchecked: `readers` and `nextToken` are guarded by `lock`; `epoll` is set once.
-
-    /// The process's poller; `nil` when `epoll_create1` failed (dispatch sources serve then).
-    static let shared: ReadPoller? = ReadPoller()
+    // @unchecked: `readers` and `nextToken` are guarded by `lock`; the descriptors are set once.
 
     private let epoll: Int32
+    /// A pipe whose read end is watched with token 0: a byte written ends the thread.
+    private let wake: (read: Int32, write: Int32)
     private let calls: EpollCalls
     private let lock = NSLock()
     private var readers: [UInt64: PolledReader] = [:]
     private var nextToken: UInt64 = 1
 
-    private init?() {
+    /// `nil` when epoll or the pipe cannot be had (dispatch sources serve then).
+    init?() {
         guard let calls = EpollCalls() else { return nil }
         self.calls = calls
         epoll = calls.create(EpollCalls.closeOnExec)
         guard epoll >= 0 else { return nil }
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else {
+            close(epoll)
+            return nil
+        }
+        wake = (ends[0], ends[1])
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        watch(wake.read, token: 0, true)
         let thread = Thread { [self] in run() }
         thread.name = "URLStubsServer.poller"
         thread.start()
+    }
+
+    deinit {
+        close(epoll)
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Ends the thread (the server stopped): no handler runs after its current one.
+    func stop() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
     }
 
     func register(_ reader: PolledReader) -> UInt64 {
@@ -66,6 +87,10 @@ final class ReadPoller: @unchecked Sendable {
             guard count > 0 else { continue }
             for index in 0..<Int(count) {
                 let token = events.loadUnaligned(fromByteOffset: index * EpollCalls.eventSize + EpollCalls.dataOffset, as: UInt64.self)
+                if token == 0 {
+                    events.deallocate()
+                    return
+                }
                 lock.lock()
                 let reader = readers[token]
                 lock.unlock()

@@ -135,7 +135,8 @@ final class ServerConnection: @unchecked Sendable {
             // The client's time to send its request counts from here, not from the accept.
             lastRead = .now()
             let source = ConnectionReaders.make(
-                descriptor: descriptor, queue: queue, handler: { [unowned self] in readAvailable() }, cancelHandler: { [self] in sourceCancelled() })
+                descriptor: descriptor, core: core, queue: queue, handler: { [unowned self] in readAvailable() },
+                cancelHandler: { [self] in sourceCancelled() })
             openSources += 1
             core.connectionSources.enter()
             readSource = source
