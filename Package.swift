@@ -166,7 +166,8 @@ let package = Package(
             dependencies: ["URLStubs", "URLStubsWireMock", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "URLStubsServerTests", dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsTesting", "LoopbackTestServer"],
+            name: "URLStubsServerTests",
+            dependencies: ["URLStubs", "URLStubsServer", "URLStubsStreaming", "URLStubsRecording", "URLStubsTesting", "LoopbackTestServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLStubsOpenAPITests",

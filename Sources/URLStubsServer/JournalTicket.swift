@@ -7,13 +7,14 @@ import URLStubs
 /// the registry's own host and noting the exchange it was given and the moment it was
 /// journaled. The server's core holds every ticket not journaled yet, so ``ServerCore/stop()``
 /// can wait for them and journal as cancelled those still open at its deadline: an exchange
-/// being played, and a response closure still running (``URLStubs/ClosureServing``), whose
-/// late response is then dropped.
+/// being played, and a response closure or closure matcher still running
+/// (``URLStubs/ClosureServing``), whose late answer is then dropped.
 final class JournalTicket: ExchangeHost, @unchecked Sendable {
     // @unchecked: `exchange`, `isJournaled` and `status` are guarded by `lock`.
 
     private let host: any ExchangeHost
-    /// The response closure that answers this request, when the server claimed one for it.
+    /// The user code that answers this request (a response closure, or a lookup that meets a
+    /// closure matcher), when the server claimed it.
     private let closure: ClosureServing?
     private weak var core: ServerCore?
     private let lock = NSLock()
@@ -59,9 +60,9 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
     }
 
     /// The server stops and this request is still open past the deadline: its exchange, if the
-    /// registry gave one, is journaled as cancelled now, and so is a response closure still
-    /// running (its late response is dropped). Returns `false` when neither was there (a
-    /// closure matcher still running: its request is journaled when it returns).
+    /// registry gave one, is journaled as cancelled now, and so is a response closure or a
+    /// closure matcher still running (its late answer is dropped). Returns `false` when neither
+    /// was there.
     func journalAsCancelled() -> Bool {
         lock.lock()
         let exchange = exchangeValue, status = statusSent, bytes = bodySent

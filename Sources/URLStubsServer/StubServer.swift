@@ -54,11 +54,12 @@ public final class StubServer: @unchecked Sendable {
 
     /// Stops listening and closes every connection (requests being answered end as cancelled
     /// in the journal). Returns once the port is free, every connection is closed and every
-    /// request it handed to the registry is journaled (a response closure still running is
-    /// waited for), so a `verify()` after it sees every request. After 5 seconds it returns
-    /// anyway, having journaled the exchanges still open as cancelled (`URLError(-999)`), a
-    /// response closure still running among them: what it returns later is dropped, neither
-    /// sent nor journaled again. Calling it again does nothing. A released server stops by
+    /// request it handed to the registry is journaled (a response closure or closure matcher
+    /// still running is waited for), so a `verify()` after it sees every request. After 5
+    /// seconds it returns anyway, having journaled the exchanges still open as cancelled
+    /// (`URLError(-999)`), a response closure or closure matcher still running among them:
+    /// what it returns later is dropped, neither sent nor journaled again. A request whose
+    /// matcher had not returned is journaled with no stub (an unmatched request, for `verify()`). Calling it again does nothing. A released server stops by
     /// itself.
     public func stop() { core.stop() }
 

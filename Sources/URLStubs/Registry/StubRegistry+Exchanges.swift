@@ -74,7 +74,9 @@ extension StubRegistry {
         }
     }
 
-    private func answer(for resolution: Resolution, of request: StubRequest, state: State) -> ExchangeAnswer {
+    /// The answer for a lookup's `resolution`: the stub's response, or the request's failure,
+    /// journaled (an unmatched request's report runs every matcher: off the loading context).
+    func answer(for resolution: Resolution, of request: StubRequest, state: State) -> ExchangeAnswer {
         switch resolution {
         case .stub(let descriptor, let matched, let activation):
             return respond(with: descriptor, to: matched, activation: activation, state: state)

@@ -9,7 +9,8 @@ import FoundationNetworking
 package enum ServingClaim: Sendable {
     /// A constant response in memory, played at once: the transport writes it.
     case constant(ConstantServing)
-    /// A response closure: the transport's player runs it through ``ClosureServing/respond()``.
+    /// A response closure, or a lookup that meets a closure matcher: the transport's player
+    /// runs it through ``ClosureServing/respond()``.
     case closure(ClosureServing)
 }
 
@@ -18,7 +19,8 @@ extension StubRegistry {
     /// lookup takes for it (every candidate met before it having a built-in matcher) answers
     /// with a constant response that plays at once (no gate, pacing, redirect, failure or
     /// stream; a body of at most `largestBody` bytes whose length the head announces) or with
-    /// a closure. The stub's activation is taken (so `times:` holds between simultaneous
+    /// a closure, and claims the lookup itself when a candidate met first has a closure matcher
+    /// (``ClosureServing`` runs it, so the transport may give up on it). The stub's activation is taken (so `times:` holds between simultaneous
     /// requests) and, for a constant, `onActivation` runs. `nil` for any other request: then
     /// nothing was taken, and the request goes to an ``ExchangePlayer`` as usual.
     ///
@@ -27,7 +29,12 @@ extension StubRegistry {
     package func claimForServing(_ request: StubRequest, largestBody: Int, validated: StubDescriptor? = nil) -> ServingClaim? {
         let state = snapshot()
         guard state.enabled else { return nil }
-        guard let (descriptor, matched) = Self.firstStubWithoutUserCode(for: request, in: state.table) else { return nil }
+        let (descriptor, matched): (StubDescriptor, StubRequest)
+        switch Self.firstStubWithoutUserCode(for: request, in: state.table) {
+        case .stub(let found, let request): (descriptor, matched) = (found, request)
+        case .userCodeMatcher: return .closure(ClosureServing(registry: self, lookingUp: request, state: state))
+        case .none: return nil
+        }
         switch descriptor.answer {
         case .closure:
             guard let activation = descriptor.reserveActivation() else { return nil }
@@ -57,20 +64,33 @@ extension StubRegistry {
         }
     }
 
-    /// The stub a lookup would take for `request`, found without taking it; `nil` when none
-    /// matches, or a candidate met first has a closure matcher, an invalid one, a scenario
-    /// step or a need for the unknown body (the player's lookup decides those).
-    static func firstStubWithoutUserCode(for request: StubRequest, in table: StubTable) -> (StubDescriptor, StubRequest)? {
-        var found: (StubDescriptor, StubRequest)?
+    /// What a lookup found without running user code or taking a stub.
+    enum LookupWithoutUserCode {
+        /// The stub a lookup would take, and the request as it matched.
+        case stub(StubDescriptor, StubRequest)
+        /// A candidate met first has a closure matcher.
+        case userCodeMatcher
+        /// No candidate matches, or one met first has an invalid matcher, a scenario step or a
+        /// need for the unknown body (the player's lookup decides those).
+        case none
+    }
+
+    /// The stub a lookup would take for `request`, found without taking it.
+    static func firstStubWithoutUserCode(for request: StubRequest, in table: StubTable) -> LookupWithoutUserCode {
+        var found = LookupWithoutUserCode.none
         table.forEachCandidate(for: request) { descriptor, candidate in
-            if descriptor.matcher.runsUserCode || !descriptor.matcher.problems.isEmpty || descriptor.scenarioStepper != nil { return true }
+            if descriptor.matcher.runsUserCode {
+                found = .userCodeMatcher
+                return true
+            }
+            if !descriptor.matcher.problems.isEmpty || descriptor.scenarioStepper != nil { return true }
             let result = descriptor.matcher.evaluate(candidate)
             guard result.isMatch else { return false }
             if result.dependsOnUnknownBody { return true }
             if descriptor.isUsedUp { return false }
             var matched = candidate
             matched.pathParameters = result.captures
-            found = (descriptor, matched)
+            found = .stub(descriptor, matched)
             return true
         }
         return found
