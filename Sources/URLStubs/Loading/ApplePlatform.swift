@@ -19,7 +19,7 @@ import FoundationNetworking
 /// Compiled on every platform: on Linux the test suite drives this edge through its model of
 /// Apple's loading client.
 struct ApplePlatform: LoadingPlatform {
-    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment {
+    func environment(for task: URLSessionTask?, state: StubRegistry.State, session: MadeSession?) -> LoadingEnvironment {
         let installedConfiguration = state.installedConfiguration
         return LoadingEnvironment(
             scheduler: RunLoopScheduler.current(),

@@ -7,22 +7,27 @@ import Dispatch
 /// Reads swift-corelibs-foundation's private task state inside `startLoading` (on the task's
 /// work queue, so nothing races it).
 ///
-/// Linux needs three facts the public API does not give: the task's work queue (the only
-/// queue where client callbacks are safe), whether the task reports to a delegate (corelibs
-/// keeps only the last `didLoad` chunk for completion handlers and async calls), and an upload
-/// task's body. Field names are corelibs 6.x's; when one is missing, or its type is not the
-/// one expected, the safe fallback applies (the current queue, the whole body in one chunk,
-/// no upload body) and ``CorelibsTaskState/layoutProblems`` says what changed; a test fails
-/// loudly on it.
+/// Linux needs facts the public API does not give: the task's work queue (the only queue
+/// where client callbacks are safe), whether the task reports to a delegate (corelibs keeps
+/// only the last `didLoad` chunk for completion handlers and async calls), and an upload
+/// task's body. A session the registry made (``MadeSession``) told the last two when its
+/// tasks were created, and its configuration and delegate queue when it was made: for it only
+/// the work queue is read (no public API names it; "How a request travels" shows the probe),
+/// the body of an `async` upload, whose creation no subclass sees, and the task's `_state`
+/// (whose public getter costs a queue hop per check). Field names are
+/// corelibs 6.x's; when one is missing, or its type is not the one expected, the safe fallback
+/// applies (the current queue, the whole body in one chunk, no upload body) and
+/// ``CorelibsTaskState/layoutProblems`` says what changed; a test fails loudly on it.
 ///
 /// Speed: this runs once per request, so fields are not found by walking a `Mirror` (which
 /// demangles the type of every field it passes, about 400,000 instructions a request).
 /// The runtime's field table (`_forEachField`) is read once per class; after that a field is
 /// one typed load at a cached offset, after checking that its type is the one expected.
 struct CorelibsPlatform: LoadingPlatform {
-    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment {
+    func environment(for task: URLSessionTask?, state: StubRegistry.State, session: MadeSession?) -> LoadingEnvironment {
         guard let task, !state.refusesCorelibsLayouts else { return CorelibsTaskState.fallback(recording: task == nil) }
-        return CorelibsTaskState.environment(for: task, sessions: state.madeSessions)
+        if let session { return CorelibsTaskState.environment(for: task, madeBy: session) }
+        return CorelibsTaskState.environment(for: task)
     }
 
     func isBeingCancelled(_ task: URLSessionTask) -> Bool {
@@ -48,22 +53,71 @@ enum CorelibsTaskState {
         return environment
     }
 
-    /// `task`'s environment; `sessions` are the ones the registry made, whose configuration
-    /// and delegate queue were recorded then.
-    static func environment(for task: URLSessionTask, sessions: MadeSessions) -> LoadingEnvironment {
+    /// The scheduler on `task`'s work queue (corelibs' private `workQueue`), and whether it is
+    /// the inline fallback. Known here rather than asked of the existential later (a dynamic
+    /// cast per request).
+    private static func scheduler(
+        of task: URLSessionTask, layout: TaskLayout, problems: inout [String]
+    ) -> (any DeliveryScheduler, isInline: Bool) {
+        if let workQueue = layout.workQueue.flatMap({ $0.load(DispatchQueue.self, from: task) }) {
+            return (DispatchQueueScheduler(queue: workQueue), false)
+        }
+        problems.append("URLSessionTask.workQueue")
+        return (InlineScheduler(), true)
+    }
+
+    /// `task`'s environment when its session was made by the registry: everything but the
+    /// work queue (and an `async` upload's body) comes from what was recorded.
+    static func environment(for task: URLSessionTask, madeBy made: MadeSession) -> LoadingEnvironment {
         var problems: [String] = []
         let layout = TaskLayout.of(task)
-        let scheduler: any DeliveryScheduler
-        // Known here rather than asked of the existential later (a dynamic cast per request).
-        let isInline: Bool
-        if let workQueue = layout.workQueue.flatMap({ $0.load(DispatchQueue.self, from: task) }) {
-            scheduler = DispatchQueueScheduler(queue: workQueue)
-            isInline = false
-        } else {
-            problems.append("URLSessionTask.workQueue")
-            scheduler = InlineScheduler()
-            isInline = true
+        let (scheduler, isInline) = scheduler(of: task, layout: layout, problems: &problems)
+        let isDataTask = type(of: task) == URLSessionDataTask.self
+        let isUploadTask = !isDataTask && task is URLSessionUploadTask
+        let isDownloadTask = !isDataTask && task is URLSessionDownloadTask
+        // Only a session with a delegate, or an upload, has creations worth asking about.
+        let creation = made.hasDelegate || isUploadTask ? made.takeCreation(of: task.taskIdentifier) : MadeSession.Creation()
+        let deliversChunks = made.hasDelegate && creation.reportsToDelegate
+        var uploadBody: Data?
+        if isUploadTask {
+            switch creation.upload {
+            case .data(let data): uploadBody = data
+            case .file(let url): uploadBody = try? Data(contentsOf: url)
+            case .streamed: uploadBody = nil
+            case nil:
+                // `async` `upload(for:from:)`: only the task knows its body.
+                if let body = layout.knownBody.flatMap({ unwrapOptional($0.loadAny(from: task)) }) {
+                    uploadBody = bodyData(body)
+                } else {
+                    problems.append("URLSessionTask.knownBody")
+                }
+            }
         }
+        if !problems.isEmpty { recordProblems(problems) }
+        var environment = LoadingEnvironment(
+            scheduler: scheduler, deliversChunks: deliversChunks, uploadBody: uploadBody,
+            hidesUploadBody: isUploadTask && uploadBody == nil, configuration: made.configuration,
+            isDownloadTask: isDownloadTask, delegateQueue: deliversChunks ? made.delegateQueue : nil,
+            handsRedirectsToSession: false)
+        // The stored `_state`, as for any task: the public `state` getter says the same through
+        // a private queue's `sync`, about 2.3k instructions per check (the closure stub checks
+        // once), and this field is read only when its offset and type were recognised.
+        environment.cancelCheck.stateField = layout.state
+        environment.preparesInline = isInline
+        environment.addsCookiesToFirstRequest = true
+        // The task's own delegate, or the session's (public `delegate`; read once).
+        if let session = made.session, made.hasDelegate || task.delegate != nil {
+            environment.approveRedirect = TaskDelegateRedirectAsker(session: session, task: task)
+        }
+        return environment
+    }
+
+    /// `task`'s environment when its session was given by `install(into:)`: everything is
+    /// read from the task and its session.
+    static func environment(for task: URLSessionTask) -> LoadingEnvironment {
+        var problems: [String] = []
+        let layout = TaskLayout.of(task)
+        let (scheduler, isInline) = scheduler(of: task, layout: layout, problems: &problems)
         let session = layout.session.flatMap { $0.loadObject(from: task) }.flatMap(asSession)
         if session == nil { problems.append("URLSessionTask.session") }
         // Read once: the getter takes a lock.
@@ -92,10 +146,8 @@ enum CorelibsTaskState {
             }
         }
         if !problems.isEmpty { recordProblems(problems) }
-        // A session the registry made was recorded then; another one (given by `install(into:)`)
-        // is asked, through a cache, since its configuration getter copies.
-        let made = session.flatMap(sessions.record(of:))
-        let configuration = made?.configuration ?? session.map(SessionConfigurations.shared.configuration(of:))
+        // Asked through a cache: the configuration getter copies.
+        let configuration = session.map(SessionConfigurations.shared.configuration(of:))
         var environment = LoadingEnvironment(
             scheduler: scheduler,
             deliversChunks: deliversChunks,
@@ -104,7 +156,7 @@ enum CorelibsTaskState {
             hidesUploadBody: isUploadTask && uploadBody == nil,
             configuration: configuration,
             isDownloadTask: isDownloadTask,
-            delegateQueue: deliversChunks ? (made?.delegateQueue ?? session?.delegateQueue) : nil,
+            delegateQueue: deliversChunks ? session?.delegateQueue : nil,
             handsRedirectsToSession: false)
         environment.cancelCheck.stateField = layout.state
         environment.preparesInline = isInline

@@ -16,8 +16,9 @@ protocol LoadingPlatform: Sendable {
     /// What the loading system tells about `task`, gathered once in `startLoading`, on the
     /// loading context. `state` is the registry's, read when the request was claimed: the
     /// configuration it was last installed into (what platforms that hide a task's session go
-    /// by) and the sessions it made (``MadeSessions``).
-    func environment(for task: URLSessionTask?, state: StubRegistry.State) -> LoadingEnvironment
+    /// by). `session` is what the registry recorded of the task's session when it made it
+    /// (``MadeSession``; `nil` for a session given by `install(into:)`).
+    func environment(for task: URLSessionTask?, state: StubRegistry.State, session: MadeSession?) -> LoadingEnvironment
 
     /// `true` once `task` is being cancelled but `stopLoading` has not run yet (corelibs marks
     /// the task first and stops the protocol in a later step: a callback in between crashes it).

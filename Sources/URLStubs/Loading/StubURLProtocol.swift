@@ -48,10 +48,10 @@ public class StubURLProtocol: URLProtocol {
             return false
         case .released:
             return true
-        case .registry(_, claimsEverything: true):
+        case .registry(_, claimsEverything: true, _):
             // Claimed without a look: the registry's state is read once, in `startLoading`.
             return true
-        case .registry(let registry, claimsEverything: false):
+        case .registry(let registry, claimsEverything: false, _):
             let state = registry.snapshot()
             if state.claimsEverything { return true }
             // Only a registry that passes unmatched requests on looks at the request here: the
@@ -91,17 +91,23 @@ public class StubURLProtocol: URLProtocol {
     override public func startLoading() {
         stopped = false
         let registry: StubRegistry?
-        if case .registry(let found, _) = ProtocolClassPool.lookup(type(of: self)) { registry = found } else { registry = nil }
+        var madeSession: MadeSession?
+        if case .registry(let found, _, let session) = ProtocolClassPool.lookup(type(of: self)) {
+            registry = found
+            madeSession = session
+        } else {
+            registry = nil
+        }
         // The one read of the registry's state this request makes: it travels with the request
         // (the player's claim, then its exchange) to its end.
         let state = registry?.snapshot()
         let url = request.url?.absoluteString ?? "<no URL>"
         guard let registry, let state else {
-            let environment = platform.environment(for: task, state: StubRegistry.State(policy: .fail))
+            let environment = platform.environment(for: task, state: StubRegistry.State(policy: .fail), session: nil)
             failSoon(StubError.registryReleased(url: url), on: environment.scheduler)
             return
         }
-        let environment = platform.environment(for: task, state: state)
+        let environment = platform.environment(for: task, state: state, session: madeSession)
         if environment.isDownloadTask {
             failSoon(StubError.downloadTasksUnsupported(url: url), on: environment.scheduler)
             return

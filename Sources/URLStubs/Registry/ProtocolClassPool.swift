@@ -19,6 +19,10 @@ enum ProtocolClassPool {
         /// The registry claims every request without looking at it (enabled, failing unmatched
         /// requests): `canInit` need not read its state.
         var claimsEverything = false
+        /// A made session's slot (Linux): the session's record, and the registry's own slot,
+        /// whose `claimsEverything` it goes by.
+        var session: MadeSession?
+        var owner: Int?
     }
 
     /// A slot is reused only once this many others were freed after it, so a session that
@@ -61,6 +65,17 @@ enum ProtocolClassPool {
         }
     }
 
+    /// Binds slot `index` to a session `registry` made (``MadeURLSession``): its requests are
+    /// `registry`'s, claimed as the registry's own slot `owner` says (`nil`: the shared
+    /// registry's, which looks at each request).
+    static func bind(_ index: Int, to registry: StubRegistry, owner: Int?, session: MadeSession) {
+        slots.withLock { slots in
+            slots.all[index].registry = registry
+            slots.all[index].owner = owner
+            slots.all[index].session = session
+        }
+    }
+
     /// The registry of slot `index` now claims every request, or no longer does. Called by the
     /// registry under its own lock (the pool's is taken inside it, never the other way round).
     static func setClaimsEverything(_ claims: Bool, at index: Int) {
@@ -72,13 +87,16 @@ enum ProtocolClassPool {
             slots.all[index].registry = nil
             slots.all[index].isReleased = true
             slots.all[index].claimsEverything = false
+            slots.all[index].session = nil
+            slots.all[index].owner = nil
             slots.free.append(index)
         }
     }
 
     enum Lookup {
-        /// The registry, and whether it claims every request without looking at it.
-        case registry(StubRegistry, claimsEverything: Bool)
+        /// The registry, whether it claims every request without looking at it, and the made
+        /// session the class answers for (Linux; `nil` for the registry's own class).
+        case registry(StubRegistry, claimsEverything: Bool, session: MadeSession?)
         case released
         case unknown
     }
@@ -87,12 +105,15 @@ enum ProtocolClassPool {
     /// type (no table to search: this runs twice per request, in `canInit` and `startLoading`).
     static func lookup(_ protocolClass: StubURLProtocol.Type) -> Lookup {
         guard let index = protocolClass.slotIndex else {
-            return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared, claimsEverything: false) : .unknown
+            return protocolClass == StubURLProtocol.self ? .registry(StubRegistry.shared, claimsEverything: false, session: nil) : .unknown
         }
         return slots.withLock { slots in
             guard index < slots.all.count, slots.all[index].protocolClass == protocolClass else { return .unknown }
-            if let registry = slots.all[index].registry { return .registry(registry, claimsEverything: slots.all[index].claimsEverything) }
-            return .released
+            let slot = slots.all[index]
+            guard let registry = slot.registry else { return .released }
+            guard let session = slot.session else { return .registry(registry, claimsEverything: slot.claimsEverything, session: nil) }
+            let claimsEverything = slot.owner.map { slots.all[$0].claimsEverything } ?? false
+            return .registry(registry, claimsEverything: claimsEverything, session: session)
         }
     }
 

@@ -73,11 +73,14 @@ extension StubRegistry {
                 return ephemeral
             }()
         install(into: configuration)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
-        // Recorded now, so its requests need not ask the session (or corelibs' private
-        // fields) for its configuration and delegate queue.
-        change { $0.madeSessions.add(session, configuration: session.configuration, hasDelegate: delegate != nil) }
-        return session
+        #if URLSTUBS_APPLE_LOADING
+        return URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        #else
+        // A class of its own records the session's configuration, delegate and queue now, and how
+        // each task is created: its requests read none of corelibs' private session fields.
+        return MadeURLSession.make(
+            for: self, owner: slotIndex, configuration: configuration, delegate: delegate, delegateQueue: delegateQueue)
+        #endif
     }
 
     // MARK: Shared session

@@ -17,8 +17,6 @@ extension StubRegistry {
         var sharedCookies = false
         var showsDeclarations = false
         var installedConfiguration: URLSessionConfiguration?
-        /// The sessions ``makeSession(configuration:delegate:delegateQueue:)`` made.
-        var madeSessions = MadeSessions()
         /// Tests only: the Linux edge treats corelibs' private layout as unrecognised, and takes
         /// its safe fallback (``CorelibsTaskState``).
         var refusesCorelibsLayouts = false
@@ -37,7 +35,6 @@ extension StubRegistry {
             copy.sharedCookies = sharedCookies
             copy.showsDeclarations = showsDeclarations
             copy.installedConfiguration = installedConfiguration
-            copy.madeSessions = madeSessions
             copy.refusesCorelibsLayouts = refusesCorelibsLayouts
             copy.hooks = hooks
             copy.checkers = checkers

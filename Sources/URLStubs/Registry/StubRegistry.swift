@@ -49,7 +49,8 @@ public final class StubRegistry: @unchecked Sendable {
     /// The registry's one lock, over ``Fields``. The journal (``requests``) and the task ledger
     /// have their own, so recording an entry never waits for the stubs.
     private let fields: Locked<Fields>
-    private let slotIndex: Int?
+    /// This registry's slot in ``ProtocolClassPool`` (`nil` for ``shared``).
+    let slotIndex: Int?
 
     /// What the registry's lock guards.
     private struct Fields {
