@@ -12,6 +12,23 @@ import URLStubsServer
 /// (neither sent nor journaled again).
 @Suite("Serving stubs: stopping past the deadline")
 struct StopDeadlineTests {
+    /// Serves `registry`, sends `GET path` on a raw connection, and stops the server once user
+    /// code signals `started`: the connection, the journal as `stop()` returned, and how long
+    /// `stop()` took.
+    private static func stopWhileRunning(
+        _ path: String, on registry: StubRegistry, started: DispatchSemaphore
+    ) async throws -> (RawConnection, [JournalEntry], TimeInterval) {
+        let server = try registry.serve()
+        return try await offThePool {
+            let connection = try RawConnection(port: server.port)
+            try connection.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            _ = started.wait(timeout: .now() + 20)
+            let began = Date()
+            server.stop()
+            return (connection, registry.journal, Date().timeIntervalSince(began))
+        }
+    }
+
     @Test func aClosureRunningPastTheDeadlineIsJournaledBeforeStopReturns() async throws {
         let registry = StubRegistry()
         let started = DispatchSemaphore(value: 0)
@@ -28,15 +45,7 @@ struct StopDeadlineTests {
             returned.signal()
             return StubResponse(string: "too late")
         }
-        let server = try registry.serve()
-        let (connection, journalAtReturn, took) = try await offThePool {
-            let connection = try RawConnection(port: server.port)
-            try connection.send("GET /stuck HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            _ = started.wait(timeout: .now() + 20)
-            let began = Date()
-            server.stop()
-            return (connection, registry.journal, Date().timeIntervalSince(began))
-        }
+        let (connection, journalAtReturn, took) = try await Self.stopWhileRunning("/stuck", on: registry, started: started)
         #expect(journalAtReturn.count == 1, "journal as stop() returned: \(journalAtReturn)")
         #expect(journalAtReturn.first?.errorDescription == "URLError(-999)", "\(journalAtReturn)")
         #expect(journalAtReturn.first?.statusCode == nil)
@@ -73,15 +82,7 @@ struct StopDeadlineTests {
             answered.withLock { $0 += 1 }
             return StubResponse(string: "too late")
         }
-        let server = try registry.serve()
-        let (connection, journalAtReturn, took) = try await offThePool {
-            let connection = try RawConnection(port: server.port)
-            try connection.send("GET /slow HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            _ = started.wait(timeout: .now() + 20)
-            let began = Date()
-            server.stop()
-            return (connection, registry.journal, Date().timeIntervalSince(began))
-        }
+        let (connection, journalAtReturn, took) = try await Self.stopWhileRunning("/slow", on: registry, started: started)
         #expect(journalAtReturn.count == 1, "journal as stop() returned: \(journalAtReturn)")
         #expect(journalAtReturn.first?.errorDescription == "URLError(-999)", "\(journalAtReturn)")
         #expect(journalAtReturn.first?.statusCode == nil)
