@@ -142,8 +142,9 @@ extension ServerConnection {
         }
         timer?.cancel()
         timer = nil
-        readSource?.cancel()
-        writeSource?.cancel()
+        for source in [readSource as (any DispatchSourceProtocol)?, writeSource].compactMap({ $0 }) {
+            source.cancel()
+        }
         if isConsumerSuspended {
             // What waits there ends at once: its player has ended.
             consumerQueue.isSuspended = false
