@@ -173,7 +173,7 @@ let package = Package(
             name: "URLStubsOpenAPITests",
             dependencies: [
                 "URLStubs", "URLStubsRecording", "URLStubsScenarios", "URLStubsTesting", "URLStubsOpenAPI", "URLStubsOpenAPITesting",
-                "SyntheticFixtures", "TestSupport",
+                "SyntheticFixtures",
                 "LoopbackTestServer",
             ],
             swiftSettings: swiftSettings),

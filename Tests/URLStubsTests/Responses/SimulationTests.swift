@@ -87,11 +87,9 @@ struct SimulationTests {
     }
 
     @Test(arguments: FetchAPI.allCases, [0, 1, 4_097, 1_000_003, 10_000_000])
-    func everyByteArrivesOnceInOrder(api: FetchAPI, size: Int) async throws {
+    func everyByteArrivesOnceInOrder(api: FetchAPI, size: Int) async {
         let registry = StubRegistry()
-        // Seconds of CPU for 10 MB in a debug build: on a thread of its own, not one of the
-        // cooperative pool's (one per core) that every other test's `await` needs.
-        let body = try await onItsOwnThread { patternData(size, seed: UInt8(size % 251)) }
+        let body = patternData(size, seed: UInt8(size % 251))
         registry.stub(isPath("/fast")) { _ in StubResponse(data: body) }
         // Paced fast enough to keep the suite short, slow enough to cut the body into chunks.
         registry.stub(isPath("/paced")) { _ in StubResponse(data: body).requestTime(0, responseTime: size > 1_000_000 ? 0.4 : 0.1) }
