@@ -49,10 +49,15 @@ struct FixtureFileProblemTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent(name)
         try #require(mkfifo(fifo.path, 0o644) == 0)
-        let started = Date()
-        let message = await outcome { _ = try StubResponse(fixture: fifo) }
+        let returned = Locked<Double?>(nil)
+        let message = await outcome {
+            // Timed on the thread that reads: the test's task may wait long for a pool thread.
+            let started = Date()
+            defer { returned.withLock { $0 = Date().timeIntervalSince(started) } }
+            _ = try StubResponse(fixture: fifo)
+        }
         let text = try #require(message, "StubResponse(fixture:) on a FIFO did not return within 30 s")
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try #require(returned.withLock { $0 }) < 30)
         #expect(text.hasPrefix("FixtureError: "), "\(text)")
         #expect(text.contains(fifo.path) && text.contains("is a FIFO (named pipe) or another special file, not a regular file"), "\(text)")
 

@@ -36,7 +36,7 @@ struct JournalTruthTests {
     @Test func aRequestCancelledWhileItsRequestTimeRanHasNoStatusAndTheCancel() async throws {
         let registry = StubRegistry()
         let stubLine = #line + 1
-        registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(30, responseTime: 0) }
+        registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(600, responseTime: 0) }
         let session = registry.makeSession()
         defer { session.finishTasksAndInvalidate() }
         let outcome = ResultBox()
@@ -57,7 +57,7 @@ struct JournalTruthTests {
     #if !URLSTUBS_APPLE_LOADING
     @Test func aRequestCancelledThroughTheAppleModelHasNoStatusAndTheCancel() async throws {
         let registry = StubRegistry()
-        registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(30, responseTime: 0) }
+        registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(600, responseTime: 0) }
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
         let task = model.dataTask(with: URLRequest(url: URL(string: "https://api.test/slow")!))
