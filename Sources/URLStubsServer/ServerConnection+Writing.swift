@@ -142,9 +142,8 @@ extension ServerConnection {
         }
         timer?.cancel()
         timer = nil
-        for source in [readSource as (any DispatchSourceProtocol)?, writeSource].compactMap({ $0 }) {
-            source.cancel()
-        }
+        readSource?.cancel()
+        writeSource?.cancel()
         if isConsumerSuspended {
             // What waits there ends at once: its player has ended.
             consumerQueue.isSuspended = false

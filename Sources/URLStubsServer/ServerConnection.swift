@@ -9,9 +9,11 @@ import URLStubs
 /// requests wait their turn), writes the answers, and closes on the client's end, a timeout or
 /// the server's stop.
 ///
-/// Everything happens on `queue`, a serial queue of its own: the read and write sources, the
-/// timeout timer, and the ``WireExchange`` answering the current request (its player's steps
-/// run here too). So no field needs a lock, and no thread waits for a slow client.
+/// Everything happens on `queue`, a serial queue of its own: the reader's handler (on Linux
+/// run by the ``ReadPoller``'s thread inside `queue.sync`, so no other thread wakes for a
+/// request), the write source, the timeout timer, and the ``WireExchange`` answering the
+/// current request (its player's steps run here too). So no field needs a lock, and no thread
+/// waits for a slow client.
 final class ServerConnection: @unchecked Sendable {
     // @unchecked: every field is touched on `queue` only. Fields are internal, not private,
     // so that this type's extensions (writing and closing, timeouts) reach them.
@@ -47,7 +49,7 @@ final class ServerConnection: @unchecked Sendable {
     let descriptor: Int32
     var parser: HTTPRequestParser
     var state = State.open
-    var readSource: (any DispatchSourceRead)?
+    var readSource: (any ConnectionReader)?
     var isReadSuspended = false
     /// `true` once the client shut its sending side: nothing more is read.
     var readEnded = false
@@ -132,9 +134,9 @@ final class ServerConnection: @unchecked Sendable {
             started = true
             // The client's time to send its request counts from here, not from the accept.
             lastRead = .now()
-            let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-            source.setEventHandler { [unowned self] in readAvailable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
+            let source = ConnectionReaders.make(
+                descriptor: descriptor, core: core, queue: queue, handler: { [unowned self] in readAvailable() },
+                cancelHandler: { [self] in sourceCancelled() })
             openSources += 1
             core.connectionSources.enter()
             readSource = source

@@ -24,6 +24,10 @@ final class ServerCore: @unchecked Sendable {
     /// The connections' read and write sources whose cancel handler has not run: each holds its
     /// connection, and through it the registry, until it runs.
     let connectionSources = DispatchGroup()
+    #if os(Linux)
+    /// The thread that reads the connections' bytes (`nil`: dispatch read sources do).
+    let poller: ReadPoller?
+    #endif
 
     init(registry: StubRegistry, port: UInt16, alsoOnIPv6: Bool, access: ServerAccess, limits: StubServer.Limits) throws {
         self.registry = registry
@@ -51,6 +55,10 @@ final class ServerCore: @unchecked Sendable {
                     "URLStubs: the stub server's upstream \(upstream.absoluteString) is the server itself: every passthrough would come back to it. Name the real service's base URL."
             )
         }
+        #if os(Linux)
+        // Made once nothing can fail: its thread ends with stop().
+        poller = ReadPoller()
+        #endif
         for descriptor in descriptors { startAccepting(descriptor) }
     }
 
@@ -207,6 +215,9 @@ final class ServerCore: @unchecked Sendable {
         // Cancelled by the closes above, the sources' handlers run a moment later: once they have,
         // nothing of this server but the server itself holds a connection or the registry.
         _ = connectionSources.wait(timeout: deadline)
+        #if os(Linux)
+        poller?.stop()
+        #endif
         waitForJournal(until: stopBy)
     }
 

@@ -1,5 +1,6 @@
 // The one file of the server that calls the platform's socket API: POSIX calls that Glibc and
-// Darwin both have, on non-blocking descriptors that DispatchSources watch.
+// Darwin both have, on non-blocking descriptors that a ConnectionReader (on Linux the epoll
+// calls of ReadPoller.swift) or a DispatchSource watches.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +12,7 @@ import Foundation
 import LoopbackSockets
 
 /// Socket calls on raw descriptors. A descriptor here is non-blocking: reads and writes answer
-/// at once, and a DispatchSource says when to try again.
+/// at once, and a reader or a DispatchSource says when to try again.
 enum ServerSocket {
     /// A listening socket on the loopback address of one family (127.0.0.1 or ::1), never a
     /// wildcard address, so nothing outside this machine can connect.
