@@ -102,21 +102,22 @@ struct AppBackendLinkTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let checkout = backend.makeGate(name: "checkout")
         try await backend.stub(.post("/checkout"), response: RemoteResponse(string: "paid").held(by: checkout))
-        async let paid = fetch(request("https://app.test/checkout", method: "POST"), from: registry)
+        // Sent at once, not from an `async let`: the wait's 30 s count from now.
+        let paid = SentRequest(request("https://app.test/checkout", method: "POST"), from: registry)
         let held = try await checkout.waitForRequest()
         #expect(held.description == "POST https://app.test/checkout", "a held request has no outcome yet")
         #expect(try await checkout.release(with: RemoteResponse(string: "changed", statusCode: 202)))
-        #expect(await paid.statusCode == 202)
+        #expect(await paid.result.statusCode == 202)
         #expect(try await !checkout.release(), "nothing is held now")
 
         let prices = backend.makeLiveStream(name: "prices")
         try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
-        async let streamed = fetch("https://app.test/prices", from: registry, using: .delegate)
+        let streamed = SentRequest("https://app.test/prices", from: registry, using: .delegate)
         try await prices.waitForConnection()
         try await prices.send(event: ServerSentEvent(event: "price", data: "12"))
         try await prices.sendJSONLine(["teapot": 13])
         try await prices.finish()
-        let result = await streamed
+        let result = await streamed.result
         #expect(result.response?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/event-stream") == true)
         #expect(result.body == "event: price\ndata: 12\n\n{\"teapot\":13}\n")
         let late = await errorText { try await prices.send("late") }
@@ -130,10 +131,11 @@ struct AppBackendLinkTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         try await backend.stub(.any, response: RemoteResponse(statusCode: 204))
         async let waited = backend.waitForRequests(matching: .get("/analytics"), count: 2, timeout: 20)
-        _ = await fetch("https://app.test/analytics", from: registry)
-        _ = await fetch("https://app.test/other", from: registry)
-        _ = await fetch("https://app.test/analytics", from: registry)
+        // Sent at once: awaited one by one, the last would leave only after two resumptions of
+        // this task, each waiting for the cooperative pool (tens of seconds while the suite runs).
+        let sent = ["analytics", "other", "analytics"].map { SentRequest("https://app.test/\($0)", from: registry) }
         #expect(try await waited.map(\.url) == ["https://app.test/analytics", "https://app.test/analytics"])
+        for request in sent { #expect(await request.result.statusCode == 204) }
         let timeout = await errorText { try await backend.waitForRequests(matching: .get("/never"), timeout: 0.3) }
         #expect(timeout.contains("could not wait for 1 request(s) where method is GET and path is \"/never\""), "\(timeout)")
         #expect(timeout.contains("expected path \"/never\", got \"/analytics\""), "the near-miss report: \(timeout)")
@@ -241,10 +243,10 @@ struct AppBackendLinkTests {
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let gate = backend.makeGate(name: "held")
         try await backend.stub(.get("/held"), response: RemoteResponse(string: "never").held(by: gate))
-        async let held = fetch("https://app.test/held", from: registry)
+        let held = SentRequest("https://app.test/held", from: registry)
         try await gate.waitForRequest()
         backend.close()
-        let heldResult = await held
+        let heldResult = await held.result
         #expect(heldResult.error.map { "\($0)" }?.contains("the test runner disconnected") == true, "\(String(describing: heldResult.error))")
         let next = await fetch("https://app.test/anything", from: registry)
         #expect(next.urlError?.code == .cannotConnectToHost)
