@@ -180,15 +180,39 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
+        let session = registry.makeSession()
+        defer { session.finishTasksAndInvalidate() }
         var delays: [Double] = []
         for index in 0..<40 {
-            let start = Date()
+            // The app asks on a thread of its own until the new stub answers, stamped where the
+            // answer arrives: timed around this task's `await`s, the figure would be the
+            // cooperative pool's backlog (tens of seconds while the suite runs), not the link's.
+            let answered = StartedOnItsOwnThread { Self.firstAnswer("\(index)", from: "https://app.test/item", session: session) }
+            let start = Date()  // the command leaves in this slice, before the call suspends
             try await backend.stub(.get("/item"), response: RemoteResponse(string: "\(index)"))
-            #expect(await fetch("https://app.test/item", from: registry).body == "\(index)")
-            delays.append(Date().timeIntervalSince(start) * 1000)
+            let arrival = try #require(try await answered.value, "the app never got \(index)")
+            delays.append(arrival.timeIntervalSince(start) * 1000)
+            #expect(await fetch("https://app.test/item", from: registry).body == "\(index)", "the call returned once the app had it")
         }
         let median = delays.sorted()[delays.count / 2]
         #expect(median < 500, "median \(median) ms over \(delays.map { Int($0) })")
+    }
+
+    /// When the first request to `url` answered `body`, asking again at once after each other
+    /// answer; `nil` after 60 s without it.
+    private static func firstAnswer(_ body: String, from url: String, session: URLSession) -> Date? {
+        let giveUp = Date().addingTimeInterval(60)
+        while Date() < giveUp {
+            let answered = DispatchSemaphore(value: 0)
+            let arrival = Locked<Date?>(nil)
+            session.dataTask(with: request(url)) { data, _, error in
+                if error == nil, data.map({ String(decoding: $0, as: UTF8.self) }) == body { arrival.withLock { $0 = Date() } }
+                answered.signal()
+            }.resume()
+            answered.wait()
+            if let date = arrival.withLock({ $0 }) { return date }
+        }
+        return nil
     }
 
     // MARK: Mistakes, found at the call
@@ -259,14 +283,20 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: StubRegistry()))
         try await backend.waitForApp()
-        try await onItsOwnThread { link.disconnect() }  // it waits for the link's thread
-        let start = Date()
-        var text = ""
-        while text.isEmpty, Date().timeIntervalSince(start) < 10 {
-            text = await errorText { _ = try await backend.journal() }
+        // Timed on a thread of its own, from the app's leaving to the backend's noticing it:
+        // this task resumes from an `await` only when the cooperative pool gets to it, which
+        // can be tens of seconds late while the suite runs.
+        let noticed = try await onItsOwnThread { () -> TimeInterval in
+            link.disconnect()  // it waits for the link's thread
+            let start = Date()
+            while backend.isAppConnected, Date().timeIntervalSince(start) < 10 { Thread.sleep(forTimeInterval: 0.001) }
+            return Date().timeIntervalSince(start)
         }
+        #expect(noticed < 5, "the backend noticed after \(noticed) s")
+        // Once noticed, a call fails at once: it says the app disconnected, not that it did not
+        // answer within its 10 s or never connected within the connect timeout.
+        let text = await errorText { _ = try await backend.journal() }
         #expect(text.contains("the app disconnected from this AppBackend"), "\(text)")
-        #expect(Date().timeIntervalSince(start) < 5)
         let stub = await errorText { try await backend.stub(.any, response: RemoteResponse(statusCode: 200)) }
         #expect(stub.isEmpty, "declarations wait for a relaunched app")
     }
