@@ -102,21 +102,22 @@ struct AppBackendLinkTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let checkout = backend.makeGate(name: "checkout")
         try await backend.stub(.post("/checkout"), response: RemoteResponse(string: "paid").held(by: checkout))
-        async let paid = fetch(request("https://app.test/checkout", method: "POST"), from: registry)
+        // Sent at once, not from an `async let`: the wait's 30 s count from now.
+        let paid = SentRequest(request("https://app.test/checkout", method: "POST"), from: registry)
         let held = try await checkout.waitForRequest()
         #expect(held.description == "POST https://app.test/checkout", "a held request has no outcome yet")
         #expect(try await checkout.release(with: RemoteResponse(string: "changed", statusCode: 202)))
-        #expect(await paid.statusCode == 202)
+        #expect(await paid.result.statusCode == 202)
         #expect(try await !checkout.release(), "nothing is held now")
 
         let prices = backend.makeLiveStream(name: "prices")
         try await backend.stub(.get("/prices"), response: .stream(prices, headers: ["Content-Type": "text/event-stream"]))
-        async let streamed = fetch("https://app.test/prices", from: registry, using: .delegate)
+        let streamed = SentRequest("https://app.test/prices", from: registry, using: .delegate)
         try await prices.waitForConnection()
         try await prices.send(event: ServerSentEvent(event: "price", data: "12"))
         try await prices.sendJSONLine(["teapot": 13])
         try await prices.finish()
-        let result = await streamed
+        let result = await streamed.result
         #expect(result.response?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/event-stream") == true)
         #expect(result.body == "event: price\ndata: 12\n\n{\"teapot\":13}\n")
         let late = await errorText { try await prices.send("late") }
@@ -130,10 +131,11 @@ struct AppBackendLinkTests {
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         try await backend.stub(.any, response: RemoteResponse(statusCode: 204))
         async let waited = backend.waitForRequests(matching: .get("/analytics"), count: 2, timeout: 20)
-        _ = await fetch("https://app.test/analytics", from: registry)
-        _ = await fetch("https://app.test/other", from: registry)
-        _ = await fetch("https://app.test/analytics", from: registry)
+        // Sent at once: awaited one by one, the last would leave only after two resumptions of
+        // this task, each waiting for the cooperative pool (tens of seconds while the suite runs).
+        let sent = ["analytics", "other", "analytics"].map { SentRequest("https://app.test/\($0)", from: registry) }
         #expect(try await waited.map(\.url) == ["https://app.test/analytics", "https://app.test/analytics"])
+        for request in sent { #expect(await request.result.statusCode == 204) }
         let timeout = await errorText { try await backend.waitForRequests(matching: .get("/never"), timeout: 0.3) }
         #expect(timeout.contains("could not wait for 1 request(s) where method is GET and path is \"/never\""), "\(timeout)")
         #expect(timeout.contains("expected path \"/never\", got \"/analytics\""), "the near-miss report: \(timeout)")
@@ -178,15 +180,39 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let registry = StubRegistry()
         _ = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
+        let session = registry.makeSession()
+        defer { session.finishTasksAndInvalidate() }
         var delays: [Double] = []
         for index in 0..<40 {
-            let start = Date()
+            // The app asks on a thread of its own until the new stub answers, stamped where the
+            // answer arrives: timed around this task's `await`s, the figure would be the
+            // cooperative pool's backlog (tens of seconds while the suite runs), not the link's.
+            let answered = StartedOnItsOwnThread { Self.firstAnswer("\(index)", from: "https://app.test/item", session: session) }
+            let start = Date()  // the command leaves in this slice, before the call suspends
             try await backend.stub(.get("/item"), response: RemoteResponse(string: "\(index)"))
-            #expect(await fetch("https://app.test/item", from: registry).body == "\(index)")
-            delays.append(Date().timeIntervalSince(start) * 1000)
+            let arrival = try #require(try await answered.value, "the app never got \(index)")
+            delays.append(arrival.timeIntervalSince(start) * 1000)
+            #expect(await fetch("https://app.test/item", from: registry).body == "\(index)", "the call returned once the app had it")
         }
         let median = delays.sorted()[delays.count / 2]
         #expect(median < 500, "median \(median) ms over \(delays.map { Int($0) })")
+    }
+
+    /// When the first request to `url` answered `body`, asking again at once after each other
+    /// answer; `nil` after 60 s without it.
+    private static func firstAnswer(_ body: String, from url: String, session: URLSession) -> Date? {
+        let giveUp = Date().addingTimeInterval(60)
+        while Date() < giveUp {
+            let answered = DispatchSemaphore(value: 0)
+            let arrival = Locked<Date?>(nil)
+            session.dataTask(with: request(url)) { data, _, error in
+                if error == nil, data.map({ String(decoding: $0, as: UTF8.self) }) == body { arrival.withLock { $0 = Date() } }
+                answered.signal()
+            }.resume()
+            answered.wait()
+            if let date = arrival.withLock({ $0 }) { return date }
+        }
+        return nil
     }
 
     // MARK: Mistakes, found at the call
@@ -241,10 +267,10 @@ struct AppBackendLinkTests {
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: registry))
         let gate = backend.makeGate(name: "held")
         try await backend.stub(.get("/held"), response: RemoteResponse(string: "never").held(by: gate))
-        async let held = fetch("https://app.test/held", from: registry)
+        let held = SentRequest("https://app.test/held", from: registry)
         try await gate.waitForRequest()
         backend.close()
-        let heldResult = await held
+        let heldResult = await held.result
         #expect(heldResult.error.map { "\($0)" }?.contains("the test runner disconnected") == true, "\(String(describing: heldResult.error))")
         let next = await fetch("https://app.test/anything", from: registry)
         #expect(next.urlError?.code == .cannotConnectToHost)
@@ -257,14 +283,20 @@ struct AppBackendLinkTests {
         defer { backend.close() }
         let link = try #require(try await connectApp(backend.launchEnvironment, registry: StubRegistry()))
         try await backend.waitForApp()
-        try await onItsOwnThread { link.disconnect() }  // it waits for the link's thread
-        let start = Date()
-        var text = ""
-        while text.isEmpty, Date().timeIntervalSince(start) < 10 {
-            text = await errorText { _ = try await backend.journal() }
+        // Timed on a thread of its own, from the app's leaving to the backend's noticing it:
+        // this task resumes from an `await` only when the cooperative pool gets to it, which
+        // can be tens of seconds late while the suite runs.
+        let noticed = try await onItsOwnThread { () -> TimeInterval in
+            link.disconnect()  // it waits for the link's thread
+            let start = Date()
+            while backend.isAppConnected, Date().timeIntervalSince(start) < 10 { Thread.sleep(forTimeInterval: 0.001) }
+            return Date().timeIntervalSince(start)
         }
+        #expect(noticed < 5, "the backend noticed after \(noticed) s")
+        // Once noticed, a call fails at once: it says the app disconnected, not that it did not
+        // answer within its 10 s or never connected within the connect timeout.
+        let text = await errorText { _ = try await backend.journal() }
         #expect(text.contains("the app disconnected from this AppBackend"), "\(text)")
-        #expect(Date().timeIntervalSince(start) < 5)
         let stub = await errorText { try await backend.stub(.any, response: RemoteResponse(statusCode: 200)) }
         #expect(stub.isEmpty, "declarations wait for a relaunched app")
     }

@@ -129,7 +129,9 @@ struct AppleLoadingPathTests {
         let model = appleModel(for: registry, delegate: recorder)
         let task = model.dataTask(with: request("https://api.test/big"))
         async let result = recorder.run { task.resume() }
-        try await waitUntil(timeout: 40) { recorder.chunkCount >= 2 }
+        // A safety net, not a bound: `async let` starts the task only when the cooperative pool
+        // gets to it, which can be tens of seconds behind while the suite runs.
+        try await waitUntil(timeout: patientWait) { recorder.chunkCount >= 2 }
         task.cancel()
         let finished = await result
         #expect(finished.urlError?.code == .cancelled, "\(String(describing: finished.error)), \(recorder.chunkCount) chunks")

@@ -28,7 +28,9 @@ struct NothingStallsTests {
         other.stub(.any) { _ in StubResponse(data: Data("quick".utf8)) }
 
         async let blocked = fetch(request("https://api.test/blocking"), from: slow, using: api) { $0.timeoutIntervalForRequest = 0.5 }
-        try await waitUntil { stall.isBlocked }
+        // Patient: `async let` starts the request only when the cooperative pool gets to it, which
+        // can be tens of seconds behind while the suite runs.
+        try await waitUntil(timeout: patientWait) { stall.isBlocked }
         for _ in 0..<5 {
             #expect(await fetch("https://other.test/", from: other, using: api).body == "quick")
         }
@@ -99,7 +101,9 @@ struct NothingStallsTests {
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: URL(string: "https://api.test/stall")!)
         async let result = recorder.run(task)
-        try await waitUntil { stall.isBlocked }
+        // Patient: `async let` resumes the task only when the cooperative pool gets to it, which
+        // can be tens of seconds behind while the suite runs.
+        try await waitUntil(timeout: patientWait) { stall.isBlocked }
         task.cancel()
         let other = StubRegistry()
         other.stub(.any) { _ in StubResponse(data: Data("ok".utf8)) }
