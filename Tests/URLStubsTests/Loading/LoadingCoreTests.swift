@@ -69,7 +69,7 @@ struct LoadingCoreTests {
     }
 
     /// `stopLoading` cancels the real request: the same trap as the timeout's, reached from
-    /// `cancel()`. The server answers after 60 s, so the cancel lands in flight however slowly
+    /// `cancel()`. The server answers after 600 s, so the cancel lands in flight however slowly
     /// a loaded machine runs the test: under the thread sanitizer, with the whole suite in
     /// parallel, the process-wide loading queue was seen to take 7-17 s to reach this request's
     /// steps, and a cancel that reached it after a 20 s answer found a finished request. (Not through `async` `data(for:)`: cancelling it deadlocks corelibs 6.3.1
@@ -81,18 +81,24 @@ struct LoadingCoreTests {
         let session: URLSession
         let outcome = ResultBox()
         let task: URLSessionDataTask
+        // The server answers, and the request times out, only after 600 s: the test's task can
+        // wait over a minute for a cooperative thread under a sanitizer while the suite runs,
+        // and the cancel must still find the request in flight.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 600
+        let slow = TestServer.shared.url("/slow?ms=600000")
         switch api {
         case .delegate:
             let recorder = OutcomeDelegate(outcome)
-            session = registry.makeSession(delegate: recorder)
-            task = session.dataTask(with: TestServer.shared.url("/slow?ms=60000"))
+            session = registry.makeSession(configuration: configuration, delegate: recorder)
+            task = session.dataTask(with: slow)
         default:
-            session = registry.makeSession()
-            task = session.dataTask(with: TestServer.shared.url("/slow?ms=60000")) { _, _, error in outcome.set(error) }
+            session = registry.makeSession(configuration: configuration)
+            task = session.dataTask(with: slow) { _, _, error in outcome.set(error) }
         }
         defer { session.finishTasksAndInvalidate() }
         task.resume()
-        try await waitUntil { registry.journal.count == 1 }
+        try await waitUntil(timeout: patientWait) { registry.journal.count == 1 }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
         try await waitUntil(timeout: 90) { outcome.isSet }
@@ -110,9 +116,10 @@ struct LoadingCoreTests {
         registry.stub(.any) { _ in .passthrough() }
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
-        let task = model.dataTask(with: URLRequest(url: TestServer.shared.url("/slow?ms=60000")))
+        // 600 s, as above: the cancel must find the request in flight however late it comes.
+        let task = model.dataTask(with: URLRequest(url: TestServer.shared.url("/slow?ms=600000"), timeoutInterval: 600))
         async let result = recorder.run { task.resume() }
-        try await waitUntil { registry.journal.count == 1 }
+        try await waitUntil(timeout: patientWait) { registry.journal.count == 1 }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
         #expect(await result.urlError?.code == .cancelled)
