@@ -174,16 +174,17 @@ struct LoadingCoreTests {
     }
 
     /// A paced body withheld for a consumer that gets it whole: the parts it would have
-    /// received count as progress, so the gap between them (50 ms), not the whole body (4 s),
-    /// is what the timeout bounds. The timeout (2.5 s) is far above that gap for a loaded
-    /// machine, whose shared loading queue a parallel stress test can hold for over a second,
-    /// and still well under the 4 s the whole body takes, which is what the regression was.
+    /// received count as progress, so the gap between them (50 ms), not the whole body (15 s),
+    /// is what the timeout bounds. The timeout (6 s) is far above that gap for a loaded machine,
+    /// whose shared loading queue a parallel stress test can hold for over a second (under the
+    /// thread sanitizer, with its group beside it, a gap once passed 2.5 s), and still well
+    /// under the 15 s the whole body takes, which is what the regression was.
     @Test(arguments: FetchAPI.allCases)
     func pacedBodyWithAShortTimeoutArrivesWhole(api: FetchAPI) async throws {
         let registry = StubRegistry()
         let body = patternData(150_000)
-        registry.stub(.any) { _ in StubResponse(data: body).requestTime(0.1, responseTime: 4) }
-        let result = await fetch(request("https://api.test/paced"), from: registry, using: api) { $0.timeoutIntervalForRequest = 2.5 }
+        registry.stub(.any) { _ in StubResponse(data: body).requestTime(0.1, responseTime: 15) }
+        let result = await fetch(request("https://api.test/paced"), from: registry, using: api) { $0.timeoutIntervalForRequest = 6 }
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.data == body)
     }
