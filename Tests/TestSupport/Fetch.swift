@@ -225,3 +225,13 @@ func request(_ url: String, method: String = "GET", body: Data? = nil, headers: 
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
     return request
 }
+
+/// A GET of `url` whose timeout (600 s) outlasts any wait before a test cancels it: under a
+/// sanitizer, with the whole suite in parallel, a test can wait over a minute for a
+/// cooperative thread, and the default 60 s timeout would then end the request before the
+/// cancel the test means to check.
+func cancellableRequest(_ url: String) -> URLRequest {
+    var cancellable = request(url)
+    cancellable.timeoutInterval = 600
+    return cancellable
+}

@@ -88,7 +88,10 @@ struct FailedRecordingTests {
         let recorder = try registry.record(to: file, mode: .all, environment: [:])
         let session = registry.makeSession()
         defer { session.finishTasksAndInvalidate() }
-        let cancelled = Task { try await session.data(for: URLRequest(url: server.url("/slow?ms=3000"))) }
+        // The server answers, and the request times out, only after 600 s: however late the
+        // cancel comes on a loaded machine, it finds the request in flight.
+        let slow = URLRequest(url: server.url("/slow?ms=600000"), timeoutInterval: 600)
+        let cancelled = Task { try await session.data(for: slow) }
         try await Task.sleep(nanoseconds: 300_000_000)
         cancelled.cancel()
         _ = await cancelled.result

@@ -60,20 +60,20 @@ struct LiveStreamBackpressureTests {
         #if !URLSTUBS_APPLE_LOADING
         if api == .appleModel {
             let model = appleModel(for: registry, delegate: recorder)
-            let task = model.dataTask(with: request("https://api.test/feed"))
+            let task = model.dataTask(with: cancellableRequest("https://api.test/feed"))
             task.resume()
             cancel = { task.cancel() }
         } else {
             let session = registry.makeSession(delegate: recorder)
             sessions.append(session)
-            let task = session.dataTask(with: request("https://api.test/feed"))
+            let task = session.dataTask(with: cancellableRequest("https://api.test/feed"))
             task.resume()
             cancel = { task.cancel() }
         }
         #else
         let session = registry.makeSession(delegate: recorder)
         sessions.append(session)
-        let task = session.dataTask(with: request("https://api.test/feed"))
+        let task = session.dataTask(with: cancellableRequest("https://api.test/feed"))
         task.resume()
         cancel = { task.cancel() }
         #endif

@@ -274,7 +274,7 @@ struct LiveStreamTests {
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request("https://api.test/cancel"))
+        let task = session.dataTask(with: cancellableRequest("https://api.test/cancel"))
         async let outcome = recorder.run(task)
         try await stream.waitForConnection(timeout: patientWait)
         try stream.send(event: ServerSentEvent(data: "one"))
@@ -299,7 +299,7 @@ struct LiveStreamTests {
         registry.stub(.any) { _ in .stream(stream, headers: ["Content-Type": "text/event-stream"]) }
         let client = EventSourceClient()
         let model = appleModel(for: registry, delegate: client)
-        let task = model.dataTask(with: request("https://api.test/cancel"))
+        let task = model.dataTask(with: cancellableRequest("https://api.test/cancel"))
         task.resume()
         try await stream.waitForConnection(timeout: patientWait)
         try stream.send(event: ServerSentEvent(data: "one"))

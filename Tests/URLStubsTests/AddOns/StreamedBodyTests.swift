@@ -76,7 +76,7 @@ struct StreamedBodyTests {
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request("https://api.test/cancelled"))
+        let task = session.dataTask(with: cancellableRequest("https://api.test/cancelled"))
         task.resume()
         let connection = try await source.connection()
         connection.push(.data(Data("one".utf8)))

@@ -99,7 +99,7 @@ struct NothingStallsTests {
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: URL(string: "https://api.test/stall")!)
+        let task = session.dataTask(with: cancellableRequest("https://api.test/stall"))
         async let result = recorder.run(task)
         // Patient: `async let` resumes the task only when the cooperative pool gets to it, which
         // can be tens of seconds behind while the suite runs.

@@ -116,7 +116,7 @@ struct HeldResponseTests {
         let recorder = DelegateRecorder()
         let session = registry.makeSession(delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request("https://api.test/cancel"))
+        let task = session.dataTask(with: cancellableRequest("https://api.test/cancel"))
         async let outcome = recorder.run(task)
         try await gate.waitForRequest(timeout: patientWait)
         task.cancel()
@@ -136,7 +136,7 @@ struct HeldResponseTests {
         registry.stub(.any) { _ in StubResponse(string: "held") }.held(by: gate)
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
-        let task = model.dataTask(with: request("https://api.test/cancel"))
+        let task = model.dataTask(with: cancellableRequest("https://api.test/cancel"))
         async let outcome = recorder.run { task.resume() }
         try await gate.waitForRequest(timeout: patientWait)
         task.cancel()
@@ -236,7 +236,7 @@ struct HeldResponseTests {
             #expect(error.description.contains("expected path \"/feed\", got \"/feeds\""), "\(error)")
         }
         // Cancelling the waiting task ends the wait.
-        let waiting = Task { try await gate.waitForRequest(timeout: 60) }
+        let waiting = Task { try await gate.waitForRequest(timeout: 600) }
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
     }

@@ -40,7 +40,7 @@ struct JournalTruthTests {
         let session = registry.makeSession()
         defer { session.finishTasksAndInvalidate() }
         let outcome = ResultBox()
-        let task = session.dataTask(with: URL(string: "https://api.test/slow")!) { _, _, error in outcome.set(error) }
+        let task = session.dataTask(with: cancellableRequest("https://api.test/slow")) { _, _, error in outcome.set(error) }
         task.resume()
         try await waitUntil { registry.journal.count == 1 }
         let inFlight = try #require(registry.journal.first)
@@ -60,7 +60,7 @@ struct JournalTruthTests {
         registry.stub(isPath("/slow"), name: "slow") { _ in StubResponse(string: "late").requestTime(600, responseTime: 0) }
         let recorder = DelegateRecorder()
         let model = appleModel(for: registry, delegate: recorder)
-        let task = model.dataTask(with: URLRequest(url: URL(string: "https://api.test/slow")!))
+        let task = model.dataTask(with: cancellableRequest("https://api.test/slow"))
         async let result = recorder.run { task.resume() }
         try await waitUntil { registry.journal.count == 1 }
         task.cancel()

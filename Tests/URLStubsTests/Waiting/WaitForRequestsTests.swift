@@ -95,7 +95,7 @@ struct WaitForRequestsTests {
 
     @Test func cancellingTheWaitingTaskEndsTheWait() async throws {
         let registry = StubRegistry()
-        let waiting = Task { try await registry.waitForRequests(matching: .any, timeout: 60) }
+        let waiting = Task { try await registry.waitForRequests(matching: .any, timeout: 600) }
         try await Task.sleep(nanoseconds: 50_000_000)
         waiting.cancel()
         await #expect(throws: CancellationError.self) { try await waiting.value }
