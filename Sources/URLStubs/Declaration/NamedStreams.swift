@@ -4,6 +4,10 @@ import Foundation
 /// body plays. A library attaches each (URLStubsStreaming's live streams, the UI-test link's
 /// streams written from another process); the engine only looks them up when a head is due.
 final class NamedStreams: @unchecked Sendable {
+    /// Streams no registry owns and no one attaches to: a response made outside a registry
+    /// plays its `stream` body from here, so its request fails saying what to attach.
+    static let unattached = NamedStreams()
+
     private let sources = Locked<[String: (play: StubBody.StreamedSource, owner: AnyObject?)]>([:])
 
     func attach(_ source: @escaping StubBody.StreamedSource, owner: AnyObject?, named name: String) {

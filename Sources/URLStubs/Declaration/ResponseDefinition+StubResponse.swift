@@ -9,7 +9,7 @@ extension ResponseDefinition {
     /// a `stream` are left to the registry, which knows its gates and streams by name (made
     /// here, a `stream` body fails its request, saying so).
     public func makeResponse(relativeTo folder: URL? = nil) -> StubResponse {
-        makeResponse(relativeTo: folder, streams: NamedStreams())
+        makeResponse(relativeTo: folder, streams: .unattached)
     }
 
     /// The response, with `stream` bodies played from `streams`.
