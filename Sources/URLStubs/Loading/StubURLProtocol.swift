@@ -22,8 +22,10 @@ public class StubURLProtocol: URLProtocol {
     /// model of Apple's loading client sets ``ApplePlatform`` here before it starts loading.
     var platform: any LoadingPlatform = nativeLoadingPlatform
     private var player: ExchangePlayer?
-    /// What the player delivers through (``URLProtocolTransport``).
-    private var transport: URLProtocolTransport?
+    /// Apple: where the task's redirect count is kept between protocol instances.
+    private var taskLedger: TaskLedger?
+    /// How to tell the task is being cancelled, found in `startLoading`.
+    private var cancelCheck = CancelCheck()
     /// Set by `stopLoading`: not one client callback after it.
     private var stopped = false
 
@@ -118,14 +120,13 @@ public class StubURLProtocol: URLProtocol {
             redirects: environment.handsRedirectsToSession ? .handedToClient : .followedByPlayer(ask: environment.approveRedirect),
             consumerQueue: environment.delegateQueue, cookies: cookies, timeout: environment.timeout(for: request))
         traits.answersInline = environment.preparesInline
-        var taskLedger: TaskLedger?
+        taskLedger = nil
         if environment.handsRedirectsToSession, let task {
             taskLedger = registry.tasks
             traits.redirectsSoFar = registry.tasks.redirectCount(of: task)
         }
-        let transport = URLProtocolTransport(self, taskLedger: taskLedger, cancelCheck: environment.cancelCheck)
-        self.transport = transport
-        let player = ExchangePlayer(url: request.url, traits: traits, transport: transport, host: registry.exchanges)
+        cancelCheck = environment.cancelCheck
+        let player = ExchangePlayer(url: request.url, traits: traits, transport: self, host: registry.exchanges)
         player.claim = RegistryClaim(state: state)
         self.player = player
         // The request as a server would see it: the session's cookies and its configuration's
@@ -160,54 +161,38 @@ public class StubURLProtocol: URLProtocol {
     }
 }
 
-/// The URL loading system's client as a transport: each delivery is one client callback. A
-/// class of its own, one per loading request, because a public class cannot conform to a
-/// protocol that is SPI; it holds its protocol weakly (the protocol owns it, and its player).
-final class URLProtocolTransport: ExchangeTransport {
-    private weak var urlProtocol: StubURLProtocol?
-    /// Apple: where the task's redirect count is kept between protocol instances.
-    private let taskLedger: TaskLedger?
-    /// How to tell the task is being cancelled, found in `startLoading`.
-    private let cancelCheck: CancelCheck
-
-    init(_ urlProtocol: StubURLProtocol, taskLedger: TaskLedger?, cancelCheck: CancelCheck) {
-        self.urlProtocol = urlProtocol
-        self.taskLedger = taskLedger
-        self.cancelCheck = cancelCheck
+/// The URL loading system's client as the player's transport: each delivery is one client
+/// callback. The protocol is its own transport: the player holds it weakly (the protocol owns
+/// the player), so a protocol the loading system let go is a client gone.
+extension StubURLProtocol: ExchangeTransport {
+    package var isClientGone: Bool {
+        guard let task else { return false }
+        return platform.isBeingCancelled(task, check: cancelCheck)
     }
 
-    var isClientGone: Bool {
-        guard let urlProtocol else { return true }
-        guard let task = urlProtocol.task else { return false }
-        return urlProtocol.platform.isBeingCancelled(task, check: cancelCheck)
+    package func deliver(head: ResponseHead) {
+        guard let response = head.httpURLResponse else { return }
+        client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
     }
 
-    func deliver(head: ResponseHead) {
-        guard let urlProtocol, let response = head.httpURLResponse else { return }
-        urlProtocol.client?.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+    package func deliver(body: Data) {
+        client?.urlProtocol(self, didLoad: body)
     }
 
-    func deliver(body: Data) {
-        guard let urlProtocol else { return }
-        urlProtocol.client?.urlProtocol(urlProtocol, didLoad: body)
+    package func deliverFinish() {
+        client?.urlProtocolDidFinishLoading(self)
+        playerEnded()
     }
 
-    func deliverFinish() {
-        guard let urlProtocol else { return }
-        urlProtocol.client?.urlProtocolDidFinishLoading(urlProtocol)
-        urlProtocol.playerEnded()
+    package func deliverFailure(_ error: any Error) {
+        client?.urlProtocol(self, didFailWithError: error)
+        playerEnded()
     }
 
-    func deliverFailure(_ error: any Error) {
-        guard let urlProtocol else { return }
-        urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: error)
-        urlProtocol.playerEnded()
-    }
-
-    func handOver(redirectTo next: URLRequest, head: ResponseHead) {
+    package func handOver(redirectTo next: URLRequest, head: ResponseHead) {
         // The player goes on with the 3xx itself (see ExchangePlayer.redirect), so it stays.
-        guard let urlProtocol, let response = head.httpURLResponse else { return }
-        if let task = urlProtocol.task { taskLedger?.recordRedirect(of: task) }
-        urlProtocol.client?.urlProtocol(urlProtocol, wasRedirectedTo: next, redirectResponse: response)
+        guard let response = head.httpURLResponse else { return }
+        if let task { taskLedger?.recordRedirect(of: task) }
+        client?.urlProtocol(self, wasRedirectedTo: next, redirectResponse: response)
     }
 }
