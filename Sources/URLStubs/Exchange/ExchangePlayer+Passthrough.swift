@@ -7,10 +7,6 @@ import FoundationNetworking
 /// like a stub's.
 extension ExchangePlayer {
     func startPassthrough(of exchange: Exchange, _ transforms: [ResponseTransform], proxyingTo base: URL? = nil) {
-        guard let host else {
-            fail(StubError.registryReleased(url: exchange.url.absoluteString))
-            return
-        }
         var outgoing = exchange.request.requestWithBody
         do {
             if let base {

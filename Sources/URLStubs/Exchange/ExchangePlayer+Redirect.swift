@@ -26,7 +26,7 @@ extension ExchangePlayer {
         // Before the next hop: a cookie this response sets goes out with it.
         traits.cookies?.store(response.cookieLines, from: exchange.url, for: exchange.request.urlRequest)
         let next = RedirectHop.nextRequest(after: exchange.request.requestWithBody, statusCode: response.statusCode, to: target)
-        host?.exchange(exchange, reached: .redirecting(to: next), on: scheduler, then: nil)
+        host.exchange(exchange, reached: .redirecting(to: next), on: scheduler, then: nil)
         redirectCount += 1
         exchange.replan(exchange.plan.deliveringRedirect(stubName: exchange.stubDescription))
         switch traits.redirects {

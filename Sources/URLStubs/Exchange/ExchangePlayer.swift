@@ -44,9 +44,9 @@ package final class ExchangePlayer: @unchecked Sendable {
     let traits: TransportTraits
     /// Weak: the transport owns its player; a transport released is a client gone.
     private(set) weak var transport: (any ExchangeTransport)?
-    /// Weak: a session must not keep its registry alive (a released registry fails its
-    /// sessions' requests clearly instead).
-    private(set) weak var host: (any ExchangeHost)?
+    /// Held strongly, since a host holds its registry weakly: a session does not keep its
+    /// registry alive, and a released registry's host fails the requests it is asked about.
+    let host: any ExchangeHost
     /// Redirects that led here, counted across hops and protocol instances.
     @exclusivity(unchecked) var redirectCount: Int
     /// The last moment the request made progress (started, got its head, delivered a part).
@@ -124,7 +124,7 @@ package final class ExchangePlayer: @unchecked Sendable {
 
     /// Runs `work` (user code) off the loading context, then plays its answer as a step.
     private func answerOffContext(_ work: @escaping @Sendable () -> ExchangeAnswer) {
-        guard let host, !traits.answersInline else {
+        guard !traits.answersInline else {
             answered(work(), inStep: true)
             return
         }
@@ -146,12 +146,8 @@ package final class ExchangePlayer: @unchecked Sendable {
             if !isOver { armTimeout() }
         }
         phase = .answering
-        guard let host else {
-            fail(StubError.registryReleased(url: requestURL.absoluteString))
-            return
-        }
         guard request.httpBodyStream == nil, !traits.answersInline else {
-            let claim = claim
+            let claim = claim, host = host
             answerOffContext {
                 let body = RequestBodyReader.fullBody(of: request, uploadBody: uploadBody)
                 let answer = host.answer(
@@ -168,10 +164,6 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// Asks the host for `request`'s answer; user code it needs runs off the loading context.
     func answer(_ request: StubRequest) {
         phase = .answering
-        guard let host else {
-            fail(StubError.registryReleased(url: requestURL.absoluteString))
-            return
-        }
         answered(host.answer(request, claim: claim), inStep: true)
     }
 
@@ -215,12 +207,12 @@ package final class ExchangePlayer: @unchecked Sendable {
             guard case .answering = phase else {
                 // Ended meanwhile (a timeout, a cancel): the late exchange ends the same way.
                 exchange.end(endingBeforeExchange ?? .cancelled)
-                host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+                host.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
             }
             guard inStep || enterStep() else {
                 exchange.end(.cancelled)
-                host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+                host.exchange(exchange, reached: .ended, on: scheduler, then: nil)
                 return
             }
             clockStart = .now()
@@ -284,7 +276,7 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// last callback.
     func close(_ exchange: Exchange, _ ending: Exchange.Ending) {
         exchange.end(ending)
-        host?.exchange(exchange, reached: .ended, on: scheduler, then: nil)
+        host.exchange(exchange, reached: .ended, on: scheduler, then: nil)
     }
 
     /// Lets go of what the phase holds, ends the current exchange with `ending` and tells the
@@ -303,9 +295,9 @@ package final class ExchangePlayer: @unchecked Sendable {
         }
         if exchange == nil { endingBeforeExchange = ending }
         exchange?.end(ending)
-        guard let lastCallback, let host else {
+        guard let lastCallback else {
             phase = .ended
-            if let exchange { host?.exchange(exchange, reached: .ended, on: scheduler, then: nil) }
+            if let exchange { host.exchange(exchange, reached: .ended, on: scheduler, then: nil) }
             if let lastCallback, let transport { lastCallback(transport) }
             return
         }
