@@ -175,6 +175,33 @@ struct RegistryTests {
         #expect(url == "https://api.test/a")
     }
 
+    /// A request under way when its registry goes keeps what the registry had planned for it:
+    /// its file body is still read (on the runner's lane for released registries) and arrives.
+    @Test func aFileBodyWhoseRegistryIsReleasedMidRequestStillArrives() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("kept.txt")
+        try Data("kept".utf8).write(to: file)
+        var registry: StubRegistry? = StubRegistry()
+        weak let released = registry
+        registry!.stub(.any) { _ in StubResponse(bodyFileAt: file).requestTime(1, responseTime: 0) }
+        let session = registry!.makeSession()
+        defer { session.finishTasksAndInvalidate() }
+        let outcome = EventLog()
+        session.dataTask(with: cancellableRequest("https://api.test/kept")) { data, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            outcome.append("\(status) \(String(decoding: data ?? Data(), as: UTF8.self)) \(error.map { "\($0)" } ?? "no error")")
+        }.resume()
+        do {
+            let alive = registry!
+            try await waitUntil(timeout: patientWait) { alive.journal.count == 1 }
+        }
+        registry = nil
+        try await waitUntil(timeout: patientWait) { released == nil }
+        try await waitUntil(timeout: patientWait) { !outcome.events.isEmpty }
+        #expect(outcome.events == ["200 kept no error"])
+    }
+
     @Test func unmatchedRequestInPrivateRegistryFailsWithReport() async {
         let registry = StubRegistry()
         registry.stub(isHost("api.example.com") && isPath("/users"), name: "users") { _ in StubResponse(data: Data()) }
