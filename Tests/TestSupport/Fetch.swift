@@ -40,11 +40,22 @@ struct FetchResult: @unchecked Sendable {
 /// Every helper here runs this first, so the suite behaves the same in any test order.
 let sharedStubsActivated: Void = StubRegistry.activateForSharedSession()
 
+/// An ephemeral configuration whose request timeout (600 s) no wait of a loaded test run
+/// reaches: with the whole suite in parallel under a sanitizer, a test can resume a minute
+/// after its request started, and the default 60 s would end a request the test is about to
+/// release, cancel or write to. A test about timeouts sets its own, on the request or through
+/// `configure`.
+func patientConfiguration() -> URLSessionConfiguration {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 600
+    return configuration
+}
+
 /// Loads `request` through a real `URLSession` made by `registry`, the way `api` says.
 /// Pass `configuration` to share its cookie store between calls.
 func fetch(
     _ request: URLRequest, from registry: StubRegistry, using api: FetchAPI = .completionHandler,
-    configuration: URLSessionConfiguration = .ephemeral,
+    configuration: URLSessionConfiguration = patientConfiguration(),
     configure: (URLSessionConfiguration) -> Void = { _ in }
 ) async -> FetchResult {
     sharedStubsActivated
@@ -83,7 +94,7 @@ func fetch(
 /// A model of Apple's loading client, with `registry` installed: requests it drives take the
 /// Apple path.
 func appleModel(
-    for registry: StubRegistry, configuration: URLSessionConfiguration = .ephemeral,
+    for registry: StubRegistry, configuration: URLSessionConfiguration = patientConfiguration(),
     delegate: (any URLSessionDelegate)? = nil
 ) -> AppleLoadingModel {
     sharedStubsActivated
@@ -95,7 +106,7 @@ func appleModel(
 /// `recorder` (or an upload task of `uploadBody`), and checks the model saw no breach.
 func fetchThroughAppleModel(
     _ request: URLRequest, from registry: StubRegistry, recorder: DelegateRecorder = DelegateRecorder(),
-    configuration: URLSessionConfiguration = .ephemeral, uploadBody: Data? = nil,
+    configuration: URLSessionConfiguration = patientConfiguration(), uploadBody: Data? = nil,
     sourceLocation: SourceLocation = #_sourceLocation
 ) async -> FetchResult {
     let model = appleModel(for: registry, configuration: configuration, delegate: recorder)
