@@ -8,6 +8,9 @@ import FoundationNetworking
 extension ExchangePlayer {
     func startPassthrough(of exchange: Exchange, _ transforms: [ResponseTransform], proxyingTo base: URL? = nil) {
         var outgoing = exchange.request.requestWithBody
+        // The app's timeout (its request's, or its session's), not the default the request
+        // may carry: the player's own clock ends the request at that time.
+        if traits.timeout > 0, traits.timeout.isFinite { outgoing.timeoutInterval = traits.timeout }
         do {
             if let base {
                 outgoing.url = Self.proxied(exchange.url, to: base)

@@ -20,6 +20,9 @@ enum NetworkLoader {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCache = nil
+        // The request's own timeout clock (the player's) governs: the network waits as long as
+        // the app's session would, which may be longer than Foundation's default 60 s.
+        configuration.timeoutIntervalForRequest = 7 * 24 * 3600
         configuration.protocolClasses = configuration.protocolClasses?.filter { !($0 is StubURLProtocol.Type) }
         return URLSession(configuration: configuration, delegate: RedirectRefuser(), delegateQueue: nil)
     }()
