@@ -15,6 +15,8 @@ final class ServerCore: @unchecked Sendable {
     /// `127.0.0.1:PORT`: the `Host` of a request that names none (HTTP/1.0).
     let defaultHost: String
     private let acceptQueue = DispatchQueue(label: "URLStubsServer.accept")
+    /// Answers a connection when the process has no descriptor left to accept it into.
+    private let spare = SpareDescriptor()
     private let lock = NSLock()
     private var listeners: [Listener] = []
     private var connections: [ObjectIdentifier: ServerConnection] = [:]
@@ -107,8 +109,9 @@ final class ServerCore: @unchecked Sendable {
             guard let self, let listener else { return }
             acceptWaiting(on: listener)
         }
-        listener.source.setCancelHandler { [listenersClosed] in
+        listener.source.setCancelHandler { [listenersClosed, spare] in
             ServerSocket.close(descriptor)
+            spare.close()
             listenersClosed.leave()
         }
         listeners.append(listener)
@@ -123,6 +126,14 @@ final class ServerCore: @unchecked Sendable {
             case .none:
                 return
             case .outOfDescriptors:
+                // No descriptor left in the process: the spare takes in one waiting connection
+                // to refuse, so no client waits unanswered; then the next.
+                let refusedOne = spare.giveUp {
+                    guard case .connection(let descriptor) = ServerSocket.accept(listener.descriptor) else { return false }
+                    refuse(descriptor, because: Self.descriptorLimitMessage(descriptorLimit, inUse: descriptorLimit))
+                    return true
+                }
+                if refusedOne { continue }
                 // The source would fire again at once: pause it, and try again shortly.
                 listener.source.suspend()
                 acceptQueue.asyncAfter(deadline: .now() + 0.1) { listener.source.resume() }

@@ -165,6 +165,12 @@ enum ServerSocket {
         SystemSocket.close(descriptor)
     }
 
+    /// A descriptor on `/dev/null`, not inherited by child processes, kept only to be given up
+    /// when the process has no other (``SpareDescriptor``); -1 when none is free.
+    static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
     /// Reads and drops what waits on non-blocking `descriptor` now.
     static func drain(_ descriptor: Int32) {
         withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { buffer in
