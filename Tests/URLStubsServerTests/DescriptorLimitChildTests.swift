@@ -12,17 +12,7 @@ struct DescriptorLimitChildTests {
     static let childVariable = "URLSTUBS_ULIMIT_CHILD"
 
     @Test func aServerUnderUlimit256RefusesBeforeDescriptorsRunOut() async throws {
-        guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0])
-        guard binary.pathExtension == "xctest" else {
-            print("SKIPPED: the child is the .xctest binary swift test runs on Linux")
-            return
-        }
-        let script =
-            "ulimit -n 256 && \(Self.childVariable)=1 exec \"$0\" --testing-library swift-testing --filter childServesUnderItsDescriptorLimit"
-        let run = try await ExternalClients.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path], timeout: 120)
-        #expect(run.status == 0, "\(run.output.suffix(2_000))")
-        #expect(run.output.contains("CHILD-OK"), "\(run.output.suffix(2_000))")
+        try await runChild("childServesUnderItsDescriptorLimit")
     }
 
     /// The process has no descriptor left when a connection arrives (descriptors taken by
@@ -30,17 +20,22 @@ struct DescriptorLimitChildTests {
     /// `503`, through the descriptor the server keeps spare, instead of waiting unanswered in
     /// the listen queue; once descriptors are free again, the next one is served.
     @Test func aServerWithNoDescriptorLeftStillAnswers503() async throws {
+        try await runChild("childAnswersWhenNoDescriptorIsLeft")
+    }
+
+    /// Runs the test `name` of this suite in a child process of this test binary under
+    /// `ulimit -n 256`, and expects it to pass and print `CHILD-OK`. Does nothing in the child.
+    private func runChild(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         guard ProcessInfo.processInfo.environment[Self.childVariable] == nil else { return }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0])
         guard binary.pathExtension == "xctest" else {
             print("SKIPPED: the child is the .xctest binary swift test runs on Linux")
             return
         }
-        let script =
-            "ulimit -n 256 && \(Self.childVariable)=1 exec \"$0\" --testing-library swift-testing --filter childAnswersWhenNoDescriptorIsLeft"
+        let script = "ulimit -n 256 && \(Self.childVariable)=1 exec \"$0\" --testing-library swift-testing --filter \(name)"
         let run = try await ExternalClients.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary.path], timeout: 120)
-        #expect(run.status == 0, "\(run.output.suffix(2_000))")
-        #expect(run.output.contains("CHILD-OK"), "\(run.output.suffix(2_000))")
+        #expect(run.status == 0, "\(run.output.suffix(2_000))", sourceLocation: sourceLocation)
+        #expect(run.output.contains("CHILD-OK"), "\(run.output.suffix(2_000))", sourceLocation: sourceLocation)
     }
 
     /// Runs only in the child: every descriptor but one is taken, the client's socket takes

@@ -4,7 +4,10 @@ import FoundationNetworking
 #endif
 
 /// What an ``ExchangePlayer`` asks of the registry whose stubs it plays (``StubRegistry``):
-/// the player knows nothing about matching, the registry nothing about transports.
+/// the player knows nothing about matching, the registry nothing about transports. A player
+/// holds its host strongly, so a host holds its registry weakly (a session must not keep its
+/// registry alive) and answers a released registry's requests with
+/// ``StubError/registryReleased(url:)``.
 package protocol ExchangeHost: AnyObject, Sendable {
     /// Matches `request` and builds its answer: an exchange to play, or the error the request
     /// fails with (the journal and hooks already know of it). Runs no user code: called on the

@@ -183,7 +183,9 @@ struct RegistryTests {
         let file = folder.appendingPathComponent("kept.txt")
         try Data("kept".utf8).write(to: file)
         var registry: StubRegistry? = StubRegistry()
-        weak let released = registry
+        final class WeakBox: @unchecked Sendable { weak var registry: StubRegistry? }
+        let released = WeakBox()
+        released.registry = registry
         registry!.stub(.any) { _ in StubResponse(bodyFileAt: file).requestTime(1, responseTime: 0) }
         let session = registry!.makeSession()
         defer { session.finishTasksAndInvalidate() }
@@ -197,7 +199,7 @@ struct RegistryTests {
             try await waitUntil(timeout: patientWait) { alive.journal.count == 1 }
         }
         registry = nil
-        try await waitUntil(timeout: patientWait) { released == nil }
+        try await waitUntil(timeout: patientWait) { released.registry == nil }
         try await waitUntil(timeout: patientWait) { !outcome.events.isEmpty }
         #expect(outcome.events == ["200 kept no error"])
     }
