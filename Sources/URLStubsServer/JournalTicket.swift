@@ -105,8 +105,8 @@ final class JournalTicket: ExchangeHost, @unchecked Sendable {
         return answer
     }
 
-    func runUserCode(_ work: @escaping @Sendable () -> Void) {
-        host.runUserCode(work)
+    func runUserCode(_ work: @escaping @Sendable () -> Void, watch: UserCodeWatch?) {
+        host.runUserCode(work, watch: watch)
     }
 
     func exchange(

@@ -28,8 +28,9 @@ package protocol ExchangeHost: AnyObject, Sendable {
     func endWaitsForHooks(_ exchange: Exchange) -> Bool
 
     /// Runs `work` (user code: closures, body streams, passthrough transforms) on the
-    /// registry's own threads, never on the loading context.
-    func runUserCode(_ work: @escaping @Sendable () -> Void)
+    /// registry's own threads, never on the loading context. With a `watch`, the request that
+    /// waits for the work's answer hears of it when the work outlasts `watch.due`.
+    func runUserCode(_ work: @escaping @Sendable () -> Void, watch: UserCodeWatch?)
 
     /// Something the user can watch happened to `exchange`: it is about to be redirected to
     /// `next` (``ExchangeEvent/redirecting(to:)``), or it ended (``ExchangeEvent/ended``: its
@@ -74,4 +75,9 @@ package enum ExchangeEvent: Sendable {
     case redirecting(to: URLRequest)
     /// The exchange ended; ``Exchange/ending`` says how.
     case ended
+}
+
+extension ExchangeHost {
+    /// ``runUserCode(_:watch:)`` for work no request's timeout waits on.
+    func runUserCode(_ work: @escaping @Sendable () -> Void) { runUserCode(work, watch: nil) }
 }

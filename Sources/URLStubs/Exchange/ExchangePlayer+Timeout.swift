@@ -12,8 +12,21 @@ extension ExchangePlayer {
     /// reach the timeout.
     func armTimeout() {
         let timeout = traits.timeout
-        guard timeout > 0, timeout.isFinite else { return }
-        TimeoutMonitor.shared.check(self, at: min(lastProgress + timeout, Self.firstCheck(after: .now())))
+        guard timeout > 0, timeout.isFinite, !isTimeoutArmed else { return }
+        isTimeoutArmed = true
+        TimeoutMonitor.shared.check(self, at: firstCheck(timeout))
+    }
+
+    /// The watch of the runner for user code this player waits for, when its timeout is not
+    /// armed yet (``UserCodeWatch``).
+    func timeoutWatch() -> UserCodeWatch? {
+        let timeout = traits.timeout
+        guard timeout > 0, timeout.isFinite, !isTimeoutArmed else { return nil }
+        return UserCodeWatch(due: firstCheck(timeout).uptimeNanoseconds, player: self)
+    }
+
+    private func firstCheck(_ timeout: TimeInterval) -> DispatchTime {
+        min(lastProgress + timeout, Self.firstCheck(after: .now()))
     }
 
     /// Step of the grid that first checks fall on.
@@ -40,6 +53,7 @@ extension ExchangePlayer {
                 if deadline <= now {
                     player.timeoutElapsed()
                 } else {
+                    player.isTimeoutArmed = true
                     TimeoutMonitor.shared.check(player, at: deadline)
                 }
             })

@@ -29,11 +29,14 @@ import FoundationNetworking
 /// closures, passthrough transforms, opening and reading file or stream bodies run through the
 /// host's ``ExchangeHost/runUserCode(_:)`` and come back with their result. A stub whose answer
 /// is a value with a body in memory is played in the very step that started it. The request's
-/// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything; once
-/// the head is sent it bounds the gap between parts of the body.
+/// timeout clock starts in ``start(_:uploadBody:hidesUploadBody:)`` and covers everything (while
+/// user code answers, the runner that holds the job watches it: ``UserCodeWatch``); once the
+/// head is sent it bounds the gap between parts of the body.
 package final class ExchangePlayer: @unchecked Sendable {
     // @unchecked: every field is touched on the scheduler only (`timeoutCheckDue` hops there),
-    // one step at a time: the runtime's exclusivity checks would only repeat that.
+    // one step at a time: the runtime's exclusivity checks would only repeat that. The two
+    // hand-over fields of user code are the exception, and each is touched by one side at a
+    // time: see ``answerOffContext(_:)``.
 
     /// Body chunks are read in at most this many bytes.
     static let maximumChunkSize = 256 * 1024
@@ -63,6 +66,13 @@ package final class ExchangePlayer: @unchecked Sendable {
     /// Apple: the redirect handed to the session; a `stopLoading` now means the session
     /// followed it, which ends the exchange as redirected, not cancelled.
     @exclusivity(unchecked) var handedToSession: URL?
+    /// User code handed to the host's threads, and the answer it gave, handed back.
+    @exclusivity(unchecked) var userCode: (@Sendable () -> ExchangeAnswer)?
+    @exclusivity(unchecked) var userCodeAnswer: ExchangeAnswer?
+    /// Handed user code whose answer is not back yet (scheduler only).
+    @exclusivity(unchecked) var awaitsUserCode = false
+    /// Registered with the ``TimeoutMonitor``, which then checks again until the player ends.
+    @exclusivity(unchecked) var isTimeoutArmed = false
     /// The URL the client asked for, named in errors before any exchange exists.
     let requestURL: URL
     /// Set while ``end(_:lastCallback:)`` reports the ending: a last callback made then is part
@@ -122,19 +132,6 @@ package final class ExchangePlayer: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` (user code) off the loading context, then plays its answer as a step.
-    private func answerOffContext(_ work: @escaping @Sendable () -> ExchangeAnswer) {
-        guard !traits.answersInline else {
-            answered(work(), inStep: true)
-            return
-        }
-        let scheduler = scheduler
-        host.runUserCode { [self] in
-            let answer = work()
-            scheduler.async { [self] in answered(answer, inStep: false) }
-        }
-    }
-
     // MARK: Start and cancel
 
     /// Starts the request (as a server would see it: cookies and configuration headers
@@ -142,8 +139,9 @@ package final class ExchangePlayer: @unchecked Sendable {
     package func start(_ request: URLRequest, uploadBody: Data?, hidesUploadBody: Bool) {
         lastProgress = .now()
         defer {
-            // A request answered within this call needs no timeout.
-            if !isOver { armTimeout() }
+            // A request answered within this call needs no timeout; one that waits for user
+            // code is watched by the runner until the answer is back.
+            if !isOver, !awaitsUserCode { armTimeout() }
         }
         phase = .answering
         guard request.httpBodyStream == nil, !traits.answersInline else {
@@ -196,7 +194,7 @@ package final class ExchangePlayer: @unchecked Sendable {
 
     /// The registry's answer came back: within the current step (`inStep`), or as a step of
     /// its own, which checks first that the client is still there.
-    private func answered(_ answer: ExchangeAnswer, inStep: Bool) {
+    func answered(_ answer: ExchangeAnswer, inStep: Bool) {
         switch answer {
         case .needsUserCode(let work):
             answerOffContext(work)

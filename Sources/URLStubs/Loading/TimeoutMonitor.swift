@@ -29,6 +29,8 @@ final class TimeoutMonitor: @unchecked Sendable {
         /// Checks registered in the order they fall due (most are: the first check of each
         /// request comes a fixed second after it starts).
         var inOrder = FIFOQueue<Entry>()
+        /// The `due` of `inOrder`'s last entry (read without copying the entry's weak reference).
+        var lastInOrder: UInt64 = 0
         /// The others, as a binary min-heap by `due`.
         var heap: [Entry] = []
         var armedFor: UInt64 = .max
@@ -46,8 +48,9 @@ final class TimeoutMonitor: @unchecked Sendable {
     func check(_ player: ExchangePlayer, at moment: DispatchTime) {
         let due = moment.uptimeNanoseconds
         let rearm = checks.withLock { checks in
-            if checks.inOrder.last.map({ due >= $0.due }) ?? true {
+            if checks.inOrder.isEmpty || due >= checks.lastInOrder {
                 checks.inOrder.append(Entry(due: due, player: player))
+                checks.lastInOrder = due
             } else {
                 checks.push(Entry(due: due, player: player))
             }

@@ -7,8 +7,8 @@ import FoundationNetworking
 /// exchange checkers. An ``ExchangePlayer`` plays what this answers and reports here how it
 /// ended, once, from the ``Exchange`` itself, through the registry's ``RegistryExchangeHost``.
 extension StubRegistry {
-    func runUserCode(_ work: @escaping @Sendable () -> Void) {
-        UserCodeRunner.shared.run(in: userCode, work)
+    func runUserCode(_ work: @escaping @Sendable () -> Void, watch: UserCodeWatch? = nil) {
+        UserCodeRunner.shared.run(in: userCode, watch: watch, work)
     }
 
     /// ``answer(_:state:)`` with the registry's state now.
@@ -216,8 +216,12 @@ final class RegistryExchangeHost: ExchangeHost, @unchecked Sendable {
         !exchange.claim.hooks.isEmpty
     }
 
-    func runUserCode(_ work: @escaping @Sendable () -> Void) {
-        if let registry { registry.runUserCode(work) } else { UserCodeRunner.shared.run(in: Self.orphans, work) }
+    func runUserCode(_ work: @escaping @Sendable () -> Void, watch: UserCodeWatch?) {
+        if let registry {
+            registry.runUserCode(work, watch: watch)
+        } else {
+            UserCodeRunner.shared.run(in: Self.orphans, watch: watch, work)
+        }
     }
 
     func exchange(
